@@ -1,0 +1,289 @@
+"""Card ids, hand masks, and the two text notations of RULES.md.
+
+Contract (DESIGN.md): ``id = suit * 13 + rank`` with suits C=0, D=1, H=2, S=3 and ranks
+2=0 ... A=12; with the jokers variant the Little Joker is id 52 and the Big Joker id 53
+(spade ranks 13 and 14), and the 2♦ (id 13) and 2♥ (id 26) leave the deck. A hand is a
+``uint64``-sized ``int`` with bit ``id`` set for each card held. Seats N=0, E=1, S=2, W=3.
+
+Text: a card is rank ``2-9 T J Q K A`` (or ``10``) then suit ``S H D C`` (any case, or
+``♠ ♥ ♦ ♣``); jokers are ``LJ`` and ``BJ``. A hand is either cards separated by spaces
+(``AS KS 7H``) or PBN suit order ``S.H.D.C`` (``AK73.QJ2.T98.654``), with any jokers at
+the head of the spade holding (``BJLJAK.QJ2.T98.6543``). Output uses PBN.
+
+>>> parse_card("AS"), parse_card("10d"), parse_card("2♣"), parse_card("BJ")
+(51, 21, 0, 53)
+>>> format_hand(parse_hand("AK73.QJ2.T98.654"))
+'AK73.QJ2.T98.654'
+>>> format_hand(parse_hand("7h as ks"))
+'AK.7..'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from spades_sim.errors import CardError, Misdeal
+
+SUIT_LETTERS = "CDHS"
+RANK_LETTERS = "23456789TJQKA"
+SEAT_NAMES = ("N", "E", "S", "W")
+SEAT_WORDS = ("North", "East", "South", "West")
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+LITTLE_JOKER = 52
+BIG_JOKER = 53
+TWO_OF_CLUBS = 0
+TWO_OF_DIAMONDS = 13
+TWO_OF_HEARTS = 26
+N_CARD_IDS = 54
+
+_SUIT_ALIASES = {
+    "C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
+    "♣": CLUBS, "♦": DIAMONDS, "♥": HEARTS, "♠": SPADES,
+    "♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES,
+}  # fmt: skip
+_RANK_ALIASES = {letter: rank for rank, letter in enumerate(RANK_LETTERS)} | {"10": 8}
+
+STANDARD_DECK = (1 << 52) - 1
+JOKER_DECK = (STANDARD_DECK & ~((1 << TWO_OF_DIAMONDS) | (1 << TWO_OF_HEARTS))) | (
+    (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
+)
+SPADE_MASK = (((1 << 13) - 1) << 39) | (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
+
+Hand = str | int | np.integer | Iterable[str | int]
+
+
+def deck_mask(jokers: bool = False) -> int:
+    """The 52-card deck as a mask: standard, or with jokers for the 2♦ and 2♥.
+
+    >>> bin(deck_mask()).count("1"), bin(deck_mask(jokers=True)).count("1")
+    (52, 52)
+    """
+    return JOKER_DECK if jokers else STANDARD_DECK
+
+
+def card_suit(card: int) -> int:
+    """Suit of a card id (jokers are spades).
+
+    >>> card_suit(51), card_suit(53), card_suit(0)
+    (3, 3, 0)
+    """
+    return SPADES if card >= LITTLE_JOKER else card // 13
+
+
+def parse_card(text: str | int) -> int:
+    """The id of one card written as text (``"AS"``, ``"10h"``, ``"Q♦"``, ``"BJ"``).
+
+    An int is taken as an id and range-checked. Raises :class:`CardError` naming the text.
+
+    >>> parse_card("TS"), parse_card("ts"), parse_card("T♠")
+    (47, 47, 47)
+    """
+    if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
+        card = int(text)
+        if not 0 <= card < N_CARD_IDS:
+            raise CardError(f"unknown card id {card} (ids are 0..53)")
+        return card
+    if not isinstance(text, str):
+        raise CardError(f"unknown card {text!r}")
+    token = text.strip().upper()
+    if token in ("BJ", "LJ"):
+        return BIG_JOKER if token == "BJ" else LITTLE_JOKER
+    if len(token) < 2:
+        raise CardError(f"unknown card {text!r}")
+    rank_text, suit_text = token[:-1], token[-1]
+    rank = _RANK_ALIASES.get(rank_text)
+    suit = _SUIT_ALIASES.get(suit_text)
+    if rank is None or suit is None:
+        raise CardError(f"unknown card {text!r} (write rank 2-9 T J Q K A, then suit S H D C)")
+    return suit * 13 + rank
+
+
+def format_card(card: int) -> str:
+    """The canonical text of a card id.
+
+    >>> format_card(51), format_card(8), format_card(52)
+    ('AS', 'TC', 'LJ')
+    """
+    if card == BIG_JOKER:
+        return "BJ"
+    if card == LITTLE_JOKER:
+        return "LJ"
+    if not 0 <= card < 52:
+        raise CardError(f"unknown card id {card} (ids are 0..53)")
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card ids in a mask, ascending.
+
+    >>> cards_of(0b1011)
+    [0, 1, 3]
+    """
+    mask = int(mask)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The mask holding the given card ids (duplicates are not detected here)."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _parse_pbn(text: str) -> list[int]:
+    holdings = text.strip().split(".")
+    if len(holdings) != 4:
+        raise CardError(f"PBN hand {text!r} needs four suits S.H.D.C separated by dots")
+    cards: list[int] = []
+    for holding, suit in zip(holdings, (SPADES, HEARTS, DIAMONDS, CLUBS)):
+        rest = holding.strip().upper().replace("10", "T")
+        if suit == SPADES:
+            while rest[:2] in ("BJ", "LJ"):
+                cards.append(BIG_JOKER if rest[:2] == "BJ" else LITTLE_JOKER)
+                rest = rest[2:]
+        for letter in rest:
+            rank = _RANK_ALIASES.get(letter)
+            if rank is None:
+                raise CardError(
+                    f"unknown rank {letter!r} in {SUIT_LETTERS[suit]} holding of PBN hand {text!r}"
+                )
+            cards.append(suit * 13 + rank)
+    return cards
+
+
+def parse_cards(hand: Hand) -> list[int]:
+    """The card ids of a hand in any accepted form, in the order given, duplicates kept.
+
+    >>> parse_cards("AS KS 7H")
+    [51, 50, 31]
+    """
+    if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
+        value = int(hand)
+        if value < 0 or value >> N_CARD_IDS:
+            raise CardError(f"hand mask {value:#x} has bits outside the 54 card ids")
+        return cards_of(value)
+    if isinstance(hand, str):
+        if "." in hand:
+            return _parse_pbn(hand)
+        return [parse_card(token) for token in hand.replace(",", " ").split()]
+    return [parse_card(card) for card in hand]
+
+
+def parse_hand(hand: Hand) -> int:
+    """A hand in any accepted form as a mask. Raises :class:`CardError` on a duplicate.
+
+    >>> parse_hand("AS KS") == (1 << 51) | (1 << 50)
+    True
+    """
+    mask = 0
+    for card in parse_cards(hand):
+        if mask >> card & 1:
+            raise CardError(f"card {format_card(card)} appears twice in hand {hand!r}")
+        mask |= 1 << card
+    return mask
+
+
+def format_hand(mask: int) -> str:
+    """A hand mask in canonical PBN form ``S.H.D.C`` (jokers head the spades).
+
+    >>> format_hand(parse_hand("BJ AS 2C"))
+    'BJA...2'
+    """
+    mask = int(mask)
+    parts = []
+    for suit in (SPADES, HEARTS, DIAMONDS, CLUBS):
+        letters = ""
+        if suit == SPADES:
+            letters += "BJ" if mask >> BIG_JOKER & 1 else ""
+            letters += "LJ" if mask >> LITTLE_JOKER & 1 else ""
+        for rank in range(12, -1, -1):
+            if mask >> (suit * 13 + rank) & 1:
+                letters += RANK_LETTERS[rank]
+        parts.append(letters)
+    return ".".join(parts)
+
+
+def seat_index(seat: int | str, players: int = 4) -> int:
+    """A seat given as 0..3 or a letter/name (``"N"``, ``"east"``) as an index.
+
+    >>> seat_index("W"), seat_index(2), seat_index("south")
+    (3, 2, 2)
+    """
+    if isinstance(seat, str):
+        key = seat.strip().upper()
+        for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS)):
+            if key in (letter, word.upper()):
+                seat = index
+                break
+        else:
+            raise ValueError(f"unknown seat {seat!r} (use N, E, S, W or 0..{players - 1})")
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise ValueError(f"unknown seat {seat!r}")
+    if not 0 <= int(seat) < players:
+        raise ValueError(f"seat {seat} is out of range 0..{players - 1} for {players} players")
+    return int(seat)
+
+
+def seat_name(seat: int, players: int = 4) -> str:
+    """The display name of a seat: N/E/S/W, or P0/P1 with two players."""
+    return SEAT_NAMES[seat] if players == 4 else f"P{seat}"
+
+
+def check_deal(hands: Sequence[Hand], *, players: int = 4, jokers: bool = False) -> list[int]:
+    """Parse and check a deal given from outside; return the hands as masks.
+
+    Four players hold the whole deck, 13 cards each; two players hold 13 each from the
+    deck, the rest unused. Raises :class:`Misdeal` naming the card and the seat for a
+    wrong number of hands, an unknown or duplicated card, a card not in this deck, a
+    wrong card count, or a card missing from a four-player deal.
+
+    >>> hands = check_deal(["AKQJT98765432...", ".AKQJT98765432..",
+    ...                     "..AKQJT98765432.", "...AKQJT98765432"])
+    >>> [bin(h).count("1") for h in hands]
+    [13, 13, 13, 13]
+    """
+    if isinstance(hands, (str, bytes)) or len(hands) != players:
+        count = "a string" if isinstance(hands, (str, bytes)) else f"{len(hands)} hands"
+        raise Misdeal(f"a {players}-player deal needs {players} hands, got {count}")
+    deck = deck_mask(jokers)
+    masks: list[int] = []
+    holder: dict[int, int] = {}
+    for seat, hand in enumerate(hands):
+        name = seat_name(seat, players)
+        try:
+            cards = parse_cards(hand)
+        except CardError as error:
+            raise Misdeal(f"seat {name}: {error}") from None
+        mask = 0
+        for card in cards:
+            text = format_card(card)
+            if not deck >> card & 1:
+                which = "jokers" if jokers else "standard"
+                raise Misdeal(f"seat {name}: card {text} is not in the {which} deck")
+            if mask >> card & 1:
+                raise Misdeal(f"seat {name}: card {text} appears twice")
+            if card in holder:
+                first = seat_name(holder[card], players)
+                raise Misdeal(f"seat {name}: card {text} is also held by seat {first}")
+            holder[card] = seat
+            mask |= 1 << card
+        masks.append(mask)
+    counts = [bin(mask).count("1") for mask in masks]
+    short = ", ".join(f"{seat_name(s, players)} holds {n}" for s, n in enumerate(counts) if n != 13)
+    if players == 4:
+        missing = deck & ~mask_of(holder)
+        if missing:
+            raise Misdeal(
+                f"card {format_card(cards_of(missing)[0])} is missing from the deal ({short})"
+            )
+    if short:
+        raise Misdeal(f"every seat must hold 13 cards: {short}")
+    return masks
