@@ -143,7 +143,7 @@ def _parse_pbn(text: str) -> list[int]:
     if len(holdings) != 4:
         raise CardError(f"PBN hand {text!r} needs four suits S.H.D.C separated by dots")
     cards: list[int] = []
-    for holding, suit in zip(holdings, (SPADES, HEARTS, DIAMONDS, CLUBS)):
+    for holding, suit in zip(holdings, (SPADES, HEARTS, DIAMONDS, CLUBS), strict=True):
         rest = holding.strip().upper().replace("10", "T")
         if suit == SPADES:
             while rest[:2] in ("BJ", "LJ"):
@@ -219,7 +219,7 @@ def seat_index(seat: int | str, players: int = 4) -> int:
     """
     if isinstance(seat, str):
         key = seat.strip().upper()
-        for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS)):
+        for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS, strict=True)):
             if key in (letter, word.upper()):
                 seat = index
                 break

@@ -71,9 +71,11 @@ class Rules:
             value = getattr(self, spec.name)
             if spec.type == "bool" and not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{spec.name}: expected true or false, got {value!r}")
-            if spec.type == "int" or (spec.type == "int | None" and value is not None):
-                if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-                    raise ValueError(f"{spec.name}: expected a whole number, got {value!r}")
+            is_int_field = spec.type == "int" or (spec.type == "int | None" and value is not None)
+            is_bool = isinstance(value, (bool, np.bool_))
+            is_int = isinstance(value, (int, np.integer)) and not is_bool
+            if is_int_field and not is_int:
+                raise ValueError(f"{spec.name}: expected a whole number, got {value!r}")
         self._check_ranges()
         self._check_combinations()
 
@@ -85,7 +87,9 @@ class Rules:
         need(self.players in (2, 4), "players", "must be 4 or 2")
         need(self.first_lead in FIRST_LEADS, "first_lead", f"must be one of {FIRST_LEADS}")
         need(self.spades_lead in SPADES_LEADS, "spades_lead", f"must be one of {SPADES_LEADS}")
-        need(0 <= self.blind_nil_min_deficit <= 100_000, "blind_nil_min_deficit", "must be 0..100000")
+        need(
+            0 <= self.blind_nil_min_deficit <= 100_000, "blind_nil_min_deficit", "must be 0..100000"
+        )
         need(0 <= self.blind_nil_exchange <= 13, "blind_nil_exchange", "must be 0..13 cards")
         need(0 <= self.boston_bonus <= 10_000, "boston_bonus", "must be 0..10000")
         need(0 <= self.nil_value <= 10_000, "nil_value", "must be 0..10000")
