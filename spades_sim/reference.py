@@ -1,0 +1,896 @@
+"""The reference engine: a plain, readable pure-Python Spades engine written from RULES.md.
+
+Contract. This module exists to check the fast Numba engine (``spades_sim._nb``), so it is
+written straight from RULES.md and shares no code with the kernels: it uses only the card
+conventions and parsers of :mod:`spades_sim.cards`, the rule set :class:`~spades_sim.rules.
+Rules`, the result records of :mod:`spades_sim.results` and the package's exceptions. It
+favours clarity over speed, keeping hands as ``int`` masks so that a replay still runs at
+about ten thousand hands per second.
+
+Conventions (DESIGN.md): card ``id = suit * 13 + rank`` (C=0, D=1, H=2, S=3; 2=0 ... A=12;
+Little Joker 52, Big Joker 53, both spades); a hand is an ``int`` mask; seats N=0, E=1, S=2,
+W=3 with partner ``seat ^ 2`` and side ``seat % 2``; with two players the seats are 0 and 1
+and each player is its own side. Per-side tuples always have two entries.
+
+Where RULES.md leaves room, this engine takes the interpretations agreed for both engines:
+
+* The seat left of the dealer, ``(dealer + 1) % 4``, bids and leads first; with two players
+  the player who did not draw first (``1 - dealer``). With ``first_lead="two_of_clubs"`` the
+  holder of the 2C leads it to the first trick.
+* Spades are broken by the first spade played to a trick led in another suit, or led.
+* A side whose contract is 0 scores no contract points (``made`` is None); its counted
+  tricks, if any (only with ``nil_tricks_count_for_partner``), are all bags.
+* Bags reaching ``bag_limit`` cost ``bag_penalty`` each time the limit is reached
+  (``total // bag_limit`` times) and the count keeps the remainder; with ``bag_penalty = 0``
+  bags are never reduced.
+
+Public functions: :func:`score_hand`, :func:`replay_hand`, :func:`legal_cards`,
+:func:`trick_winner`, :func:`game_result`, :func:`replay_game`,
+:func:`check_blind_nil_exchange`, :func:`play_out`; and the record :class:`GameReplay`.
+User mistakes raise ``ValueError`` (or its subclasses :class:`~spades_sim.errors.Misdeal`
+and :class:`~spades_sim.errors.IllegalPlay`) with a message naming the culprit.
+
+>>> trick_winner(["QH", "AH", "2S", "KH"])  # the 2S trumps
+2
+>>> score_hand(bids=(3, 4, 2, 4), tricks=(4, 4, 2, 3)).score_change  # N-S 51, E-W set
+(51, -80)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spades_sim.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    SPADE_MASK,
+    SPADES,
+    TWO_OF_CLUBS,
+    Hand,
+    card_suit,
+    check_deal,
+    format_card,
+    parse_card,
+    seat_index,
+    seat_name,
+)
+from spades_sim.errors import CardError, IllegalPlay
+from spades_sim.results import HandResult, HandScore
+from spades_sim.rules import Rules
+
+__all__ = [
+    "GameReplay",
+    "check_blind_nil_exchange",
+    "game_result",
+    "legal_cards",
+    "play_out",
+    "replay_game",
+    "replay_hand",
+    "score_hand",
+    "trick_winner",
+]
+
+DEFAULT_RULES = Rules()
+"""The standard rules (the default of every ``rules`` argument)."""
+
+TRICKS_PER_HAND = 13
+MAX_BID = 13
+
+SUIT_WORDS = {CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "spades"}
+
+# The cards of each suit as a mask; the jokers (ids 52, 53) belong to spades.
+SUIT_MASKS = {
+    CLUBS: 0x1FFF << (13 * CLUBS),
+    DIAMONDS: 0x1FFF << (13 * DIAMONDS),
+    HEARTS: 0x1FFF << (13 * HEARTS),
+    SPADES: SPADE_MASK,
+}
+
+Chooser = Callable[[int, int, int, tuple[int, ...]], "int | str"]
+
+
+# --------------------------------------------------------------------------------------
+# Seats and sides
+# --------------------------------------------------------------------------------------
+
+
+def _side_of(seat: int) -> int:
+    """The side of a seat: N-S = 0, E-W = 1; with two players seat 0 or 1 is its own side."""
+    return seat % 2
+
+
+def _members(side: int, players: int) -> tuple[int, ...]:
+    """The seats of a side: the two partners, or the lone player with two players."""
+    return (side, side + 2) if players == 4 else (side,)
+
+
+def _side_name(side: int, players: int) -> str:
+    if players == 2:
+        return seat_name(side, 2)
+    return ("N-S", "E-W")[side]
+
+
+def _first_seat(dealer: int, players: int) -> int:
+    """The seat that bids first, and leads first unless the 2C rule says otherwise."""
+    return (dealer + 1) % 4 if players == 4 else 1 - dealer
+
+
+# --------------------------------------------------------------------------------------
+# Validation of bids, tricks, blind nil, scores and bags
+# --------------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    """A whole number (Python or NumPy int), but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:
+    """``values`` as a tuple of ``players`` ints in 0..high; raise ValueError naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name}: expected {players} numbers (one per seat), got {values!r}")
+    values = list(values)
+    if len(values) != players:
+        raise ValueError(f"{name}: expected {players} entries (one per seat), got {len(values)}")
+    out = []
+    for seat, value in enumerate(values):
+        who = seat_name(seat, players)
+        if not _is_int(value):
+            raise ValueError(f"{name}: seat {who} has {value!r}, not a whole number")
+        if not 0 <= int(value) <= high:
+            raise ValueError(f"{name}: seat {who} has {int(value)}, outside 0..{high}")
+        out.append(int(value))
+    return tuple(out)
+
+
+def _per_side_ints(name: str, values: Any) -> tuple[int, int]:
+    """``values`` as a pair of ints, one per side."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name}: expected 2 numbers (one per side), got {values!r}")
+    values = list(values)
+    if len(values) != 2 or not all(_is_int(value) for value in values):
+        raise ValueError(f"{name}: expected 2 whole numbers (one per side), got {values!r}")
+    return int(values[0]), int(values[1])
+
+
+def _check_bids(bids: Any, players: int) -> tuple[int, ...]:
+    return _per_seat_ints("bids", bids, players, MAX_BID)
+
+
+def _check_tricks(tricks: Any, players: int) -> tuple[int, ...]:
+    counts = _per_seat_ints("tricks", tricks, players, TRICKS_PER_HAND)
+    if sum(counts) != TRICKS_PER_HAND:
+        raise ValueError(f"tricks: must sum to {TRICKS_PER_HAND}, got {sum(counts)} ({counts})")
+    return counts
+
+
+def _check_blind_nil_seats(
+    blind_nil: Iterable[int | str], bids: tuple[int, ...], rules: Rules
+) -> frozenset[int]:
+    """The blind nil seats as a set; each in range, allowed by the rules and bidding 0."""
+    if isinstance(blind_nil, (int, str)):
+        blind_nil = (blind_nil,)
+    seats = set()
+    for given in blind_nil:
+        try:
+            seat = seat_index(given, rules.players)
+        except ValueError as error:
+            raise ValueError(f"blind_nil: {error}") from None
+        who = seat_name(seat, rules.players)
+        if not rules.blind_nil:
+            raise ValueError(f"blind_nil: seat {who} bid blind nil but the rules forbid it")
+        if bids[seat] != 0:
+            raise ValueError(f"blind_nil: seat {who} bid {bids[seat]}, but a blind nil bid is 0")
+        seats.add(seat)
+    return frozenset(seats)
+
+
+def _check_blind_nil_deficit(
+    blind: frozenset[int], scores_before: tuple[int, int], rules: Rules
+) -> None:
+    """Refuse blind nil by a side not behind by ``blind_nil_min_deficit`` points or more."""
+    need = rules.blind_nil_min_deficit
+    if need <= 0:
+        return
+    for seat in sorted(blind):
+        side = _side_of(seat)
+        behind = scores_before[1 - side] - scores_before[side]
+        if behind < need:
+            raise ValueError(
+                f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
+                f"side {_side_name(side, rules.players)} is behind by {behind} points, "
+                f"blind_nil_min_deficit is {need}"
+            )
+
+
+def _check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, int]:
+    bags = _per_side_ints("bags_before", bags_before)
+    for side, count in enumerate(bags):
+        if count < 0:
+            raise ValueError(f"bags_before: side {side} has {count} bags, a negative count")
+        if rules.bag_penalty > 0 and count >= rules.bag_limit:
+            raise ValueError(
+                f"bags_before: side {side} carries {count} bags, but with a bag penalty "
+                f"bags carried in must be below bag_limit {rules.bag_limit}"
+            )
+    return bags
+
+
+def _check_rules(rules: Any) -> Rules:
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
+    return rules
+
+
+# --------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------
+
+
+def score_hand(
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    rules: Rules = DEFAULT_RULES,
+    blind_nil: Iterable[int | str] = (),
+    scores_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> HandScore:
+    """Score one hand from the bids and the tricks each seat won (RULES.md, Scoring).
+
+    ``bids`` and ``tricks`` are per seat (4, or 2 with two players), a bid of 0 being Nil,
+    or Blind Nil for the seats in ``blind_nil``. ``scores_before`` and ``bags_before`` are
+    per side. Raises ValueError naming the argument on invalid input.
+
+    The pagat example: N-S on 337 points carrying 7 bags bid 3 + 2 and win 8 tricks.
+
+    >>> score = score_hand((3, 4, 2, 4), (5, 2, 3, 3), scores_before=(337, 0), bags_before=(7, 0))
+    >>> score.score_change, score.scores_after, score.bags_after, score.bag_penalties
+    ((-47, -80), (290, -80), (0, 0), (100, 0))
+    """
+    rules = _check_rules(rules)
+    bid_list = _check_bids(bids, rules.players)
+    trick_list = _check_tricks(tricks, rules.players)
+    scores = _per_side_ints("scores_before", scores_before)
+    bags = _check_bags_before(bags_before, rules)
+    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
+    _check_blind_nil_deficit(blind, scores, rules)
+    return _score(bid_list, trick_list, blind, rules, scores, bags)
+
+
+def _score(
+    bids: tuple[int, ...],
+    tricks: tuple[int, ...],
+    blind: frozenset[int],
+    rules: Rules,
+    scores_before: tuple[int, int],
+    bags_before: tuple[int, int],
+) -> HandScore:
+    """Score validated input; see :func:`score_hand`."""
+    players = rules.players
+    nil_made: list[bool | None] = [None] * players
+    per_side: list[dict[str, Any]] = []
+
+    for side in (0, 1):
+        members = _members(side, players)
+        bidders = [seat for seat in members if bids[seat] > 0]
+        nil_bidders = [seat for seat in members if bids[seat] == 0]
+
+        # The contract and the tricks counted toward it.
+        contract = sum(bids[seat] for seat in bidders)
+        counted = sum(tricks[seat] for seat in bidders)
+        nil_tricks = sum(tricks[seat] for seat in nil_bidders)
+        if rules.nil_tricks_count_for_partner:
+            counted += nil_tricks
+
+        points = 0
+        bags = 0
+        made: bool | None
+        if contract > 0:
+            made = counted >= contract
+            if made:
+                overtricks = counted - contract
+                points += 10 * contract + overtricks
+                bags += overtricks
+            else:
+                points -= 10 * contract
+        else:
+            # Nothing to make; any counted tricks (nil tricks counted for the partner)
+            # are all excess, so bags.
+            made = None
+            points += counted
+            bags += counted
+
+        # Each nil or blind nil on its own.
+        for seat in nil_bidders:
+            value = rules.blind_nil_value if seat in blind else rules.nil_value
+            nil_made[seat] = tricks[seat] == 0
+            points += value if tricks[seat] == 0 else -value
+
+        # Nil tricks as bags, whether or not the contract was made.
+        if rules.nil_tricks_count_as_bags:
+            points += nil_tricks
+            bags += nil_tricks
+
+        boston = sum(tricks[seat] for seat in members) == TRICKS_PER_HAND
+        if boston:
+            points += rules.boston_bonus
+
+        # Sandbagging: each time the accumulated bags reach bag_limit, lose bag_penalty.
+        total_bags = bags_before[side] + bags
+        penalty_points = 0
+        if rules.bag_penalty > 0:
+            penalties = total_bags // rules.bag_limit
+            penalty_points = penalties * rules.bag_penalty
+            total_bags -= penalties * rules.bag_limit
+        change = points - penalty_points
+
+        per_side.append(
+            {
+                "contract": contract,
+                "counted": counted,
+                "made": made,
+                "change": change,
+                "after": scores_before[side] + change,
+                "bags_change": bags,
+                "bags_after": total_bags,
+                "penalty": penalty_points,
+                "boston": boston,
+            }
+        )
+
+    def pair(key: str) -> tuple[Any, Any]:
+        return per_side[0][key], per_side[1][key]
+
+    return HandScore(
+        contracts=pair("contract"),
+        side_tricks=pair("counted"),
+        made=pair("made"),
+        score_change=pair("change"),
+        scores_after=pair("after"),
+        bags_change=pair("bags_change"),
+        bags_after=pair("bags_after"),
+        bag_penalties=pair("penalty"),
+        boston=pair("boston"),
+        nil_made=tuple(nil_made),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Tricks and legal cards
+# --------------------------------------------------------------------------------------
+
+
+def _winner(trick: Sequence[int]) -> int:
+    """Position of the winning card among validated card ids.
+
+    Spade ids (39..51) and the jokers (52 little, 53 big) rise with rank, so the highest
+    spade is the largest spade id; likewise within any other suit.
+    """
+    spades = [(card, pos) for pos, card in enumerate(trick) if card_suit(card) == SPADES]
+    if spades:
+        return max(spades)[1]
+    led = card_suit(trick[0])
+    return max((card, pos) for pos, card in enumerate(trick) if card_suit(card) == led)[1]
+
+
+def trick_winner(trick: Sequence[int | str]) -> int:
+    """The 0-based position in ``trick`` (cards in play order) of the card that wins it.
+
+    The highest spade wins (Big Joker > Little Joker > AS > ... > 2S); with no spade, the
+    highest card of the suit led. Cards may be ids or text.
+
+    >>> trick_winner(["KH", "2S", "AH", "3S"]), trick_winner(["KH", "AD", "QH", "2H"])
+    (3, 0)
+    >>> trick_winner(["AS", "BJ", "LJ"])
+    1
+    """
+    cards = [parse_card(card) for card in trick]
+    if not cards:
+        raise ValueError("trick: an empty trick has no winner")
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"trick: a card appears twice in {[format_card(c) for c in cards]}")
+    return _winner(cards)
+
+
+def _legal(
+    hand: int, trick: Sequence[int], spades_broken: bool, first_trick: bool, rules: Rules
+) -> int:
+    """Mask of legal cards (see :func:`legal_cards`); the caller checks the 2C rule."""
+    if trick:
+        # Following: the suit led if held (jokers are spades), otherwise anything.
+        follow = hand & SUIT_MASKS[card_suit(trick[0])]
+        return follow if follow else hand
+    if first_trick:
+        if rules.first_lead == "two_of_clubs":
+            return hand & (1 << TWO_OF_CLUBS)
+        # any_but_spades: a non-spade if the hand holds one.
+        non_spades = hand & ~SPADE_MASK
+        return non_spades if non_spades else hand
+    if rules.spades_lead == "any_time" or spades_broken:
+        return hand
+    non_spades = hand & ~SPADE_MASK
+    return non_spades if non_spades else hand
+
+
+def legal_cards(
+    hand: int, trick: Sequence[int], spades_broken: bool, first_trick: bool, rules: Rules
+) -> int:
+    """The mask of the cards in ``hand`` that may be played to ``trick``.
+
+    ``trick`` holds the cards already played to this trick, in order (empty when leading).
+    Following: cards of the suit led if held (jokers count as spades), otherwise any card.
+    Leading the first trick: with ``first_lead="any_but_spades"`` any non-spade if held,
+    else anything; with ``"two_of_clubs"`` only the 2C (a leader without it is a
+    ValueError). Leading later tricks: with ``spades_lead="after_broken"`` non-spades
+    unless spades are broken or the hand holds only spades; with ``"any_time"`` anything.
+
+    >>> from spades_sim.cards import format_hand, parse_hand
+    >>> hand = parse_hand("AK.Q..2")
+    >>> format_hand(legal_cards(hand, [], False, False, Rules()))
+    '.Q..2'
+    >>> format_hand(legal_cards(hand, [parse_card("3S")], False, False, Rules()))
+    'AK...'
+    """
+    rules = _check_rules(rules)
+    hand = int(hand)
+    cards = [parse_card(card) for card in trick]
+    if len(cards) >= rules.players:
+        raise ValueError(f"trick: already holds {len(cards)} cards, it is complete")
+    two_of_clubs_lead = not cards and first_trick and rules.first_lead == "two_of_clubs"
+    if two_of_clubs_lead and hand and not hand >> TWO_OF_CLUBS & 1:
+        raise ValueError(
+            "hand: under first_lead='two_of_clubs' the holder of the 2C leads the "
+            "first trick, and this hand does not hold it"
+        )
+    return _legal(hand, cards, bool(spades_broken), bool(first_trick), rules)
+
+
+# --------------------------------------------------------------------------------------
+# Playing a hand
+# --------------------------------------------------------------------------------------
+
+
+def _lowest_card(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _play_hand(
+    masks: list[int], leader: int, rules: Rules, pick: Callable[[int, int, int, list[int]], Any]
+) -> tuple[list[int], list[int], list[int]]:
+    """Play 13 tricks from ``masks``, asking ``pick(seat, hand, legal, trick)`` for each card.
+
+    Every card is checked against the rules and an :class:`IllegalPlay` names the trick,
+    the seat and the card. Returns (plays in order, trick winner seats, tricks per seat).
+    """
+    players = rules.players
+    hands = list(masks)
+    played_in: dict[int, int] = {}  # card -> trick number (1-based) it was played to
+    spades_broken = False
+    plays: list[int] = []
+    winners: list[int] = []
+    tricks = [0] * players
+
+    for trick_number in range(1, TRICKS_PER_HAND + 1):
+        first_trick = trick_number == 1
+        trick: list[int] = []
+        for position in range(players):
+            seat = (leader + position) % players
+            hand = hands[seat]
+            legal = _legal(hand, trick, spades_broken, first_trick, rules)
+            given = pick(seat, hand, legal, trick)
+            try:
+                card = parse_card(given)
+            except CardError as error:
+                raise _illegal(trick_number, seat, players, str(error)) from None
+
+            if card in played_in:
+                text = f"{format_card(card)} was already played (trick {played_in[card]})"
+                raise _illegal(trick_number, seat, players, text)
+            if not hand >> card & 1:
+                raise _illegal(trick_number, seat, players, f"does not hold {format_card(card)}")
+            if not legal >> card & 1:
+                why = _why_illegal(card, hand, trick, seat, first_trick, rules)
+                raise _illegal(trick_number, seat, players, why)
+
+            # Spades break when one is led or played to a trick led in another suit.
+            if card_suit(card) == SPADES and (not trick or card_suit(trick[0]) != SPADES):
+                spades_broken = True
+            hands[seat] = hand & ~(1 << card)
+            played_in[card] = trick_number
+            trick.append(card)
+            plays.append(card)
+
+        winner = (leader + _winner(trick)) % players
+        winners.append(winner)
+        tricks[winner] += 1
+        leader = winner
+    return plays, winners, tricks
+
+
+def _illegal(trick_number: int, seat: int, players: int, what: str) -> IllegalPlay:
+    """The IllegalPlay naming the trick (1-based) and the seat."""
+    return IllegalPlay(f"trick {trick_number}, seat {seat_name(seat, players)}: {what}")
+
+
+def _why_illegal(
+    card: int, hand: int, trick: list[int], seat: int, first_trick: bool, rules: Rules
+) -> str:
+    """Explain why a held card is not a legal play (the caller knows it is not legal)."""
+    text = format_card(card)
+    if trick:
+        led = card_suit(trick[0])
+        example = format_card(_lowest_card(hand & SUIT_MASKS[led]))
+        who = seat_name(seat, rules.players)
+        return f"{text} does not follow {SUIT_WORDS[led]} ({who} holds {example})"
+    if first_trick and rules.first_lead == "two_of_clubs":
+        return f"must lead the 2C to the first trick, not {text}"
+    return f"cannot lead spades before they are broken ({text})"
+
+
+def _first_leader(masks: list[int], dealer: int, rules: Rules) -> int:
+    if rules.first_lead == "two_of_clubs":
+        return next(seat for seat, mask in enumerate(masks) if mask >> TWO_OF_CLUBS & 1)
+    return _first_seat(dealer, rules.players)
+
+
+def _result(score: HandScore, winners: list[int], tricks: list[int]) -> HandResult:
+    fields = {spec.name: getattr(score, spec.name) for spec in dataclasses.fields(HandScore)}
+    return HandResult(**fields, trick_winners=tuple(winners), tricks=tuple(tricks))
+
+
+def _prepare(
+    hands: Sequence[Hand],
+    dealer: int | str,
+    bids: Sequence[int],
+    rules: Rules,
+    blind_nil: Iterable[int | str],
+    scores_before: Sequence[int],
+    bags_before: Sequence[int],
+) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
+    """Validate the input of a hand to play; return it in canonical form."""
+    rules = _check_rules(rules)
+    masks = check_deal(hands, players=rules.players, jokers=rules.jokers)
+    try:
+        dealer_seat = seat_index(dealer, rules.players)
+    except ValueError as error:
+        raise ValueError(f"dealer: {error}") from None
+    bid_list = _check_bids(bids, rules.players)
+    scores = _per_side_ints("scores_before", scores_before)
+    bags = _check_bags_before(bags_before, rules)
+    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
+    _check_blind_nil_deficit(blind, scores, rules)
+    return masks, dealer_seat, bid_list, blind, scores, bags
+
+
+def replay_hand(
+    hands: Sequence[Hand],
+    dealer: int | str,
+    bids: Sequence[int],
+    plays: Iterable[int | str],
+    rules: Rules = DEFAULT_RULES,
+    blind_nil: Iterable[int | str] = (),
+    scores_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> HandResult:
+    """Replay a whole hand, checking every play, and score it.
+
+    ``hands`` by seat are the cards held when play begins (PBN, card list or mask);
+    ``dealer`` a seat (with two players: the player who drew first); ``bids`` by seat;
+    ``plays`` every card in play order (13 tricks of ``rules.players`` cards). Raises
+    :class:`~spades_sim.errors.Misdeal` for a bad deal, :class:`~spades_sim.errors.
+    IllegalPlay` naming the trick, seat and card for a bad play, ValueError otherwise.
+
+    Each seat holds one suit; North, left of dealer West, holds the spades, so leads them
+    and wins every trick (N bid 13, the others nil).
+
+    >>> hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    >>> plays = [rank + suit for rank in "AKQJT98765432" for suit in "SHDC"]
+    >>> result = replay_hand(hands, "W", (13, 0, 0, 0), plays)
+    >>> result.tricks, result.nil_made, result.score_change
+    ((13, 0, 0, 0), (None, True, True, True), (230, 200))
+    """
+    masks, dealer_seat, bid_list, blind, scores, bags = _prepare(
+        hands, dealer, bids, rules, blind_nil, scores_before, bags_before
+    )
+    play_list = list(plays)
+    expected = TRICKS_PER_HAND * rules.players
+    if len(play_list) != expected:
+        raise IllegalPlay(
+            f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {rules.players} cards), "
+            f"got {len(play_list)}"
+        )
+    next_play = iter(play_list)
+
+    def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:
+        return next(next_play)
+
+    leader = _first_leader(masks, dealer_seat, rules)
+    _, winners, tricks = _play_hand(masks, leader, rules, pick)
+    score = _score(bid_list, tuple(tricks), blind, rules, scores, bags)
+    return _result(score, winners, tricks)
+
+
+def play_out(
+    hands: Sequence[Hand],
+    dealer: int | str,
+    bids: Sequence[int],
+    rules: Rules,
+    choose: Chooser,
+    blind_nil: Iterable[int | str] = (),
+) -> tuple[list[int], HandResult]:
+    """Play a whole hand, ``choose(seat, hand_mask, legal_mask, trick_so_far)`` picking cards.
+
+    ``trick_so_far`` is a tuple of the card ids already played to the trick. The choice is
+    checked like a replayed play (an illegal choice raises IllegalPlay). Returns the plays
+    in order and the scored result, starting from 0-0 scores and no bags.
+
+    >>> hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    >>> lowest = lambda seat, hand, legal, trick: (legal & -legal).bit_length() - 1
+    >>> plays, result = play_out(hands, "S", (13, 0, 0, 0), Rules(), lowest)
+    >>> len(plays), result.tricks, result.score_change
+    (52, (13, 0, 0, 0), (230, 200))
+    """
+    masks, dealer_seat, bid_list, blind, scores, bags = _prepare(
+        hands, dealer, bids, rules, blind_nil, (0, 0), (0, 0)
+    )
+
+    def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:
+        return choose(seat, hand, legal, tuple(trick))
+
+    leader = _first_leader(masks, dealer_seat, rules)
+    plays, winners, tricks = _play_hand(masks, leader, rules, pick)
+    score = _score(bid_list, tuple(tricks), blind, rules, scores, bags)
+    return plays, _result(score, winners, tricks)
+
+
+# --------------------------------------------------------------------------------------
+# Games
+# --------------------------------------------------------------------------------------
+
+
+def game_result(scores: tuple[int, int], hands_played: int, rules: Rules) -> tuple[int | None, str]:
+    """Whether the game is over after ``hands_played`` hands with these scores.
+
+    Returns (winning side, reason): reason ``"target"`` or ``"loss_threshold"``;
+    ``(None, "unfinished")`` once ``max_hands`` hands are played without a result; and
+    ``(None, "")`` while play goes on. A tie at or over the target, or at or below the
+    loss threshold, plays on. Reaching the target beats the threshold.
+
+    >>> game_result((510, 480), 12, Rules()), game_result((510, 510), 12, Rules())
+    ((0, 'target'), (None, ''))
+    >>> game_result((-210, 40), 5, Rules.preset("mercy"))
+    (1, 'loss_threshold')
+    """
+    rules = _check_rules(rules)
+    ns, ew = _per_side_ints("scores", scores)
+    if ns >= rules.target or ew >= rules.target:
+        if ns != ew:
+            return (0 if ns > ew else 1), "target"
+        # A tie at or over the target: play on until it is broken (or max_hands).
+    elif rules.loss_threshold is not None:
+        ns_out = ns <= rules.loss_threshold
+        ew_out = ew <= rules.loss_threshold
+        if ns_out and ew_out:
+            if ns != ew:
+                return (0 if ns > ew else 1), "loss_threshold"
+        elif ns_out:
+            return 1, "loss_threshold"
+        elif ew_out:
+            return 0, "loss_threshold"
+    if hands_played >= rules.max_hands:
+        return None, "unfinished"
+    return None, ""
+
+
+@dataclass(frozen=True)
+class GameReplay:
+    """A replayed game: every hand's result, the final state and how the game ended."""
+
+    results: tuple[HandResult, ...]
+    """Each hand's result, in order."""
+    scores: tuple[int, int]
+    """Final scores per side."""
+    bags: tuple[int, int]
+    """Bags carried per side at the end."""
+    bag_penalties: tuple[int, int]
+    """Points each side lost to the bag penalty over the game."""
+    winner: int | None
+    """The winning side, or None for an unfinished game."""
+    reason: str
+    """``"target"``, ``"loss_threshold"`` or ``"unfinished"``."""
+    hands_played: int
+
+
+_MISSING = object()
+
+
+def _record_field(record: Any, name: str, index: int, default: Any = _MISSING) -> Any:
+    if isinstance(record, Mapping):
+        value = record.get(name, default)
+    else:
+        value = getattr(record, name, default)
+    if value is _MISSING:
+        raise ValueError(f"records: hand {index + 1} has no {name!r}")
+    return value
+
+
+def replay_game(records: Iterable[Any], rules: Rules = DEFAULT_RULES) -> GameReplay:
+    """Replay the consecutive hands of one game from 0-0 and no bags, and say who won.
+
+    Each record (a mapping or an object) has ``hands``, ``dealer``, ``bids``, ``plays`` and
+    optionally ``blind_nil`` (as for :func:`replay_hand`) and ``dealt`` (the hands before a
+    blind nil exchange, checked with :func:`check_blind_nil_exchange` when given). The
+    dealer must pass clockwise (two players: alternate). Raises ValueError if hands follow
+    the end of the game, or if the records stop before the game ends and before
+    ``max_hands``; an error replaying a hand keeps its type and names the hand.
+
+    >>> hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    >>> lowest = lambda seat, hand, legal, trick: (legal & -legal).bit_length() - 1
+    >>> plays, _ = play_out(hands, "S", (13, 0, 0, 0), Rules(), lowest)
+    >>> game = replay_game([{"hands": hands, "dealer": "S", "bids": (13, 0, 0, 0),
+    ...                      "plays": plays}], Rules(target=100))
+    >>> game.scores, game.winner, game.reason, game.hands_played
+    ((230, 200), 0, 'target', 1)
+    """
+    rules = _check_rules(rules)
+    players = rules.players
+    scores = (0, 0)
+    bags = (0, 0)
+    penalties = [0, 0]
+    results: list[HandResult] = []
+    winner: int | None = None
+    reason = ""
+    first_dealer = 0
+
+    for index, record in enumerate(records):
+        if reason:
+            raise ValueError(
+                f"records: hand {index + 1} follows the end of the game "
+                f"(after hand {index}: {reason})"
+            )
+        hands = _record_field(record, "hands", index)
+        dealer_given = _record_field(record, "dealer", index)
+        bids = _record_field(record, "bids", index)
+        plays = _record_field(record, "plays", index)
+        blind_nil = _record_field(record, "blind_nil", index, ())
+        dealt = _record_field(record, "dealt", index, None)
+        blind_nil = () if blind_nil is None else blind_nil
+
+        try:
+            dealer = seat_index(dealer_given, players)
+        except ValueError as error:
+            raise ValueError(f"records: hand {index + 1}: dealer: {error}") from None
+        if index == 0:
+            first_dealer = dealer
+        expected_dealer = (first_dealer + index) % players
+        if dealer != expected_dealer:
+            raise ValueError(
+                f"records: hand {index + 1}: dealer is {seat_name(dealer, players)}, "
+                f"but the deal passes to {seat_name(expected_dealer, players)}"
+            )
+
+        try:
+            if dealt is not None:
+                check_blind_nil_exchange(dealt, hands, bids, blind_nil, rules)
+            result = replay_hand(hands, dealer, bids, plays, rules, blind_nil, scores, bags)
+        except ValueError as error:
+            raise type(error)(f"hand {index + 1}: {error}") from error
+
+        results.append(result)
+        scores = (result.scores_after[0], result.scores_after[1])
+        bags = (result.bags_after[0], result.bags_after[1])
+        penalties[0] += result.bag_penalties[0]
+        penalties[1] += result.bag_penalties[1]
+        winner, reason = game_result(scores, len(results), rules)
+
+    if not results:
+        raise ValueError("records: a game needs at least one hand")
+    if not reason:
+        raise ValueError(
+            f"records: stop after {len(results)} hands with scores {scores}, "
+            f"before the game ended (target {rules.target}, max_hands {rules.max_hands})"
+        )
+    return GameReplay(
+        results=tuple(results),
+        scores=scores,
+        bags=bags,
+        bag_penalties=(penalties[0], penalties[1]),
+        winner=winner,
+        reason=reason,
+        hands_played=len(results),
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Blind nil exchange
+# --------------------------------------------------------------------------------------
+
+
+def check_blind_nil_exchange(
+    dealt: Sequence[Hand],
+    held: Sequence[Hand],
+    bids: Sequence[int],
+    blind_nil: Iterable[int | str],
+    rules: Rules,
+) -> None:
+    """Raise ValueError unless ``held`` follows from ``dealt`` by the blind nil exchange.
+
+    ``k = rules.blind_nil_exchange``. Four players: a blind nil bidder whose partner did not
+    also bid blind nil passes exactly k cards to the partner and receives k cards back;
+    every other hand is unchanged (all hands, if k is 0). Two players: a blind nil bidder
+    may replace up to k cards with cards from the unused pile (held by neither player after
+    the draw); the other hand is unchanged. Both deals are checked as deals first (Misdeal).
+
+    >>> rules = Rules.preset("blind-nil-exchange")
+    >>> dealt = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    >>> held = ["JT98765432..AKQ.", dealt[1], "AKQ..JT98765432.", dealt[3]]  # N and S swap 3
+    >>> check_blind_nil_exchange(dealt, held, (0, 3, 4, 3), [0], rules)
+    >>> check_blind_nil_exchange(dealt, held, (0, 3, 4, 3), [], rules)
+    Traceback (most recent call last):
+    ...
+    ValueError: seat N: hand changed, but no blind nil exchange involves it
+    """
+    rules = _check_rules(rules)
+    players = rules.players
+    dealt_masks = check_deal(dealt, players=players, jokers=rules.jokers)
+    held_masks = check_deal(held, players=players, jokers=rules.jokers)
+    bid_list = _check_bids(bids, players)
+    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
+    k = rules.blind_nil_exchange
+
+    # The seats whose hand may change.
+    involved: set[int] = set()
+    if k > 0 and players == 4:
+        for seat in blind:
+            partner = seat ^ 2
+            if partner not in blind:
+                involved |= {seat, partner}
+    elif k > 0:
+        involved = set(blind)
+
+    for seat in range(players):
+        if seat not in involved and held_masks[seat] != dealt_masks[seat]:
+            raise ValueError(
+                f"seat {seat_name(seat, players)}: hand changed, "
+                "but no blind nil exchange involves it"
+            )
+
+    if players == 4:
+        for seat in sorted(blind & involved):
+            partner = seat ^ 2
+            before = dealt_masks[seat] | dealt_masks[partner]
+            after = held_masks[seat] | held_masks[partner]
+            if before != after:
+                raise ValueError(
+                    f"seat {seat_name(seat, 4)}: the blind nil exchange with partner "
+                    f"{seat_name(partner, 4)} changed the pair's cards"
+                )
+            for giver, taker in ((seat, partner), (partner, seat)):
+                passed = dealt_masks[giver] & ~held_masks[giver]
+                count = passed.bit_count()
+                if count != k or passed & ~held_masks[taker]:
+                    raise ValueError(
+                        f"seat {seat_name(giver, 4)}: passed {count} cards to "
+                        f"{seat_name(taker, 4)} in the blind nil exchange, must pass exactly {k}"
+                    )
+    else:
+        dealt_anywhere = dealt_masks[0] | dealt_masks[1]
+        for seat in sorted(involved):
+            name = seat_name(seat, 2)
+            discarded = dealt_masks[seat] & ~held_masks[seat]
+            drawn = held_masks[seat] & ~dealt_masks[seat]
+            if discarded.bit_count() > k:
+                raise ValueError(
+                    f"seat {name}: replaced {discarded.bit_count()} cards after blind nil, "
+                    f"at most {k} allowed"
+                )
+            if drawn & dealt_anywhere:
+                card = format_card(_lowest_card(drawn & dealt_anywhere))
+                raise ValueError(
+                    f"seat {name}: drew {card} after blind nil, but it was not in the unused pile"
+                )
