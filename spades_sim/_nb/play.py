@@ -1,0 +1,179 @@
+"""Card play: the legal-card mask, one whole hand of 13 tricks, and a validating replay.
+
+Legal cards (RULES.md "Play"): follow the suit led if able (jokers are spades); the first
+lead obeys ``first_lead`` (no spade unless only spades, or the 2C); later leads may not be
+spades before they are broken unless the hand holds only spades (``spades_lead``
+``after_broken``). A trick goes to its highest spade, else the highest card of the suit
+led: as spades have the highest ids, a card takes the lead when it is higher than the
+winning card and is a spade or of the suit led.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb import layout as L
+from spades_sim._nb.bitboard import (
+    NON_SPADE_MASK,
+    ONE,
+    SUIT_MASKS,
+    ZERO,
+    bit_nb,
+    lowest_card_nb,
+    suit_of_nb,
+)
+from spades_sim._nb.rng import GOLDEN
+
+
+@njit(inline="always", cache=True)
+def legal_cards_nb(hand, led_suit, broken, trick_no, two_clubs, spades_any_time):
+    """Mask of the cards of ``hand`` that may be played; ``led_suit`` -1 when leading."""
+    if led_suit >= 0:
+        follow = hand & SUIT_MASKS[led_suit]
+        return follow if follow else hand
+    if trick_no == 0:
+        if two_clubs and hand & ONE:
+            return ONE
+    elif broken or spades_any_time:
+        return hand
+    side = hand & NON_SPADE_MASK
+    return side if side else hand
+
+
+@njit(inline="always", cache=True)
+def next_seat_nb(seat, players):
+    seat += 1
+    return 0 if seat == players else seat
+
+
+@njit(inline="always", cache=True)
+def reset_trick_info_nb(info, trick_no, leader):
+    info[L.I_TRICK] = trick_no
+    info[L.I_LEADER] = leader
+    info[L.I_N_IN_TRICK] = 0
+    info[L.I_LED_SUIT] = -1
+    info[L.I_WINNING_SEAT] = -1
+    info[L.I_WINNING_CARD] = -1
+    for j in range(4):
+        info[L.I_TRICK_CARDS + j] = -1
+
+
+@njit(inline="always", cache=True)
+def play_tricks_nb(
+    rules, hands, leader, info, play_params, play_fn0, play_fn1, key, counter, plays, winners
+):
+    """Play 13 tricks from ``leader``; ``hands`` lose their cards as they are played.
+
+    The play policies see their own hand, the legal mask and ``info`` (kept up to date
+    here). ``plays`` (52 or 26 slots, or empty) receives the cards in play order,
+    ``winners`` the winning seat of each trick. Returns (counter, policy_errors).
+    """
+    players = rules[L.R_PLAYERS]
+    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
+    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    record = plays.shape[0] > 0
+    broken = False
+    errors = 0
+    played = ZERO
+    n = 0
+    for trick_no in range(13):
+        reset_trick_info_nb(info, trick_no, leader)
+        seat = leader
+        led = -1
+        win_card = -1
+        win_seat = -1
+        for j in range(players):
+            hand = hands[seat]
+            legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
+            rand = key + np.uint64(counter) * GOLDEN
+            counter += 1
+            if seat & 1:
+                card = play_fn1(hand, legal, seat, info, rules, play_params[1], rand)
+            else:
+                card = play_fn0(hand, legal, seat, info, rules, play_params[0], rand)
+            if card < 0 or card > 53 or not (legal >> np.uint64(card)) & ONE:
+                errors += 1
+                card = lowest_card_nb(legal)
+            bit = bit_nb(card)
+            hands[seat] = hand & ~bit
+            suit = suit_of_nb(card)
+            if j == 0:
+                led = suit
+                win_card = card
+                win_seat = seat
+                info[L.I_LED_SUIT] = led
+            else:
+                if card > win_card and (suit == led or card >= 39):
+                    win_card = card
+                    win_seat = seat
+                if suit != led:
+                    info[L.I_VOIDS + seat] |= 1 << led
+            if card >= 39:
+                broken = True
+            played |= bit
+            info[L.I_TRICK_CARDS + j] = card
+            info[L.I_N_IN_TRICK] = j + 1
+            info[L.I_PLAYED] = np.int64(played)
+            info[L.I_BROKEN] = broken
+            info[L.I_WINNING_SEAT] = win_seat
+            info[L.I_WINNING_CARD] = win_card
+            if record:
+                plays[n] = card
+            n += 1
+            seat = next_seat_nb(seat, players)
+        info[L.I_TRICKS_WON + win_seat] += 1
+        winners[trick_no] = win_seat
+        leader = win_seat
+    return counter, errors
+
+
+@njit(cache=True)
+def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
+    """Replay given plays, checking every rule. Returns (error code, play index).
+
+    ``hands`` (masks at the start of play) are consumed; on success ``winners`` holds
+    the winning seat of each trick and ``tricks`` the count per seat.
+    """
+    players = rules[L.R_PLAYERS]
+    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
+    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    broken = False
+    played = ZERO
+    n = 0
+    for trick_no in range(13):
+        seat = leader
+        led = -1
+        win_card = -1
+        win_seat = -1
+        for j in range(players):
+            card = plays[n]
+            hand = hands[seat]
+            if card < 0 or card > 53:
+                return L.E_UNKNOWN_CARD, n
+            bit = bit_nb(card)
+            if not hand & bit:
+                return (L.E_PLAYED_TWICE if played & bit else L.E_NOT_HELD), n
+            legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
+            if not legal & bit:
+                if led >= 0:
+                    return L.E_REVOKE, n
+                if trick_no == 0 and two_clubs and legal == ONE:
+                    return L.E_MUST_LEAD_TWO_CLUBS, n
+                return L.E_SPADES_NOT_BROKEN, n
+            hands[seat] = hand & ~bit
+            played |= bit
+            suit = suit_of_nb(card)
+            if j == 0:
+                led = suit
+                win_card = card
+                win_seat = seat
+            elif card > win_card and (suit == led or card >= 39):
+                win_card = card
+                win_seat = seat
+            if card >= 39:
+                broken = True
+            n += 1
+            seat = next_seat_nb(seat, players)
+        winners[trick_no] = win_seat
+        tricks[win_seat] += 1
+        leader = win_seat
+    return L.E_OK, n

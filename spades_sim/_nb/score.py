@@ -1,0 +1,106 @@
+"""Scoring as pure functions: one side's hand score, and the end-of-game test.
+
+``score_side_nb`` implements RULES.md "Scoring a hand" for one side (a partnership, or a
+lone player with two players); ``game_result_nb`` implements "Ending a game".
+"""
+
+from numba import njit
+
+from spades_sim._nb import layout as L
+
+REASON_NONE = 0
+REASON_TARGET = 1
+REASON_LOSS_THRESHOLD = 2
+REASON_UNFINISHED = 3
+
+
+@njit(inline="always", cache=True)
+def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, bags_before, out):
+    """Score one side for one hand.
+
+    ``nil_*`` is 0 (no nil), 1 (nil) or 2 (blind nil); member b is ignored unless has_b.
+    Writes into ``out``: [contract, side_tricks, made (-1 contract 0, 0 set, 1 made),
+    score_change, bags_change, bags_after, penalty_points, boston (0/1), nil_made_a,
+    nil_made_b] where nil_made_* is -1 (no nil), 0 or 1.
+    """
+    if not has_b:
+        bid_b = 0
+        nil_b = 0
+        tricks_b = 0
+    for_partner = rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0
+    as_bags = rules[L.R_NIL_TRICKS_AS_BAGS] != 0
+    contract = 0
+    counted = 0
+    nil_tricks = 0
+    points = 0
+    nil_made_a = -1
+    nil_made_b = -1
+    if nil_a == 0:
+        contract += bid_a
+        counted += tricks_a
+    else:
+        nil_tricks += tricks_a
+        value = rules[L.R_BLIND_NIL_VALUE] if nil_a == 2 else rules[L.R_NIL_VALUE]
+        nil_made_a = 1 if tricks_a == 0 else 0
+        points += value if tricks_a == 0 else -value
+    if nil_b == 0:
+        contract += bid_b
+        counted += tricks_b
+    else:
+        nil_tricks += tricks_b
+        value = rules[L.R_BLIND_NIL_VALUE] if nil_b == 2 else rules[L.R_NIL_VALUE]
+        nil_made_b = 1 if tricks_b == 0 else 0
+        points += value if tricks_b == 0 else -value
+    if for_partner:
+        counted += nil_tricks
+    bags = 0
+    if contract == 0:
+        made = -1
+        if for_partner:
+            bags += counted
+    elif counted >= contract:
+        made = 1
+        points += 10 * contract
+        bags += counted - contract
+    else:
+        made = 0
+        points -= 10 * contract
+    if as_bags:
+        bags += nil_tricks
+    points += bags
+    boston = (tricks_a + tricks_b) == 13
+    if boston:
+        points += rules[L.R_BOSTON_BONUS]
+    total = bags_before + bags
+    penalty = 0
+    if rules[L.R_BAG_PENALTY] > 0:
+        times = total // rules[L.R_BAG_LIMIT]
+        penalty = times * rules[L.R_BAG_PENALTY]
+        total -= times * rules[L.R_BAG_LIMIT]
+    points -= penalty
+    out[0] = contract
+    out[1] = counted
+    out[2] = made
+    out[3] = points
+    out[4] = bags
+    out[5] = total
+    out[6] = penalty
+    out[7] = boston
+    out[8] = nil_made_a
+    out[9] = nil_made_b
+
+
+@njit(inline="always", cache=True)
+def game_result_nb(rules, score0, score1, hands_played):
+    """(winner side or -1, reason) after a hand; REASON_NONE means play goes on."""
+    target = rules[L.R_TARGET]
+    if score0 >= target or score1 >= target:
+        if score0 != score1:
+            return (0 if score0 > score1 else 1), REASON_TARGET
+    elif rules[L.R_HAS_LOSS_THRESHOLD]:
+        floor = rules[L.R_LOSS_THRESHOLD]
+        if (score0 <= floor or score1 <= floor) and score0 != score1:
+            return (0 if score0 > score1 else 1), REASON_LOSS_THRESHOLD
+    if hands_played >= rules[L.R_MAX_HANDS]:
+        return -1, REASON_UNFINISHED
+    return -1, REASON_NONE
