@@ -1,0 +1,931 @@
+"""Parquet run datasets: atomic part files, a run manifest, resume, and readers.
+
+Contract
+--------
+A run writes a directory ``DIR``::
+
+    DIR/part-00000.parquet ...       the hands table (one row per seat per hand)
+    DIR/_manifest.json               the run manifest
+    DIR/_games/part-00000.parquet    the games table (games mode; one row per game)
+    DIR/_plays/part-00000.parquet    play records (optional)
+    DIR/.part-00000.parquet.tmp      a part being written: never read as data
+
+The hands rows read as they are with ``pandas.read_parquet(DIR)``,
+``pyarrow.dataset.dataset(DIR)`` and DuckDB's ``read_parquet('DIR/*.parquet')``: readers
+built on pyarrow skip names starting with ``.`` or ``_`` (files and directories), and
+DuckDB's ``*.parquet`` glob matches neither the ``.tmp`` files nor anything in a
+subdirectory. (DuckDB's ``read_parquet('DIR')`` and ``'DIR/**/*.parquet'`` do recurse into
+``_games`` and ``_plays``: use ``'DIR/*.parquet'``.)
+
+Atomicity. Each part file is written to a temporary dot-name, closed, fsynced and renamed
+(``os.replace``) into place; then the manifest is rewritten the same way to list the part.
+A crash at any moment, SIGKILL included, leaves complete part files only, and a manifest
+listing only parts whose files (hands, games, plays) are all complete. Resuming deletes
+temporary files and part files the manifest does not list.
+
+Manifest (``_manifest.json``)::
+
+    {"format": "spades_sim-run", "format_version": 1, "schema_version": meta["schema_version"],
+     "meta": {...run meta...},
+     "parts": {"00000": {"rows": n, "games_rows": m, "deal_start": a, "deal_stop": b,
+                         "file": "part-00000.parquet", "games_file": "_games/part-00000.parquet"},
+               ...},
+     "complete": false}
+
+Each Parquet file also carries the key ``spades_sim`` in its key-value metadata: JSON
+``{"format": "spades_sim-part", "format_version": 1, "table": "hands", "part": 0,
+"meta": {...run meta...}, "part_meta": {...}}``, so a single file explains itself
+(:func:`file_metadata`).
+
+Columns. A table of one part is a mapping ``name -> numpy array`` of equal length. 1-D
+arrays of bool, signed/unsigned integer or float dtype become Arrow columns without a copy
+(bools are bit-packed); a 2-D ``(rows, k)`` array becomes a fixed-size list of ``k``
+values per row. A *nullable boolean* is passed as an integer array with ``1`` true, ``0``
+false and ``-1`` null, its name listed in the writer's ``nullable_bool``; it is stored as
+an Arrow boolean with nulls and read back as pandas ``"boolean"``. All other columns are
+stored as non-nullable (Parquet ``REQUIRED``) fields, and that flag is how the readers
+tell a nullable boolean from a plain one.
+
+Opening (:class:`DatasetWriter`). A missing or empty directory starts a run. A non-empty
+one is refused with ``FileExistsError`` unless ``overwrite=True`` (delete only what a run
+writes; refused with ``ValueError`` if there is no manifest but other files) or
+``resume=True`` (the stored meta must equal the new one, else ``ValueError`` naming the
+first differing key; parts whose files are missing or short are dropped, temporary and
+unlisted files deleted, and ``done_parts`` says what to skip).
+
+Background writing. :meth:`DatasetWriter.write_part_async` validates in the caller's
+thread, queues the part and returns a ``concurrent.futures.Future``; ``writer_threads``
+threads (pyarrow releases the GIL while encoding) write parts in parallel, and at most
+``max_pending`` parts wait in the queue: one more call blocks until a slot frees, so
+memory stays bounded. The arrays are not copied: leave them alone until the future is
+done. A failure in a writer thread fails its future, makes later calls raise at once and
+is re-raised by ``wait()``, ``close()``, ``finish()`` and leaving the ``with`` block.
+
+Speed (measured on the 2-core development machine, 15-column hands table, 4,000,000 rows
+per part, zstd level 1, dictionary pages on the 8/16-bit columns only, statistics and
+fsync on): about 7 million rows (1.8 million hands) per second with one writer thread,
+13.5 million rows (3.4 million hands) per second with two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "MANIFEST_NAME",
+    "METADATA_KEY",
+    "DatasetWriter",
+    "file_metadata",
+    "load",
+    "load_games",
+    "open_dataset",
+    "part_files",
+    "read_manifest",
+]
+
+FORMAT: Final = "spades_sim-run"
+FORMAT_VERSION: Final = 1
+PART_FORMAT: Final = "spades_sim-part"
+MANIFEST_NAME: Final = "_manifest.json"
+METADATA_KEY: Final = "spades_sim"
+MAX_PART: Final = 99_999
+"""Part indices have five digits so that file names sort in part order."""
+
+TABLE_DIRS: Final[dict[str, str]] = {"hands": "", "games": "_games", "plays": "_plays"}
+"""Where each table's part files live, relative to the run directory."""
+
+# File names. pyarrow's dataset discovery ignores files and directories whose names start
+# with "." or "_" ("selector_ignore_prefixes ... By default this is ['.', '_']",
+# https://arrow.apache.org/docs/python/generated/pyarrow.dataset.FileSystemFactoryOptions.html,
+# and pyarrow.dataset.dataset(ignore_prefixes=...)); pandas.read_parquet(DIR) goes through
+# it. DuckDB documents globbing only (https://duckdb.org/docs/stable/data/multiple_files/
+# overview); verified by experiment with duckdb 2.0.1: "DIR/*.parquet" does match dot- and
+# underscore-names ending in .parquet, so temporary files must not end in ".parquet", and it
+# does not descend into _games/ or _plays/ (read_parquet('DIR') and 'DIR/**' do).
+_PART_RE: Final = re.compile(r"part-(\d{5})\.parquet")
+_TMP_RE: Final = re.compile(r"\.part-(\d{5})\.parquet\.tmp")
+_MANIFEST_TMP: Final = "._manifest.json.tmp"
+_RESERVED_PART_KEYS: Final = frozenset(
+    {"rows", "file"} | {f"{t}_{k}" for t in ("games", "plays") for k in ("rows", "file")}
+)
+
+Columns = Mapping[str, npt.NDArray[Any]]
+"""One table of one part: equal-length numpy columns (or a structured array)."""
+
+
+def _part_name(index: int) -> str:
+    return f"part-{index:05d}.parquet"
+
+
+def _tmp_name(index: int) -> str:
+    return f".part-{index:05d}.parquet.tmp"
+
+
+# --------------------------------------------------------------------------------------
+# Small file-system helpers
+# --------------------------------------------------------------------------------------
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(path: Path) -> None:
+    if os.name != "posix":  # directories cannot be opened for fsync elsewhere
+        return
+    _fsync_file(path)
+
+
+def _manifest_text(manifest: Mapping[str, Any]) -> str:
+    """The manifest as JSON, one line per key and per part (it is rewritten after each part)."""
+    lines = []
+    for key, value in manifest.items():
+        if key == "parts":
+            parts = [f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(value.items())]
+            value_text = "{\n" + ",\n".join(parts) + "\n }" if parts else "{}"
+        else:
+            value_text = json.dumps(value)
+        lines.append(f" {json.dumps(key)}: {value_text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _write_text_atomic(path: Path, text: str, fsync: bool) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        if fsync:
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+    if fsync:
+        _fsync_dir(path.parent)
+
+
+def _json_normal(obj: Any, what: str) -> Any:
+    """``obj`` as it reads back from JSON (tuples become lists); ValueError if it cannot."""
+    try:
+        return json.loads(json.dumps(obj, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} must be JSON-serialisable: {exc}") from None
+
+
+def _first_difference(old: Any, new: Any, where: str = "") -> str | None:
+    """Dotted key path of the first difference between two JSON values, or None."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*new, *(k for k in old if k not in new)]:
+            path = f"{where}.{key}" if where else str(key)
+            if key not in old or key not in new:
+                return path
+            found = _first_difference(old[key], new[key], path)
+            if found is not None:
+                return found
+        return None
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            found = _first_difference(a, b, f"{where}[{i}]")
+            if found is not None:
+                return found
+        return None
+    if type(old) is not type(new) or old != new:
+        return where or "meta"
+    return None
+
+
+def _lookup(obj: Any, path: str) -> Any:
+    for token in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        try:
+            obj = obj[int(token[1:-1])] if token.startswith("[") else obj[token]
+        except (KeyError, IndexError, TypeError):
+            return "<missing>"
+    return obj
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------------------
+# Columns -> Arrow
+# --------------------------------------------------------------------------------------
+
+
+def _check_columns(
+    table: str, cols: Columns | npt.NDArray[Any], nullable_bool: frozenset[str]
+) -> dict[str, npt.NDArray[Any]]:
+    """Validate one table of a part (in the caller's thread); return contiguous columns."""
+    if isinstance(cols, np.ndarray):
+        if cols.dtype.names is None:
+            raise ValueError(f"{table}: expected a mapping of columns or a structured array")
+        cols = {name: np.ascontiguousarray(cols[name]) for name in cols.dtype.names}
+    if not isinstance(cols, Mapping) or not cols:
+        raise ValueError(f"{table}: expected a non-empty mapping of column name -> numpy array")
+    out: dict[str, npt.NDArray[Any]] = {}
+    first: tuple[str, int] | None = None
+    for name, arr in cols.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"{table}: column names must be non-empty strings, got {name!r}")
+        if not isinstance(arr, np.ndarray):
+            raise ValueError(f"{table} column {name!r} is a {type(arr).__name__}, not an ndarray")
+        if arr.dtype.kind not in "biuf" or arr.ndim not in (1, 2):
+            raise ValueError(
+                f"{table} column {name!r} has dtype {arr.dtype} and {arr.ndim} dimension(s); "
+                "expected a 1-D or 2-D bool, integer or float array"
+            )
+        if name in nullable_bool and (arr.dtype.kind != "i" or arr.ndim != 1):
+            raise ValueError(
+                f"{table} column {name!r} is a nullable boolean: pass a 1-D signed integer "
+                f"array (1 true, 0 false, -1 null), not {arr.dtype}"
+            )
+        if first is None:
+            first = (name, len(arr))
+        elif len(arr) != first[1]:
+            raise ValueError(
+                f"{table} column {name!r} has {len(arr)} rows but {first[0]!r} has {first[1]}"
+            )
+        out[name] = np.ascontiguousarray(arr)
+    return out
+
+
+def _to_arrow(
+    table: str,
+    cols: Mapping[str, npt.NDArray[Any]],
+    nullable_bool: frozenset[str],
+    metadata: Mapping[str, str],
+) -> pa.Table:
+    """Build an Arrow table without per-row Python: numeric columns are zero-copy views."""
+    arrays: list[pa.Array] = []
+    fields: list[pa.Field] = []
+    for name, values in cols.items():
+        if name in nullable_bool:
+            if values.size and int(values.max()) > 1:
+                raise ValueError(
+                    f"{table} column {name!r} is a nullable boolean but holds "
+                    f"{int(values.max())}; expected 1, 0 or -1 (null)"
+                )
+            arr = pa.array(values == 1, mask=values < 0)
+            fields.append(pa.field(name, pa.bool_(), nullable=True))
+        elif values.ndim == 2:
+            flat = pa.array(values.reshape(-1))
+            arr = pa.FixedSizeListArray.from_arrays(flat, values.shape[1])
+            fields.append(pa.field(name, arr.type, nullable=False))
+        else:
+            arr = pa.array(values)
+            fields.append(pa.field(name, arr.type, nullable=False))
+        arrays.append(arr)
+    schema = pa.schema(fields, metadata=dict(metadata))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _auto_dictionary(schema: pa.Schema) -> list[str]:
+    """Dictionary-encode the small integer columns only.
+
+    Measured on a 4,000,000-row hands table: dictionary pages make 8- and 16-bit value
+    columns (bids, tricks, score changes) faster to write and smaller, but the
+    high-cardinality 64-bit ones (deal numbers, hand masks) slower and bigger.
+    """
+    return [f.name for f in schema if pa.types.is_integer(f.type) and f.type.bit_width <= 16]
+
+
+# --------------------------------------------------------------------------------------
+# Run-directory inspection
+# --------------------------------------------------------------------------------------
+
+
+def _is_run_entry(entry: Path) -> bool:
+    """True for a name a run writes (part, temporary, manifest, table directory)."""
+    name = entry.name
+    if entry.is_dir():
+        return name in ("_games", "_plays")
+    return (
+        name in (MANIFEST_NAME, _MANIFEST_TMP)
+        or _PART_RE.fullmatch(name) is not None
+        or _TMP_RE.fullmatch(name) is not None
+    )
+
+
+def _table_dir(root: Path, table: str) -> Path:
+    if table not in TABLE_DIRS:
+        raise ValueError(f"unknown table {table!r}; expected one of {', '.join(TABLE_DIRS)}")
+    sub = TABLE_DIRS[table]
+    return root / sub if sub else root
+
+
+def _load_manifest_file(path: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a spades_sim run manifest: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a spades_sim run manifest (no format {FORMAT!r})")
+    if manifest.get("format_version", 0) > FORMAT_VERSION:
+        raise ValueError(
+            f"{path} has format version {manifest['format_version']}; this spades_sim reads "
+            f"up to {FORMAT_VERSION}"
+        )
+    return manifest
+
+
+# --------------------------------------------------------------------------------------
+# The writer
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    index: int
+    tables: dict[str, dict[str, npt.NDArray[Any]]]
+    part_meta: dict[str, Any]
+    future: Future[dict[str, Any]]
+
+
+class DatasetWriter:
+    """Write one run's part files and manifest, atomically, optionally in the background.
+
+    ``path`` is the run directory, created if missing. ``meta`` (JSON-serialisable: rules,
+    policies, seed, package and schema version, ...) is stored in the manifest and in every
+    file. An existing non-empty directory is refused (``FileExistsError``) unless
+    ``overwrite`` (delete what a run writes; ``ValueError`` if the directory is not a run
+    but holds other files) or ``resume`` (continue: the stored meta must equal ``meta``,
+    else ``ValueError`` naming the first differing key; :attr:`done_parts` tells what to
+    skip). ``nullable_bool`` names the integer columns (1/0/-1) stored as booleans with
+    nulls.
+
+    Writing options: ``row_group_size`` rows per row group, ``compression`` and
+    ``compression_level`` (zstd level 1 by default), ``use_dictionary`` (None: the 8- and
+    16-bit integer columns only), ``fsync`` (flush files and directories to disk before
+    renaming; turn off only for throwaway output). Background writes
+    (:meth:`write_part_async`) run on ``writer_threads`` threads with at most
+    ``max_pending`` parts queued behind them.
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp() + "/run"
+    >>> chunk = {"deal": np.arange(4, dtype=np.int64), "made": np.array([1, 0, -1, 1], "i1")}
+    >>> with DatasetWriter(run, meta={"seed": 7}, nullable_bool={"made"}) as w:
+    ...     _ = w.write_part_async(0, chunk, part_meta={"deal_start": 0, "deal_stop": 4})
+    ...     w.finish()
+    >>> load(run)["made"].tolist()
+    [True, False, <NA>, True]
+    >>> read_manifest(run)["parts"]["00000"]["rows"]
+    4
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        meta: Mapping[str, Any],
+        overwrite: bool = False,
+        resume: bool = False,
+        nullable_bool: Iterable[str] = (),
+        row_group_size: int = 1_000_000,
+        compression: str = "zstd",
+        compression_level: int | None = None,
+        use_dictionary: bool | Sequence[str] | None = None,
+        max_pending: int = 1,
+        writer_threads: int = 1,
+        fsync: bool = True,
+    ) -> None:
+        if overwrite and resume:
+            raise ValueError("overwrite and resume exclude each other: pick one")
+        if not isinstance(meta, Mapping):
+            raise ValueError(f"meta must be a mapping, got {type(meta).__name__}")
+        if row_group_size < 1:
+            raise ValueError(f"row_group_size must be at least 1, got {row_group_size}")
+        if max_pending < 1:
+            raise ValueError(f"max_pending must be at least 1, got {max_pending}")
+        if writer_threads < 1:
+            raise ValueError(f"writer_threads must be at least 1, got {writer_threads}")
+        self.path = Path(path)
+        self.meta: dict[str, Any] = _json_normal(dict(meta), "meta")
+        self.nullable_bool = frozenset(nullable_bool)
+        self.row_group_size = row_group_size
+        self.compression = compression
+        self.compression_level = compression_level
+        self.use_dictionary = use_dictionary
+        self.fsync = fsync
+
+        self._lock = threading.Lock()
+        self._pending: set[int] = set()
+        self._error: BaseException | None = None
+        self._closed = False
+        self._manifest = self._open_directory(overwrite=overwrite, resume=resume)
+
+        self._queue: queue.Queue[_Job | None] = queue.Queue(maxsize=max_pending)
+        self._writer_threads = writer_threads
+        self._threads: list[threading.Thread] = []  # started by the first background write
+
+    # ----------------------------------------------------------------------- opening
+
+    def _open_directory(self, *, overwrite: bool, resume: bool) -> dict[str, Any]:
+        root = self.path
+        if root.exists() and not root.is_dir():
+            raise FileExistsError(f"{root} exists and is not a directory")
+        root.mkdir(parents=True, exist_ok=True)
+        entries = sorted(root.iterdir())
+        foreign = [e.name for e in entries if not _is_run_entry(e)]
+        stored: dict[str, Any] | None = None
+        if (root / MANIFEST_NAME).is_file():
+            try:
+                stored = _load_manifest_file(root / MANIFEST_NAME)
+            except ValueError:
+                foreign.insert(0, MANIFEST_NAME)
+        if entries and not (overwrite or resume):
+            if stored is not None or not foreign:
+                raise FileExistsError(
+                    f"{root} already holds a spades_sim run; pass --resume to continue it "
+                    "or --overwrite to replace it"
+                )
+            raise FileExistsError(f"{root} is not empty and is not a spades_sim run")
+        if stored is None and foreign:
+            raise ValueError(
+                f"refusing to {'overwrite' if overwrite else 'resume'} {root}: it is not a "
+                f"spades_sim run (no {MANIFEST_NAME}) and holds other files, e.g. {foreign[0]!r}"
+            )
+        if stored is None or overwrite:
+            # The new, empty manifest replaces the old one first: from then on, whatever a
+            # crash leaves behind, the manifest lists no part that is not complete.
+            manifest = self._new_manifest()
+            self._write_manifest(manifest)
+            self._remove_run_files(keep=set())
+            return manifest
+
+        different = _first_difference(stored.get("meta"), self.meta)
+        if different is not None:
+            raise ValueError(
+                f"cannot resume {root}: its run was made with a different {different!r} "
+                f"(stored {_short(_lookup(stored.get('meta'), different))}, "
+                f"now {_short(_lookup(self.meta, different))}); pass --overwrite to replace it"
+            )
+        parts = {k: v for k, v in stored.get("parts", {}).items() if self._part_intact(k, v)}
+        stored["parts"] = parts
+        self._write_manifest(stored)
+        self._remove_run_files(keep={int(k) for k in parts})
+        return stored
+
+    def _new_manifest(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "schema_version": self.meta.get("schema_version"),
+            "meta": self.meta,
+            "parts": {},
+            "complete": False,
+        }
+
+    def _part_intact(self, key: str, entry: Any) -> bool:
+        """Whether a manifest entry's files exist with the row counts it records."""
+        if not isinstance(entry, dict) or not re.fullmatch(r"\d{5}", key):
+            return False
+        for table in TABLE_DIRS:
+            prefix = "" if table == "hands" else f"{table}_"
+            name = entry.get(prefix + "file")
+            if name is None:
+                if table == "hands":
+                    return False
+                continue
+            try:
+                rows = pq.read_metadata(self.path / name).num_rows
+            except (OSError, pa.ArrowException):
+                return False
+            if rows != entry.get(prefix + "rows"):
+                return False
+        return True
+
+    def _remove_run_files(self, keep: set[int]) -> None:
+        """Delete temporary files and the part files not in ``keep``; leave other files alone."""
+        for table in TABLE_DIRS:
+            folder = _table_dir(self.path, table)
+            if not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                part = _PART_RE.fullmatch(entry.name)
+                if (part and int(part.group(1)) not in keep) or _TMP_RE.fullmatch(entry.name):
+                    entry.unlink()
+            if table != "hands" and not any(folder.iterdir()):
+                folder.rmdir()
+        (self.path / _MANIFEST_TMP).unlink(missing_ok=True)
+
+    # ----------------------------------------------------------------------- state
+
+    @property
+    def done_parts(self) -> set[int]:
+        """Indices of the parts recorded in the manifest (resumed ones and those written)."""
+        with self._lock:
+            return {int(k) for k in self._manifest["parts"]}
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        """A copy of the manifest as last written."""
+        with self._lock:
+            return json.loads(json.dumps(self._manifest))
+
+    def _write_manifest(self, manifest: Mapping[str, Any]) -> None:
+        _write_text_atomic(self.path / MANIFEST_NAME, _manifest_text(manifest), self.fsync)
+
+    def _raise_if_failed(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    # ----------------------------------------------------------------------- writing
+
+    def _prepare(
+        self,
+        part_index: int,
+        hands: Columns | npt.NDArray[Any],
+        games: Columns | npt.NDArray[Any] | None,
+        plays: Columns | npt.NDArray[Any] | None,
+        part_meta: Mapping[str, Any] | None,
+    ) -> _Job:
+        if self._closed:
+            raise RuntimeError(f"the writer for {self.path} is closed")
+        self._raise_if_failed()
+        if isinstance(part_index, bool) or not isinstance(part_index, (int, np.integer)):
+            raise ValueError(f"part_index must be an int, got {part_index!r}")
+        index = int(part_index)
+        if not 0 <= index <= MAX_PART:
+            raise ValueError(f"part_index must be in 0..{MAX_PART}, got {index}")
+        extra = _json_normal(dict(part_meta or {}), "part_meta")
+        clash = sorted(_RESERVED_PART_KEYS & extra.keys())
+        if clash:
+            raise ValueError(f"part_meta key {clash[0]!r} is reserved for the manifest")
+        tables = {"hands": _check_columns("hands", hands, self.nullable_bool)}
+        if games is not None:
+            tables["games"] = _check_columns("games", games, self.nullable_bool)
+        if plays is not None:
+            tables["plays"] = _check_columns("plays", plays, self.nullable_bool)
+        with self._lock:
+            key = f"{index:05d}"
+            if key in self._manifest["parts"] or index in self._pending:
+                raise ValueError(f"part {index} is already written or being written")
+            self._pending.add(index)
+        return _Job(index, tables, extra, Future())
+
+    def write_part(
+        self,
+        part_index: int,
+        hands: Columns | npt.NDArray[Any],
+        games: Columns | npt.NDArray[Any] | None = None,
+        plays: Columns | npt.NDArray[Any] | None = None,
+        part_meta: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Write part ``part_index`` now, in this thread; return its manifest entry.
+
+        ``hands`` (and ``games``, ``plays`` when given) map column names to numpy arrays;
+        ``part_meta`` (e.g. ``{"deal_start": a, "deal_stop": b}``) goes to the manifest
+        entry and the files' metadata. Parts may come in any order.
+
+        >>> import tempfile, numpy as np
+        >>> with DatasetWriter(tempfile.mkdtemp(), meta={}) as w:
+        ...     w.write_part(3, {"x": np.arange(5, dtype=np.int16)})["rows"]
+        5
+        """
+        job = self._prepare(part_index, hands, games, plays, part_meta)
+        try:
+            return self._run(job)
+        finally:
+            with self._lock:
+                self._pending.discard(job.index)
+
+    def write_part_async(
+        self,
+        part_index: int,
+        hands: Columns | npt.NDArray[Any],
+        games: Columns | npt.NDArray[Any] | None = None,
+        plays: Columns | npt.NDArray[Any] | None = None,
+        part_meta: Mapping[str, Any] | None = None,
+    ) -> Future[dict[str, Any]]:
+        """Queue part ``part_index`` for a writer thread; return a future of its entry.
+
+        Arguments as :meth:`write_part`; they are validated here, so a bad column raises
+        at once. The arrays are written without a copy: do not modify them until the
+        future is done. Blocks while ``max_pending`` parts are already queued
+        (back-pressure); raises at once if an earlier background write failed. A failure
+        is also re-raised by :meth:`wait`, :meth:`close` and :meth:`finish`.
+
+        >>> import tempfile, numpy as np
+        >>> with DatasetWriter(tempfile.mkdtemp(), meta={}) as w:
+        ...     future = w.write_part_async(0, {"x": np.arange(5, dtype=np.int16)})
+        ...     future.result()["file"]
+        'part-00000.parquet'
+        """
+        job = self._prepare(part_index, hands, games, plays, part_meta)
+        if not self._threads:
+            self._threads = [
+                threading.Thread(target=self._work, name=f"spades_sim-writer-{i}", daemon=True)
+                for i in range(self._writer_threads)
+            ]
+            for t in self._threads:
+                t.start()
+        try:
+            self._queue.put(job)
+        except BaseException:
+            with self._lock:
+                self._pending.discard(job.index)
+            raise
+        return job.future
+
+    def _work(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                self._queue.task_done()
+                return
+            try:
+                if self._error is not None:
+                    raise RuntimeError(f"part {job.index} not written: an earlier write failed")
+                job.future.set_result(self._run(job))
+            except BaseException as exc:  # kept for the caller: never lost in this thread
+                with self._lock:
+                    if self._error is None:
+                        exc.add_note(f"while writing part {job.index} of {self.path}")
+                        self._error = exc
+                job.future.set_exception(exc)
+            finally:
+                with self._lock:
+                    self._pending.discard(job.index)
+                self._queue.task_done()
+
+    def _run(self, job: _Job) -> dict[str, Any]:
+        """Write every table of a part, rename them into place, then record the part."""
+        rows: dict[str, Any] = {}
+        files: dict[str, str] = {}
+        tmp_files: list[tuple[Path, Path]] = []
+        try:
+            # Renamed in this order: a hands file in place means the part's other tables are.
+            for table in ("plays", "games", "hands"):
+                cols = job.tables.get(table)
+                if cols is None:
+                    continue
+                folder = _table_dir(self.path, table)
+                folder.mkdir(exist_ok=True)
+                tmp, final = folder / _tmp_name(job.index), folder / _part_name(job.index)
+                tmp_files.append((tmp, final))
+                file_meta = {
+                    "format": PART_FORMAT,
+                    "format_version": FORMAT_VERSION,
+                    "table": table,
+                    "part": job.index,
+                    "meta": self.meta,
+                    "part_meta": job.part_meta,
+                }
+                arrow = _to_arrow(
+                    table, cols, self.nullable_bool, {METADATA_KEY: json.dumps(file_meta)}
+                )
+                _write_parquet(
+                    arrow,
+                    tmp,
+                    row_group_size=self.row_group_size,
+                    compression=self.compression,
+                    compression_level=self.compression_level,
+                    use_dictionary=(
+                        _auto_dictionary(arrow.schema)
+                        if self.use_dictionary is None
+                        else self.use_dictionary
+                    ),
+                )
+                if self.fsync:
+                    _fsync_file(tmp)
+                prefix = "" if table == "hands" else f"{table}_"
+                rows[prefix + "rows"] = arrow.num_rows
+                files[prefix + "file"] = final.relative_to(self.path).as_posix()
+            for tmp, final in tmp_files:
+                os.replace(tmp, final)
+            if self.fsync:
+                for folder in {final.parent for _, final in tmp_files}:
+                    _fsync_dir(folder)
+        except BaseException:
+            for tmp, _ in tmp_files:
+                tmp.unlink(missing_ok=True)
+            raise
+        entry = {**dict(reversed(rows.items())), **job.part_meta, **dict(reversed(files.items()))}
+        with self._lock:
+            self._manifest["parts"][f"{job.index:05d}"] = entry
+            self._manifest["complete"] = False
+            self._write_manifest(self._manifest)
+        return dict(entry)
+
+    # ----------------------------------------------------------------------- closing
+
+    def wait(self) -> None:
+        """Block until every queued part is written; re-raise a background failure."""
+        self._queue.join()
+        self._raise_if_failed()
+
+    def close(self) -> None:
+        """Wait for pending writes, stop the writer threads, re-raise a background failure.
+
+        The run stays marked incomplete (call :meth:`finish` for that). Calling it again
+        is harmless.
+        """
+        if not self._closed:
+            self._closed = True
+            for _ in self._threads:
+                self._queue.put(None)
+            for t in self._threads:
+                t.join()
+        self._raise_if_failed()
+
+    def finish(self) -> None:
+        """Wait for pending writes, close the writer and mark the run complete."""
+        self.close()
+        with self._lock:
+            self._manifest["complete"] = True
+            self._write_manifest(self._manifest)
+
+    def __enter__(self) -> DatasetWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            self.close()
+            return
+        try:  # the body failed: still let queued parts land, report both failures
+            self.close()
+        except BaseException as writer_exc:
+            exc.add_note(f"the background writer also failed: {writer_exc!r}")
+
+
+def _write_parquet(table: pa.Table, path: Path, **options: Any) -> None:
+    """One Parquet file. ``write_table`` and ``ParquetWriter`` measured the same speed."""
+    pq.write_table(table, str(path), **options)
+
+
+# --------------------------------------------------------------------------------------
+# Readers
+# --------------------------------------------------------------------------------------
+
+
+def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The manifest of the run directory ``path`` (or of the manifest file itself).
+
+    >>> import tempfile
+    >>> run = tempfile.mkdtemp()
+    >>> DatasetWriter(run, meta={"seed": 1}).finish()
+    >>> m = read_manifest(run)
+    >>> m["format"], m["meta"], m["parts"], m["complete"]
+    ('spades_sim-run', {'seed': 1}, {}, True)
+    """
+    p = Path(path)
+    if p.is_dir():
+        p = p / MANIFEST_NAME
+    if not p.is_file():
+        raise FileNotFoundError(f"{p} not found: {Path(path)} is not a spades_sim run")
+    return _load_manifest_file(p)
+
+
+def part_files(path: str | os.PathLike[str], table: str = "hands") -> list[Path]:
+    """The complete part files of one table of a run, in part order.
+
+    >>> part_files("/nonexistent-run")
+    []
+    """
+    folder = _table_dir(Path(path), table)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if _PART_RE.fullmatch(p.name) and p.is_file())
+
+
+def open_dataset(path: str | os.PathLike[str], table: str = "hands") -> pads.Dataset:
+    """A ``pyarrow.dataset.Dataset`` over one table of a run, parts in order.
+
+    For data larger than memory: scan it with column and filter pushdown, or query it
+    from DuckDB. Raises ``FileNotFoundError`` when the run has no part of that table.
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp()
+    >>> DatasetWriter(run, meta={}).write_part(0, {"x": np.arange(3, dtype=np.int8)})["rows"]
+    3
+    >>> open_dataset(run).count_rows()
+    3
+    """
+    root = Path(path)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root} is not a directory")
+    files = part_files(root, table)
+    if not files:
+        where = _table_dir(root, table)
+        raise FileNotFoundError(f"{where} holds no {table} part files")
+    return pads.dataset([str(f) for f in files], format="parquet")
+
+
+def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    """Arrow -> pandas with numpy dtypes, except nullable booleans -> pandas "boolean"."""
+    nullable = [f.name for f in table.schema if pa.types.is_boolean(f.type) and f.nullable]
+    frame = table.drop_columns(nullable).to_pandas()
+    if frame.shape[1] == 0:
+        frame = pd.DataFrame(index=pd.RangeIndex(table.num_rows))
+    for name in nullable:
+        col = table.column(name)
+        values = pc.fill_null(col, False).to_numpy(zero_copy_only=False)
+        mask = col.is_null().to_numpy(zero_copy_only=False)
+        frame.insert(table.schema.get_field_index(name), name, pd.arrays.BooleanArray(values, mask))
+    return frame
+
+
+def load(
+    path: str | os.PathLike[str],
+    columns: Sequence[str] | None = None,
+    filters: pads.Expression | Sequence[Any] | None = None,
+    table: str = "hands",
+) -> pd.DataFrame:
+    """Read one table of a run into pandas, rows in part order.
+
+    ``columns`` selects columns; ``filters`` is a pyarrow expression or a list of
+    ``(column, op, value)`` tuples (as ``pyarrow.parquet``), applied with row-group pruning
+    from the files' statistics. Integers keep their numpy dtypes; nullable booleans become
+    pandas ``"boolean"``. A run with no part yet gives an empty frame.
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp()
+    >>> with DatasetWriter(run, meta={}) as w:
+    ...     _ = w.write_part(0, {"deal": np.arange(6, dtype=np.int64)})
+    >>> load(run, filters=[("deal", ">=", 4)])["deal"].tolist()
+    [4, 5]
+    """
+    root = Path(path)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root} is not a directory")
+    if table != "hands" and not _table_dir(root, table).is_dir():
+        raise FileNotFoundError(f"{root} has no {table} table ({TABLE_DIRS[table]}/)")
+    if not part_files(root, table):
+        return pd.DataFrame()
+    expression = (
+        pq.filters_to_expression(filters)
+        if filters is not None and not isinstance(filters, pads.Expression)
+        else filters
+    )
+    data = open_dataset(root, table).to_table(
+        columns=list(columns) if columns is not None else None, filter=expression
+    )
+    return _to_pandas(data)
+
+
+def load_games(
+    path: str | os.PathLike[str],
+    columns: Sequence[str] | None = None,
+    filters: pads.Expression | Sequence[Any] | None = None,
+) -> pd.DataFrame:
+    """Read the per-game table of a games-mode run (``load(path, table="games")``).
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp()
+    >>> games = {"game": np.arange(2, dtype=np.int64), "winner": np.array([0, 1], "i1")}
+    >>> hands = {"game": np.zeros(8, dtype=np.int64)}
+    >>> DatasetWriter(run, meta={}).write_part(0, hands, games=games)["games_rows"]
+    2
+    >>> load_games(run, columns=["winner"])["winner"].tolist()
+    [0, 1]
+    """
+    return load(path, columns=columns, filters=filters, table="games")
+
+
+def file_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The decoded ``spades_sim`` metadata of one part file.
+
+    Keys: ``format``, ``format_version``, ``table``, ``part``, ``meta`` (the run meta) and
+    ``part_meta`` (e.g. the deal range).
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp()
+    >>> w = DatasetWriter(run, meta={"seed": 5})
+    >>> _ = w.write_part(2, {"x": np.zeros(1, "i1")}, part_meta={"deal_start": 8})
+    >>> info = file_metadata(run + "/part-00002.parquet")
+    >>> info["meta"], info["part"], info["part_meta"]
+    ({'seed': 5}, 2, {'deal_start': 8})
+    """
+    kv = pq.read_metadata(str(path)).metadata or {}
+    raw = kv.get(METADATA_KEY.encode())
+    if raw is None:
+        raise ValueError(f"{path} carries no {METADATA_KEY!r} metadata: not a spades_sim part")
+    decoded: dict[str, Any] = json.loads(raw)
+    return decoded

@@ -1,0 +1,465 @@
+"""The Parquet dataset layer: atomic parts, manifest, resume, crash safety and readers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+import pytest
+
+from spades_sim import io as sio
+from spades_sim.io import DatasetWriter, file_metadata, load, load_games, read_manifest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+META: dict[str, Any] = {
+    "schema_version": 1,
+    "package_version": "0.0.test",
+    "seed": 42,
+    "rules": {"preset": "standard", "target": 500, "bag_penalty": 100},
+    "policies": {"ns": {"bidding": "basic", "params": [1.0, 0.5]}, "ew": {"bidding": "basic"}},
+}
+NULLABLE = frozenset({"made", "nil_made"})
+HANDS_PER_PART = 500
+
+
+def make_hands(part: int, n_hands: int = HANDS_PER_PART) -> dict[str, np.ndarray]:
+    """A synthetic, deterministic chunk of per-seat rows (four rows per hand)."""
+    rng = np.random.default_rng(1000 + part)
+    n = 4 * n_hands
+    deal = np.repeat(np.arange(part * n_hands, (part + 1) * n_hands, dtype=np.int64), 4)
+    seat = np.tile(np.arange(4, dtype=np.int8), n_hands)
+    nil = rng.random(n) < 0.1
+    contract = rng.integers(3, 11, n).astype(np.int8)
+    side_tricks = rng.integers(0, 14, n).astype(np.int8)
+    made = np.where(rng.random(n) < 0.05, -1, side_tricks >= contract).astype(np.int8)
+    return {
+        "deal": deal,
+        "seat": seat,
+        "side": (seat % 2).astype(np.int8),
+        "dealer": (deal % 4).astype(np.int8),
+        "hand": rng.integers(0, 2**52, n, dtype=np.uint64),
+        "bid": np.where(nil, 0, rng.integers(1, 7, n)).astype(np.int8),
+        "nil": nil,
+        "blind_nil": nil & (rng.random(n) < 0.2),
+        "tricks": rng.integers(0, 7, n).astype(np.int8),
+        "side_contract": contract,
+        "side_tricks": side_tricks,
+        "made": made,
+        "nil_made": np.where(nil, rng.random(n) < 0.6, -1).astype(np.int8),
+        "score_change": rng.integers(-200, 200, n).astype(np.int16),
+        "bags_change": rng.integers(0, 5, n).astype(np.int8),
+    }
+
+
+def make_games(part: int, n_games: int = 7) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(5000 + part)
+    return {
+        "game": np.arange(part * n_games, (part + 1) * n_games, dtype=np.int64),
+        "winner": rng.integers(0, 2, n_games).astype(np.int8),
+        "reason": rng.integers(0, 3, n_games).astype(np.int8),
+        "hands_played": rng.integers(5, 30, n_games).astype(np.int16),
+        "final_score_ns": rng.integers(-300, 700, n_games).astype(np.int16),
+        "final_score_ew": rng.integers(-300, 700, n_games).astype(np.int16),
+    }
+
+
+def part_kwargs(part: int, games: bool = True) -> dict[str, Any]:
+    return {
+        "hands": make_hands(part),
+        "games": make_games(part) if games else None,
+        "part_meta": {
+            "deal_start": part * HANDS_PER_PART,
+            "deal_stop": (part + 1) * HANDS_PER_PART,
+        },
+    }
+
+
+def expected_frame(parts: list[int]) -> pd.DataFrame:
+    frames = []
+    for part in sorted(parts):
+        cols: dict[str, Any] = dict(make_hands(part))
+        for name in NULLABLE:
+            cols[name] = pd.arrays.BooleanArray(cols[name] == 1, cols[name] < 0)
+        frames.append(pd.DataFrame(cols))
+    return pd.concat(frames, ignore_index=True)
+
+
+def write_run(path: Path, parts: list[int], **kwargs: Any) -> None:
+    with DatasetWriter(path, meta=META, nullable_bool=NULLABLE, **kwargs) as w:
+        for part in parts:
+            w.write_part_async(part, **part_kwargs(part))
+        w.finish()
+
+
+def assert_same_run(a: Path, b: Path) -> None:
+    pd.testing.assert_frame_equal(load(a), load(b))
+    pd.testing.assert_frame_equal(load_games(a), load_games(b))
+    ma, mb = read_manifest(a), read_manifest(b)
+    assert ma == mb
+    assert ma["complete"] is True
+
+
+def test_round_trip_keeps_values_and_dtypes(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [2, 0, 1], row_group_size=700)  # any order; several row groups per part
+    got = load(run)
+    want = expected_frame([0, 1, 2])
+    pd.testing.assert_frame_equal(got, want)
+    assert got["hand"].dtype == np.uint64 and got["seat"].dtype == np.int8
+    assert got["score_change"].dtype == np.int16 and got["nil"].dtype == np.bool_
+    assert got["made"].dtype == "boolean" and got["made"].isna().any()
+    assert pq.ParquetFile(run / "part-00000.parquet").metadata.num_row_groups == 3
+    manifest = read_manifest(run)
+    assert manifest["complete"] is True and manifest["schema_version"] == 1
+    assert list(manifest["parts"]) == ["00000", "00001", "00002"]
+    entry = manifest["parts"]["00001"]
+    assert entry["rows"] == 4 * HANDS_PER_PART and entry["games_rows"] == 7
+    assert entry["file"] == "part-00001.parquet"
+    assert entry["games_file"] == "_games/part-00001.parquet"
+    assert (entry["deal_start"], entry["deal_stop"]) == (HANDS_PER_PART, 2 * HANDS_PER_PART)
+    games = load_games(run)
+    assert len(games) == 21 and games["hands_played"].dtype == np.int16
+
+
+def test_load_columns_and_filters(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0, 1], row_group_size=500)
+    want = expected_frame([0, 1])
+    got = load(run, columns=["deal", "made"], filters=[("deal", ">=", 700), ("seat", "==", 2)])
+    sel = want[(want.deal >= 700) & (want.seat == 2)][["deal", "made"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, sel)
+    expr = pads.field("nil_made").is_valid()
+    got = load(run, columns=["nil_made"], filters=expr)
+    pd.testing.assert_frame_equal(got, want[["nil_made"]].dropna().reset_index(drop=True))
+    assert load(run, columns=["made"]).shape == (len(want), 1)  # only a nullable column
+
+
+def test_plain_readers_see_only_hands_rows(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0, 1, 2])
+    want = expected_frame([0, 1, 2])
+    # Leftovers of a crash: complete-looking Parquet bytes under the temporary names.
+    pq.write_table(
+        pa.table({"deal": np.arange(99, dtype=np.int64)}), run / ".part-00003.parquet.tmp"
+    )
+    pq.write_table(pa.table({"x": np.arange(5)}), run / "_games" / ".part-00003.parquet.tmp")
+    n, total = len(want), int(want["score_change"].sum())
+
+    frame = pd.read_parquet(run)
+    assert len(frame) == n and int(frame["score_change"].sum()) == total
+    dataset = pads.dataset(run)
+    assert sorted(Path(f).name for f in dataset.files) == [
+        f"part-0000{i}.parquet" for i in range(3)
+    ]
+    assert dataset.count_rows() == n
+    assert pa.compute.sum(dataset.to_table(columns=["score_change"])[0]).as_py() == total
+    con = duckdb.connect()
+    rows = con.execute(
+        f"SELECT count(*), sum(score_change) FROM read_parquet('{run.as_posix()}/*.parquet')"
+    ).fetchall()
+    assert rows == [(n, total)]
+    pd.testing.assert_frame_equal(load(run), want)  # the library's own reader too
+
+
+def test_refuses_existing_directory_without_flag(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0])
+    with pytest.raises(FileExistsError, match=r"--resume.*--overwrite"):
+        DatasetWriter(run, meta=META)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError, match="not a spades_sim run"):
+        DatasetWriter(other, meta=META)
+    with pytest.raises(ValueError, match="exclude"):
+        DatasetWriter(tmp_path / "new", meta=META, overwrite=True, resume=True)
+
+
+def test_overwrite_replaces_only_run_files(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0, 1, 2])
+    (run / "notes.txt").write_text("keep me")
+    other_meta = {**META, "seed": 7}
+    with DatasetWriter(run, meta=other_meta, nullable_bool=NULLABLE, overwrite=True) as w:
+        assert w.done_parts == set()
+        w.write_part(0, make_hands(0))
+        w.finish()
+    assert (run / "notes.txt").read_text() == "keep me"
+    assert not (run / "_games").exists()
+    assert sorted(p.name for p in run.iterdir()) == [
+        "_manifest.json",
+        "notes.txt",
+        "part-00000.parquet",
+    ]
+    assert read_manifest(run)["meta"]["seed"] == 7
+    pd.testing.assert_frame_equal(load(run), expected_frame([0]))
+
+
+def test_overwrite_and_resume_refuse_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "precious.csv").write_text("1,2,3\n")
+    (folder / "part-00000.parquet").write_bytes(b"not ours")
+    for flag in ("overwrite", "resume"):
+        with pytest.raises(ValueError, match=r"not a spades_sim run.*precious\.csv"):
+            DatasetWriter(folder, meta=META, overwrite=flag == "overwrite", resume=flag == "resume")
+    assert (folder / "precious.csv").exists() and (folder / "part-00000.parquet").exists()
+    bogus = tmp_path / "bogus"
+    bogus.mkdir()
+    (bogus / "_manifest.json").write_text('{"format": "something-else"}')
+    with pytest.raises(ValueError, match="not a spades_sim run"):
+        DatasetWriter(bogus, meta=META, overwrite=True)
+
+
+def test_resume_skips_done_parts_and_matches_one_go(tmp_path: Path) -> None:
+    one_go, resumed = tmp_path / "one_go", tmp_path / "resumed"
+    write_run(one_go, [0, 1, 2, 3])
+    with DatasetWriter(resumed, meta=META, nullable_bool=NULLABLE) as w:
+        w.write_part(1, **part_kwargs(1))
+        w.write_part_async(0, **part_kwargs(0))
+    assert read_manifest(resumed)["complete"] is False
+    with DatasetWriter(resumed, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+        assert w.done_parts == {0, 1}
+        with pytest.raises(ValueError, match="part 1 is already written"):
+            w.write_part(1, **part_kwargs(1))
+        for part in range(4):
+            if part not in w.done_parts:
+                w.write_part_async(part, **part_kwargs(part))
+        w.finish()
+    assert_same_run(one_go, resumed)
+
+
+def test_resume_with_different_meta_is_refused(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0])
+    changed = json.loads(json.dumps(META))
+    changed["rules"]["bag_penalty"] = 50
+    with pytest.raises(ValueError, match=r"different 'rules\.bag_penalty' \(stored 100, now 50\)"):
+        DatasetWriter(run, meta=changed, resume=True)
+    with pytest.raises(ValueError, match=r"different 'extra'"):
+        DatasetWriter(run, meta={**META, "extra": 1}, resume=True)
+    params = json.loads(json.dumps(META))
+    params["policies"]["ns"]["params"][1] = 0.25
+    with pytest.raises(ValueError, match=r"policies\.ns\.params\[1\]"):
+        DatasetWriter(run, meta=params, resume=True)
+    assert read_manifest(run)["parts"].keys() == {"00000"}  # untouched
+
+
+def test_resume_on_missing_or_empty_directory_starts_fresh(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for run in (tmp_path / "missing", empty):
+        with DatasetWriter(run, meta=META, resume=True) as w:
+            assert w.done_parts == set()
+            w.write_part(0, make_hands(0))
+            w.finish()
+        assert read_manifest(run)["parts"].keys() == {"00000"}
+
+
+def test_background_write_error_surfaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def disk_full(table: pa.Table, path: Path, **options: Any) -> None:
+        path.write_bytes(b"half a file")
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(sio, "_write_parquet", disk_full)
+    run = tmp_path / "run"
+    writer = DatasetWriter(run, meta=META, nullable_bool=NULLABLE)
+    future = writer.write_part_async(0, **part_kwargs(0))
+    assert isinstance(future.exception(timeout=10), OSError)
+    with pytest.raises(OSError, match="No space left"):
+        writer.write_part_async(1, **part_kwargs(1))  # fails fast after a failure
+    with pytest.raises(OSError, match="No space left") as info:
+        writer.close()
+    assert "while writing part 0" in "".join(getattr(info.value, "__notes__", []))
+    files = sorted(p.name for p in run.rglob("*") if p.is_file())
+    assert files == ["_manifest.json"]  # no temporary file, no part
+    assert read_manifest(run)["parts"] == {}
+
+    run2 = tmp_path / "run2"
+    with (  # the context manager re-raises it too
+        pytest.raises(OSError, match="No space left"),
+        DatasetWriter(run2, meta=META, nullable_bool=NULLABLE) as w,
+    ):
+        w.write_part_async(0, **part_kwargs(0))
+
+
+def test_background_writes_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started, release = threading.Event(), threading.Event()
+    real = sio._write_parquet
+
+    def slow(table: pa.Table, path: Path, **options: Any) -> None:
+        started.set()
+        assert release.wait(10)
+        real(table, path, **options)
+
+    monkeypatch.setattr(sio, "_write_parquet", slow)
+    run = tmp_path / "run"
+    with DatasetWriter(run, meta=META, nullable_bool=NULLABLE, max_pending=1) as w:
+        w.write_part_async(0, make_hands(0))  # taken by the writer thread
+        assert started.wait(10)
+        w.write_part_async(1, make_hands(1))  # queued: the one pending slot
+        third = threading.Thread(target=w.write_part_async, args=(2, make_hands(2)))
+        third.start()
+        third.join(0.3)
+        assert third.is_alive()  # back-pressure: the caller waits for a free slot
+        release.set()
+        third.join(10)
+        assert not third.is_alive()
+        w.finish()
+    pd.testing.assert_frame_equal(load(run), expected_frame([0, 1, 2]))
+
+
+def test_file_metadata_round_trips(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0, 3])
+    info = file_metadata(run / "part-00003.parquet")
+    assert info["format"] == "spades_sim-part" and info["table"] == "hands"
+    assert info["meta"] == json.loads(json.dumps(META)) and info["part"] == 3
+    assert info["part_meta"] == {"deal_start": 1500, "deal_stop": 2000}
+    games = file_metadata(run / "_games" / "part-00003.parquet")
+    assert games["table"] == "games" and games["part_meta"] == info["part_meta"]
+    schema = pq.read_schema(run / "part-00000.parquet")
+    assert schema.field("made").nullable and not schema.field("nil").nullable
+    with pytest.raises(ValueError, match="not a spades_sim part"):
+        pq.write_table(pa.table({"x": [1]}), tmp_path / "plain.parquet")
+        file_metadata(tmp_path / "plain.parquet")
+
+
+def test_simulated_crash_is_recovered_by_resume(tmp_path: Path) -> None:
+    one_go, crashed = tmp_path / "one_go", tmp_path / "crashed"
+    write_run(one_go, [0, 1, 2, 3])
+    with DatasetWriter(crashed, meta=META, nullable_bool=NULLABLE) as w:
+        for part in (0, 1, 2):
+            w.write_part(part, **part_kwargs(part))
+    # The crash: part 2's files were renamed but the manifest update never happened, part 3
+    # was half written, and so was a manifest update.
+    manifest = json.loads((crashed / "_manifest.json").read_text())
+    del manifest["parts"]["00002"]
+    (crashed / "_manifest.json").write_text(json.dumps(manifest))
+    (crashed / ".part-00003.parquet.tmp").write_bytes(b"PAR1 truncated")
+    (crashed / "_games" / ".part-00003.parquet.tmp").write_bytes(b"PAR1")
+    (crashed / "._manifest.json.tmp").write_text('{"format": "spa')
+    assert pads.dataset(crashed).count_rows() == 3 * 4 * HANDS_PER_PART  # tmp never read
+
+    with DatasetWriter(crashed, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+        assert w.done_parts == {0, 1}
+        leftovers = [p.name for p in crashed.rglob(".*")]
+        assert leftovers == [], leftovers
+        assert not (crashed / "part-00002.parquet").exists()  # unlisted: rewritten
+        for part in (2, 3):
+            w.write_part(part, **part_kwargs(part))
+        w.finish()
+    assert_same_run(one_go, crashed)
+
+
+def test_resume_drops_parts_whose_files_are_missing(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0, 1])
+    (run / "_games" / "part-00001.parquet").unlink()
+    with DatasetWriter(run, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+        assert w.done_parts == {0}
+        assert not (run / "part-00001.parquet").exists()
+
+
+def test_bad_input_is_refused_in_the_callers_thread(tmp_path: Path) -> None:
+    with DatasetWriter(tmp_path / "run", meta=META, nullable_bool=NULLABLE) as w:
+        hands = make_hands(0)
+        with pytest.raises(ValueError, match="'bid' has 3 rows"):
+            w.write_part_async(0, {**hands, "bid": np.zeros(3, np.int8)})
+        with pytest.raises(ValueError, match="'made' is a nullable boolean"):
+            w.write_part_async(0, {**hands, "made": np.zeros(len(hands["deal"]), np.float32)})
+        with pytest.raises(ValueError, match="dtype object"):
+            w.write_part(0, {"x": np.array(["a"], dtype=object)})
+        with pytest.raises(ValueError, match="part_index must be in"):
+            w.write_part(100_000, hands)
+        with pytest.raises(ValueError, match="reserved"):
+            w.write_part(0, hands, part_meta={"rows": 3})
+        with pytest.raises(ValueError, match="holds 2"):
+            w.write_part(0, {**hands, "made": np.full(len(hands["deal"]), 2, np.int8)})
+    with pytest.raises(ValueError, match="JSON"):
+        DatasetWriter(tmp_path / "run2", meta={"f": object()})
+
+
+def test_structured_arrays_and_fixed_size_columns(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    hands = np.zeros(6, dtype=[("deal", "i8"), ("seat", "i1"), ("made", "i1")])
+    hands["deal"] = np.arange(6)
+    hands["made"] = [1, 0, -1, 1, 0, -1]
+    plays: dict[str, np.ndarray] = {
+        "deal": np.arange(2, dtype=np.int64),
+        "cards": np.arange(104, dtype=np.int8).reshape(2, 52),
+    }
+    with DatasetWriter(run, meta=META, nullable_bool={"made"}) as w:
+        entry = w.write_part(0, hands, plays=plays)
+    assert entry["plays_rows"] == 2 and entry["plays_file"] == "_plays/part-00000.parquet"
+    got = load(run)
+    assert got["deal"].tolist() == list(range(6)) and got["made"].isna().sum() == 2
+    cards = load(run, table="plays")["cards"]
+    assert np.array_equal(np.stack(cards.to_list()), plays["cards"])
+    assert pads.dataset(run).count_rows() == 6  # _plays is skipped like _games
+
+
+CHILD = """
+import sys
+sys.path[:0] = [{root!r}, {tests!r}]
+from test_io import META, NULLABLE, part_kwargs
+from spades_sim.io import DatasetWriter
+with DatasetWriter({out!r}, meta=META, nullable_bool=NULLABLE) as w:
+    for part in range({n}):
+        w.write_part_async(part, **part_kwargs(part))
+    w.finish()
+"""
+
+
+def test_sigkill_part_way_then_resume_equals_uninterrupted(tmp_path: Path) -> None:
+    n_parts = 60
+    out, one_go = tmp_path / "killed", tmp_path / "one_go"
+    code = CHILD.format(root=str(ROOT), tests=str(ROOT / "tests"), out=str(out), n=n_parts)
+    child = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and child.poll() is None:
+            try:
+                if len(json.loads((out / "_manifest.json").read_text())["parts"]) >= 3:
+                    break
+            except (OSError, ValueError):
+                pass  # not created yet (the manifest itself is always replaced whole)
+            time.sleep(0.002)
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait()
+    assert child.returncode == -signal.SIGKILL, "the child finished before it was killed"
+
+    manifest = read_manifest(out)
+    listed = {int(k) for k in manifest["parts"]}
+    assert 3 <= len(listed) < n_parts and manifest["complete"] is False
+    for key, entry in manifest["parts"].items():  # every listed part is whole and right
+        table = pq.read_table(out / entry["file"])
+        assert table.num_rows == entry["rows"]
+        assert np.array_equal(table["deal"].to_numpy(), make_hands(int(key))["deal"])
+        assert pq.read_table(out / entry["games_file"]).num_rows == entry["games_rows"]
+    on_disk = sorted(p.name for p in out.glob("part-*.parquet"))
+    assert sorted(Path(f).name for f in pads.dataset(out).files) == on_disk  # no tmp as data
+
+    with DatasetWriter(out, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+        assert w.done_parts == listed
+        for part in range(n_parts):
+            if part not in w.done_parts:
+                w.write_part_async(part, **part_kwargs(part))
+        w.finish()
+    write_run(one_go, list(range(n_parts)))
+    assert_same_run(one_go, out)
