@@ -39,7 +39,6 @@ and :class:`~spades_sim.errors.IllegalPlay`) with a message naming the culprit.
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +61,16 @@ from spades_sim.cards import (
 from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
+from spades_sim.validate import (
+    check_bags_before,
+    check_bids,
+    check_blind_nil_deficit,
+    check_blind_nil_seats,
+    check_rules,
+    check_tricks,
+    per_side_ints,
+    prepare_hand,
+)
 
 __all__ = [
     "GameReplay",
@@ -125,108 +134,6 @@ def _first_seat(dealer: int, players: int) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def _is_int(value: Any) -> bool:
-    """A whole number (Python or NumPy int), but not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:
-    """``values`` as a tuple of ``players`` ints in 0..high; raise ValueError naming ``name``."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValueError(f"{name}: expected {players} numbers (one per seat), got {values!r}")
-    values = list(values)
-    if len(values) != players:
-        raise ValueError(f"{name}: expected {players} entries (one per seat), got {len(values)}")
-    out = []
-    for seat, value in enumerate(values):
-        who = seat_name(seat, players)
-        if not _is_int(value):
-            raise ValueError(f"{name}: seat {who} has {value!r}, not a whole number")
-        if not 0 <= int(value) <= high:
-            raise ValueError(f"{name}: seat {who} has {int(value)}, outside 0..{high}")
-        out.append(int(value))
-    return tuple(out)
-
-
-def _per_side_ints(name: str, values: Any) -> tuple[int, int]:
-    """``values`` as a pair of ints, one per side."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValueError(f"{name}: expected 2 numbers (one per side), got {values!r}")
-    values = list(values)
-    if len(values) != 2 or not all(_is_int(value) for value in values):
-        raise ValueError(f"{name}: expected 2 whole numbers (one per side), got {values!r}")
-    return int(values[0]), int(values[1])
-
-
-def _check_bids(bids: Any, players: int) -> tuple[int, ...]:
-    return _per_seat_ints("bids", bids, players, MAX_BID)
-
-
-def _check_tricks(tricks: Any, players: int) -> tuple[int, ...]:
-    counts = _per_seat_ints("tricks", tricks, players, TRICKS_PER_HAND)
-    if sum(counts) != TRICKS_PER_HAND:
-        raise ValueError(f"tricks: must sum to {TRICKS_PER_HAND}, got {sum(counts)} ({counts})")
-    return counts
-
-
-def _check_blind_nil_seats(
-    blind_nil: Iterable[int | str], bids: tuple[int, ...], rules: Rules
-) -> frozenset[int]:
-    """The blind nil seats as a set; each in range, allowed by the rules and bidding 0."""
-    if isinstance(blind_nil, (int, str)):
-        blind_nil = (blind_nil,)
-    seats = set()
-    for given in blind_nil:
-        try:
-            seat = seat_index(given, rules.players)
-        except ValueError as error:
-            raise ValueError(f"blind_nil: {error}") from None
-        who = seat_name(seat, rules.players)
-        if not rules.blind_nil:
-            raise ValueError(f"blind_nil: seat {who} bid blind nil but the rules forbid it")
-        if bids[seat] != 0:
-            raise ValueError(f"blind_nil: seat {who} bid {bids[seat]}, but a blind nil bid is 0")
-        seats.add(seat)
-    return frozenset(seats)
-
-
-def _check_blind_nil_deficit(
-    blind: frozenset[int], scores_before: tuple[int, int], rules: Rules
-) -> None:
-    """Refuse blind nil by a side not behind by ``blind_nil_min_deficit`` points or more."""
-    need = rules.blind_nil_min_deficit
-    if need <= 0:
-        return
-    for seat in sorted(blind):
-        side = _side_of(seat)
-        behind = scores_before[1 - side] - scores_before[side]
-        if behind < need:
-            raise ValueError(
-                f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
-                f"side {_side_name(side, rules.players)} is behind by {behind} points, "
-                f"blind_nil_min_deficit is {need}"
-            )
-
-
-def _check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, int]:
-    bags = _per_side_ints("bags_before", bags_before)
-    for side, count in enumerate(bags):
-        if count < 0:
-            raise ValueError(f"bags_before: side {side} has {count} bags, a negative count")
-        if rules.bag_penalty > 0 and count >= rules.bag_limit:
-            raise ValueError(
-                f"bags_before: side {side} carries {count} bags, but with a bag penalty "
-                f"bags carried in must be below bag_limit {rules.bag_limit}"
-            )
-    return bags
-
-
-def _check_rules(rules: Any) -> Rules:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
-    return rules
-
-
 # --------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------
@@ -252,13 +159,13 @@ def score_hand(
     >>> score.score_change, score.scores_after, score.bags_after, score.bag_penalties
     ((-47, -80), (290, -80), (0, 0), (100, 0))
     """
-    rules = _check_rules(rules)
-    bid_list = _check_bids(bids, rules.players)
-    trick_list = _check_tricks(tricks, rules.players)
-    scores = _per_side_ints("scores_before", scores_before)
-    bags = _check_bags_before(bags_before, rules)
-    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
-    _check_blind_nil_deficit(blind, scores, rules)
+    rules = check_rules(rules)
+    bid_list = check_bids(bids, rules.players)
+    trick_list = check_tricks(tricks, rules.players)
+    scores = per_side_ints("scores_before", scores_before)
+    bags = check_bags_before(bags_before, rules)
+    blind = check_blind_nil_seats(blind_nil, bid_list, rules)
+    check_blind_nil_deficit(blind, scores, rules)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 
@@ -436,7 +343,7 @@ def legal_cards(
     >>> format_hand(legal_cards(hand, [parse_card("3S")], False, False, Rules()))
     'AK...'
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     hand = int(hand)
     cards = [parse_card(card) for card in trick]
     if len(cards) >= rules.players:
@@ -543,30 +450,6 @@ def _result(score: HandScore, winners: list[int], tricks: list[int]) -> HandResu
     return HandResult(**fields, trick_winners=tuple(winners), tricks=tuple(tricks))
 
 
-def _prepare(
-    hands: Sequence[Hand],
-    dealer: int | str,
-    bids: Sequence[int],
-    rules: Rules,
-    blind_nil: Iterable[int | str],
-    scores_before: Sequence[int],
-    bags_before: Sequence[int],
-) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
-    """Validate the input of a hand to play; return it in canonical form."""
-    rules = _check_rules(rules)
-    masks = check_deal(hands, players=rules.players, jokers=rules.jokers)
-    try:
-        dealer_seat = seat_index(dealer, rules.players)
-    except ValueError as error:
-        raise ValueError(f"dealer: {error}") from None
-    bid_list = _check_bids(bids, rules.players)
-    scores = _per_side_ints("scores_before", scores_before)
-    bags = _check_bags_before(bags_before, rules)
-    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
-    _check_blind_nil_deficit(blind, scores, rules)
-    return masks, dealer_seat, bid_list, blind, scores, bags
-
-
 def replay_hand(
     hands: Sequence[Hand],
     dealer: int | str,
@@ -594,7 +477,7 @@ def replay_hand(
     >>> result.tricks, result.nil_made, result.score_change
     ((13, 0, 0, 0), (None, True, True, True), (230, 200))
     """
-    masks, dealer_seat, bid_list, blind, scores, bags = _prepare(
+    masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
     play_list = list(plays)
@@ -635,7 +518,7 @@ def play_out(
     >>> len(plays), result.tricks, result.score_change
     (52, (13, 0, 0, 0), (230, 200))
     """
-    masks, dealer_seat, bid_list, blind, scores, bags = _prepare(
+    masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, (0, 0), (0, 0)
     )
 
@@ -666,8 +549,8 @@ def game_result(scores: tuple[int, int], hands_played: int, rules: Rules) -> tup
     >>> game_result((-210, 40), 5, Rules.preset("mercy"))
     (1, 'loss_threshold')
     """
-    rules = _check_rules(rules)
-    ns, ew = _per_side_ints("scores", scores)
+    rules = check_rules(rules)
+    ns, ew = per_side_ints("scores", scores)
     if ns >= rules.target or ew >= rules.target:
         if ns != ew:
             return (0 if ns > ew else 1), "target"
@@ -737,7 +620,7 @@ def replay_game(records: Iterable[Any], rules: Rules = DEFAULT_RULES) -> GameRep
     >>> game.scores, game.winner, game.reason, game.hands_played
     ((230, 200), 0, 'target', 1)
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     players = rules.players
     scores = (0, 0)
     bags = (0, 0)
@@ -835,12 +718,12 @@ def check_blind_nil_exchange(
     ...
     ValueError: seat N: hand changed, but no blind nil exchange involves it
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     players = rules.players
     dealt_masks = check_deal(dealt, players=players, jokers=rules.jokers)
     held_masks = check_deal(held, players=players, jokers=rules.jokers)
-    bid_list = _check_bids(bids, players)
-    blind = _check_blind_nil_seats(blind_nil, bid_list, rules)
+    bid_list = check_bids(bids, players)
+    blind = check_blind_nil_seats(blind_nil, bid_list, rules)
     k = rules.blind_nil_exchange
 
     # The seats whose hand may change.

@@ -7,9 +7,14 @@ compile to single ``popcnt``/``tzcnt``/``lzcnt`` instructions via LLVM intrinsic
 """
 
 import numpy as np
-from llvmlite import ir
+from llvmlite import binding, ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
+
+# BMI2's PDEP selects the k-th set bit in one instruction; the kernels are compiled for
+# the host CPU (and Numba's cache is keyed by it), so use it wherever the host has it.
+HAS_PDEP = "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
 
 CLUB_MASK = np.uint64((1 << 13) - 1)
 DIAMOND_MASK = np.uint64(((1 << 13) - 1) << 13)
@@ -82,12 +87,41 @@ def rank_of_nb(card):
     return card - 39 if card >= 52 else card % 13
 
 
+@intrinsic
+def _pdep_nb(typingctx, source, mask):
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
 @njit(inline="always", cache=True)
-def select_bit_nb(mask, k):
-    """Index of the k-th lowest set bit of ``mask`` (k < popcount(mask))."""
-    for _ in range(k):
-        mask &= mask - ONE
-    return lowest_card_nb(mask)
+def _select_bit_pdep_nb(mask, k):
+    return lowest_card_nb(_pdep_nb(ONE << np.uint64(k), mask))
+
+
+@njit(inline="always", cache=True)
+def _select_bit_search_nb(mask, k):
+    # A branch-free binary search on popcounts of halves: the choice is random, so a
+    # loop clearing k bits would mispredict its exit on almost every call.
+    pos = np.int64(0)
+    for width in (32, 16, 8, 4, 2, 1):
+        low = (mask >> np.uint64(pos)) & np.uint64((1 << width) - 1)
+        count = popcount_nb(low)
+        step = np.int64(k >= count)
+        pos += step * width
+        k -= step * count
+    return pos
+
+
+select_bit_nb = _select_bit_pdep_nb if HAS_PDEP else _select_bit_search_nb
+"""``select_bit_nb(mask, k)``: index of the k-th lowest set bit of ``mask``."""
 
 
 @njit(inline="always", cache=True)

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from spades_sim._nb import layout as L
-from spades_sim._nb.bitboard import ONE, ZERO, bit_nb, popcount_nb, select_bit_nb
+from spades_sim._nb.bitboard import ONE, SUIT_MASKS, ZERO, bit_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import (
@@ -90,9 +90,10 @@ def run_hand_nb(
     plays,
     winners,
 ):
-    """Play one hand (``work`` is scratch of 4 uint64). Fills hands (at the start of play), dealt (before any blind nil
-    exchange), bids, nils (0/1 nil/2 blind), tricks, plays and winners; returns the
-    number of policy errors (illegal bid or card, replaced by a legal one)."""
+    """Play one hand (``work`` is scratch of 4 uint64). Fills hands (at the start of
+    play), dealt (before any blind nil exchange), bids, nils (0/1 nil/2 blind), tricks,
+    plays and winners; returns the number of policy errors (illegal bid or card,
+    replaced by a legal one)."""
     players = rules[L.R_PLAYERS]
     for j in range(L.N_INFO):
         info[j] = 0
@@ -224,11 +225,42 @@ def score_into_nb(rules, bids, nils, tricks, bags, side, out_side):
         )
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def score_hand_nb(rules, bids, nils, tricks, bags, out):
     """Score both sides: ``out[side]`` gets the 10 fields of ``score_side_nb``."""
     for side in range(2):
         score_into_nb(rules, bids, nils, tricks, bags, side, out[side])
+
+
+ACE_MASK = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
+KING_MASK = ACE_MASK >> np.uint64(1)
+QUEEN_MASK = ACE_MASK >> np.uint64(2)
+JACK_MASK = ACE_MASK >> np.uint64(3)
+HIGH_SPADE_MASK = np.uint64((0b111 << 49) | (1 << 52) | (1 << 53))  # QS, KS, AS, LJ, BJ
+
+
+@njit(inline="always", cache=True)
+def write_features_nb(hand, row, out_i8):
+    """Hand features: spade count, high spades, aces/kings/queens, shortest suit, voids,
+    high-card points (A4 K3 Q2 J1)."""
+    aces = popcount_nb(hand & ACE_MASK)
+    kings = popcount_nb(hand & KING_MASK)
+    queens = popcount_nb(hand & QUEEN_MASK)
+    jacks = popcount_nb(hand & JACK_MASK)
+    shortest = 13
+    voids = 0
+    for suit in range(4):
+        n = popcount_nb(hand & SUIT_MASKS[suit])
+        shortest = min(shortest, n)
+        voids += n == 0
+    out_i8[L.O_SPADES, row] = popcount_nb(hand & SUIT_MASKS[3])
+    out_i8[L.O_HIGH_SPADES, row] = popcount_nb(hand & HIGH_SPADE_MASK)
+    out_i8[L.O_ACES, row] = aces
+    out_i8[L.O_KINGS, row] = kings
+    out_i8[L.O_QUEENS, row] = queens
+    out_i8[L.O_SHORTEST, row] = shortest
+    out_i8[L.O_VOIDS, row] = voids
+    out_i8[L.O_POINTS, row] = 4 * aces + 3 * kings + 2 * queens + jacks
 
 
 @njit(inline="always", cache=True)
@@ -254,6 +286,7 @@ def write_rows_nb(
         out_i8[L.O_BAGS_CHANGE, row] = res[4]
         out_i8[L.O_DEALER, row] = dealer
         out_i8[L.O_BOSTON, row] = res[7]
+        write_features_nb(hands[seat], row, out_i8)
         out_i32[L.O_SCORE_CHANGE, row] = res[3]
         out_i32[L.O_BAG_PENALTY, row] = res[6]
         out_i32[L.O_SCORE_BEFORE, row] = scores[side]

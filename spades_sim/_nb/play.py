@@ -102,13 +102,12 @@ def play_tricks_nb(
                 win_seat = seat
                 info[L.I_LED_SUIT] = led
             else:
-                if card > win_card and (suit == led or card >= 39):
-                    win_card = card
-                    win_seat = seat
-                if suit != led:
-                    info[L.I_VOIDS + seat] |= 1 << led
-            if card >= 39:
-                broken = True
+                # branch-free: the outcome is random, a branch would mispredict
+                beats = (card > win_card) & ((suit == led) | (card >= 39))
+                win_card = card if beats else win_card
+                win_seat = seat if beats else win_seat
+                info[L.I_VOIDS + seat] |= np.int64(suit != led) << led
+            broken |= card >= 39
             played |= bit
             info[L.I_TRICK_CARDS + j] = card
             info[L.I_N_IN_TRICK] = j + 1
@@ -128,7 +127,7 @@ def play_tricks_nb(
 
 @njit(cache=True)
 def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
-    """Replay given plays, checking every rule. Returns (error code, play index).
+    """Replay given plays, checking every rule. Returns (error code, play index, seat).
 
     ``hands`` (masks at the start of play) are consumed; on success ``winners`` holds
     the winning seat of each trick and ``tricks`` the count per seat.
@@ -148,17 +147,17 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
             card = plays[n]
             hand = hands[seat]
             if card < 0 or card > 53:
-                return L.E_UNKNOWN_CARD, n
+                return L.E_UNKNOWN_CARD, n, seat
             bit = bit_nb(card)
             if not hand & bit:
-                return (L.E_PLAYED_TWICE if played & bit else L.E_NOT_HELD), n
+                return (L.E_PLAYED_TWICE if played & bit else L.E_NOT_HELD), n, seat
             legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
             if not legal & bit:
                 if led >= 0:
-                    return L.E_REVOKE, n
+                    return L.E_REVOKE, n, seat
                 if trick_no == 0 and two_clubs and legal == ONE:
-                    return L.E_MUST_LEAD_TWO_CLUBS, n
-                return L.E_SPADES_NOT_BROKEN, n
+                    return L.E_MUST_LEAD_TWO_CLUBS, n, seat
+                return L.E_SPADES_NOT_BROKEN, n, seat
             hands[seat] = hand & ~bit
             played |= bit
             suit = suit_of_nb(card)
@@ -176,4 +175,4 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
         winners[trick_no] = win_seat
         tricks[win_seat] += 1
         leader = win_seat
-    return L.E_OK, n
+    return L.E_OK, n, -1

@@ -41,7 +41,7 @@ def danger_card_nb(k):
     return (2 - k % 3) * 13 + 12 - k // 3
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def count_value_nb(hand):
     """The classic count of sure tricks: side aces and guarded kings, spade honours and
     length, shortness with spare spades. Returns a float number of tricks."""
@@ -77,7 +77,7 @@ def count_value_nb(hand):
     return value
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def nil_risk_nb(hand):
     """A nil-risk score: high or many spades, unguarded high cards in the side suits."""
     spades = hand & SPADE_MASK
@@ -99,7 +99,7 @@ def nil_risk_nb(hand):
     return risk
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def blind_nil_wanted_nb(seat, info, rules, params, rand):
     """Whether a seat declares blind nil before seeing its cards (the rules allow it)."""
     policy = np.int64(params[0])
@@ -112,7 +112,7 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
     return False
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def builtin_bid_nb(hand, seat, info, rules, params, rand):
     """Bid 0..13 (0 = nil) with the built-in bidding policy ``params[0]``."""
     policy = np.int64(params[0])
@@ -128,7 +128,7 @@ def builtin_bid_nb(hand, seat, info, rules, params, rand):
     return min(max(bid, 1), 13)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def builtin_play_nb(hand, legal, seat, info, rules, params, rand):
     """Play a card of ``legal`` with the built-in play policy ``params[0]``."""
     n = popcount_nb(legal)
@@ -175,13 +175,13 @@ def discard_for_nil_nb(hand, k):
 def keep_drawn_card_nb(held, card, kept_so_far, going_nil, draw_params):
     """Two-player draw policy: keep a high card (or, going for nil, a low side card).
 
-    ``draw_params``: [side rank to keep from, spade rank to keep from, nil: highest
-    side rank to keep]. Ranks are 0 (deuce) .. 12 (ace).
+    ``draw_params``: [policy id, side rank to keep from, spade rank to keep from, nil:
+    highest side rank to keep]. Ranks are 0 (deuce) .. 12 (ace), jokers 13 and 14.
     """
     rank = rank_of_nb(card)
     spade = card >= 39
     if going_nil:
-        return (not spade) and rank <= draw_params[2]
+        return (not spade) and rank <= draw_params[3]
     if spade:
-        return rank >= draw_params[1]
-    return rank >= draw_params[0]
+        return rank >= draw_params[2]
+    return rank >= draw_params[1]

@@ -1,0 +1,195 @@
+"""Replaying and scoring single hands with the kernels: the checked, user-facing API.
+
+``replay_hand`` checks a hand record (deal, bids, every play) and scores it;
+``score_hand`` scores bids and tricks. Input is validated here (``spades_sim.validate``)
+and lowered to arrays; the kernels (``_nb.play.replay_tricks_nb``,
+``_nb.loop.score_hand_nb``) do the work. The reference engine offers the same two
+functions, and the tests hold them equal.
+
+>>> score_hand((3, 4, 2, 4), (5, 2, 3, 3), scores_before=(337, 0), bags_before=(7, 0)).scores_after
+(290, -80)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from spades_sim._nb import layout as L
+from spades_sim._nb.loop import score_hand_nb
+from spades_sim._nb.play import replay_tricks_nb
+from spades_sim.cards import Hand, card_suit, cards_of, format_card, mask_of, parse_card, seat_name
+from spades_sim.errors import CardError, IllegalPlay
+from spades_sim.results import HandResult, HandScore
+from spades_sim.rules import Rules
+from spades_sim.validate import (
+    TRICKS_PER_HAND,
+    check_bags_before,
+    check_bids,
+    check_blind_nil_deficit,
+    check_blind_nil_seats,
+    check_rules,
+    check_tricks,
+    per_side_ints,
+    prepare_hand,
+)
+
+_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _score(
+    bids: tuple[int, ...],
+    tricks: Sequence[int],
+    blind: frozenset[int],
+    rules: Rules,
+    scores: tuple[int, int],
+    bags: tuple[int, int],
+) -> HandScore:
+    players = rules.players
+    bid_arr = np.zeros(4, dtype=np.int64)
+    nil_arr = np.zeros(4, dtype=np.int64)
+    trick_arr = np.zeros(4, dtype=np.int64)
+    for seat in range(players):
+        bid_arr[seat] = bids[seat]
+        nil_arr[seat] = 0 if bids[seat] else (2 if seat in blind else 1)
+        trick_arr[seat] = tricks[seat]
+    out = np.zeros((2, 10), dtype=np.int64)
+    score_hand_nb(rules.lower(), bid_arr, nil_arr, trick_arr, np.array(bags, np.int64), out)
+    nil_made: list[bool | None] = []
+    for seat in range(players):
+        value = out[seat & 1, 9 if (players == 4 and seat >= 2) else 8]
+        nil_made.append(None if value < 0 else bool(value))
+    change = tuple(int(x) for x in out[:, 3])
+    return HandScore(
+        contracts=tuple(int(x) for x in out[:, 0]),
+        side_tricks=tuple(int(x) for x in out[:, 1]),
+        made=tuple(None if x < 0 else bool(x) for x in out[:, 2]),
+        score_change=change,
+        scores_after=(scores[0] + change[0], scores[1] + change[1]),
+        bags_change=tuple(int(x) for x in out[:, 4]),
+        bags_after=tuple(int(x) for x in out[:, 5]),
+        bag_penalties=tuple(int(x) for x in out[:, 6]),
+        boston=tuple(bool(x) for x in out[:, 7]),
+        nil_made=tuple(nil_made),
+    )
+
+
+def score_hand(
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    rules: Rules | None = None,
+    blind_nil: Iterable[int | str] = (),
+    scores_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> HandScore:
+    """Score one hand from the bids and the tricks won, per seat (RULES.md "Scoring").
+
+    A bid of 0 is Nil, or Blind Nil for the seats in ``blind_nil``; ``scores_before`` and
+    ``bags_before`` are per side. Bad input raises ``ValueError`` naming the argument.
+
+    >>> s = score_hand((3, 0, 2, 4), (6, 1, 2, 4))
+    >>> s.score_change, s.nil_made
+    ((53, -59), (None, False, None, None))
+    """
+    rules = check_rules(rules or Rules())
+    bid_list = check_bids(bids, rules.players)
+    trick_list = check_tricks(tricks, rules.players)
+    scores = per_side_ints("scores_before", scores_before)
+    bags = check_bags_before(bags_before, rules)
+    blind = check_blind_nil_seats(blind_nil, bid_list, rules)
+    check_blind_nil_deficit(blind, scores, rules)
+    return _score(bid_list, trick_list, blind, rules, scores, bags)
+
+
+def _parse_plays(plays: Iterable[int | str], players: int) -> list[int]:
+    out = []
+    for index, text in enumerate(plays):
+        try:
+            out.append(parse_card(text))
+        except CardError as error:
+            raise IllegalPlay(f"trick {index // players + 1}: {error}") from None
+    expected = TRICKS_PER_HAND * players
+    if len(out) != expected:
+        raise IllegalPlay(
+            f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {players} cards), "
+            f"got {len(out)}"
+        )
+    return out
+
+
+def _explain(
+    code: int, index: int, seat: int, plays: list[int], masks: list[int], players: int
+) -> IllegalPlay:
+    """The IllegalPlay for the kernel's error ``code`` at play ``index`` by ``seat``."""
+    trick_no = index // players
+    card = plays[index]
+    text = format_card(card)
+    where = f"trick {trick_no + 1}, seat {seat_name(seat, players)}"
+    if code == L.E_PLAYED_TWICE:
+        first = plays.index(card)
+        return IllegalPlay(f"{where}: {text} was already played (trick {first // players + 1})")
+    if code == L.E_NOT_HELD:
+        return IllegalPlay(f"{where}: does not hold {text}")
+    if code == L.E_REVOKE:
+        led = card_suit(plays[trick_no * players])
+        still_held = masks[seat] & ~mask_of(plays[:index])
+        example = min(c for c in cards_of(still_held) if card_suit(c) == led)
+        return IllegalPlay(
+            f"{where}: {text} does not follow {_SUIT_WORDS[led]} "
+            f"({seat_name(seat, players)} holds {format_card(example)})"
+        )
+    if code == L.E_MUST_LEAD_TWO_CLUBS:
+        return IllegalPlay(f"{where}: must lead the 2C to the first trick, not {text}")
+    return IllegalPlay(f"{where}: cannot lead spades before they are broken ({text})")
+
+
+def replay_hand(
+    hands: Sequence[Hand],
+    dealer: int | str,
+    bids: Sequence[int],
+    plays: Iterable[int | str],
+    rules: Rules | None = None,
+    blind_nil: Iterable[int | str] = (),
+    scores_before: Sequence[int] = (0, 0),
+    bags_before: Sequence[int] = (0, 0),
+) -> HandResult:
+    """Replay a whole hand, checking every play, and score it.
+
+    ``hands`` by seat (N, E, S, W, or the two players) are the cards held when play
+    begins, each in PBN (``AK73.QJ2.T98.654``), as a card list (``"AS KS ..."``) or a mask;
+    ``dealer`` a seat (0..3 or ``"N"``; two players: who drew first); ``bids`` by seat
+    (0 = Nil, Blind Nil for seats in ``blind_nil``); ``plays`` the cards in play order.
+    Raises :class:`~spades_sim.errors.Misdeal` for a bad deal and
+    :class:`~spades_sim.errors.IllegalPlay` naming the trick, seat and card of a bad play.
+
+    >>> hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    >>> plays = [rank + suit for rank in "AKQJT98765432" for suit in "SHDC"]
+    >>> r = replay_hand(hands, "W", (13, 0, 0, 0), plays)
+    >>> r.tricks, r.score_change
+    ((13, 0, 0, 0), (230, 200))
+    """
+    rules = check_rules(rules or Rules())
+    masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
+        hands, dealer, bids, rules, blind_nil, scores_before, bags_before
+    )
+    players = rules.players
+    play_list = _parse_plays(plays, players)
+    leader = (dealer_seat + 1) % 4 if players == 4 else 1 - dealer_seat
+    if rules.first_lead == "two_of_clubs":
+        leader = next(seat for seat, mask in enumerate(masks) if mask & 1)
+    held = np.zeros(4, dtype=np.uint64)
+    held[:players] = masks
+    winners = np.zeros(13, dtype=np.int8)
+    tricks = np.zeros(4, dtype=np.int64)
+    code, index, seat = replay_tricks_nb(
+        rules.lower(), held, leader, np.array(play_list, dtype=np.int64), winners, tricks
+    )
+    if code != L.E_OK:
+        raise _explain(int(code), int(index), int(seat), play_list, masks, players)
+    score = _score(bid_list, tricks[:players].tolist(), blind, rules, scores, bags)
+    return HandResult(
+        **{f: getattr(score, f) for f in HandScore.__dataclass_fields__},
+        trick_winners=tuple(int(w) for w in winners),
+        tricks=tuple(int(t) for t in tricks[:players]),
+    )

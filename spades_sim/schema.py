@@ -1,0 +1,117 @@
+"""Output columns: names, NumPy dtypes, nullability and meaning, for every table.
+
+The kernels fill column blocks (``_nb.layout`` ``O_*`` rows); ``simulate`` turns them
+into the columns named here, in this order. The same list drives the Parquet writer
+(``nullable`` int8 columns become Arrow booleans with nulls), the pandas frames
+(pandas ``boolean``), and the README's schema table. Bump ``SCHEMA_VERSION`` when a
+column changes meaning or type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Column:
+    """One output column."""
+
+    name: str
+    dtype: np.dtype
+    doc: str
+    nullable_bool: bool = False  # stored as int8 1/0/-1 (null) until it reaches Arrow/pandas
+    games_only: bool = False
+    hands_only: bool = False
+
+
+def _c(name: str, dtype: str, doc: str, **kw: bool) -> Column:
+    return Column(name, np.dtype(dtype), doc, **kw)
+
+
+HAND_COLUMNS: tuple[Column, ...] = (
+    _c("deal", "int64", "deal index within the run (hands mode)", hands_only=True),
+    _c("game", "int64", "game index (games mode)", games_only=True),
+    _c("hand_no", "int16", "hand number within the game, from 0 (games mode)", games_only=True),
+    _c("seat", "int8", "seat: 0 N, 1 E, 2 S, 3 W (two players: 0, 1)"),
+    _c("side", "int8", "partnership: 0 N-S, 1 E-W (two players: the player)"),
+    _c("dealer", "int8", "dealer's seat (two players: who drew first)"),
+    _c("hand", "uint64", "cards held when play began (bit id = suit*13+rank)"),
+    _c("spades", "int8", "number of spades held (jokers included)"),
+    _c("high_spades", "int8", "spades of queen or higher held (jokers included)"),
+    _c("aces", "int8", "aces held"),
+    _c("kings", "int8", "kings held"),
+    _c("queens", "int8", "queens held"),
+    _c("shortest_suit", "int8", "length of the shortest suit"),
+    _c("voids", "int8", "number of suits not held"),
+    _c("points", "int8", "high-card points: A 4, K 3, Q 2, J 1"),
+    _c("bid", "int8", "bid, 0..13 (0 for nil and blind nil)"),
+    _c("nil", "bool", "bid nil (not blind)"),
+    _c("blind_nil", "bool", "declared blind nil"),
+    _c("tricks", "int8", "tricks won by this seat"),
+    _c("side_contract", "int8", "sum of the side's non-nil bids"),
+    _c("side_tricks", "int8", "tricks counted toward the side's contract"),
+    _c("made", "int8", "side contract made (null when the contract is 0)", nullable_bool=True),
+    _c("nil_made", "int8", "this seat's nil or blind nil made (null: no nil)", nullable_bool=True),
+    _c("score_change", "int16", "side's points this hand, bag penalty included"),
+    _c("bags_change", "int8", "bags the side took this hand"),
+    _c("bag_penalty", "int16", "points the side lost to the bag penalty this hand"),
+    _c("boston", "bool", "the side won all 13 tricks"),
+    _c("score_before", "int32", "side's score before the hand (games mode)", games_only=True),
+    _c("score_after", "int32", "side's score after the hand (games mode)", games_only=True),
+    _c("bags_before", "int16", "side's bags before the hand (games mode)", games_only=True),
+    _c("bags_after", "int16", "side's bags after the hand (games mode)", games_only=True),
+)
+
+GAME_COLUMNS: tuple[Column, ...] = (
+    _c("game", "int64", "game index within the run"),
+    _c("first_dealer", "int8", "dealer of the first hand"),
+    _c("winner", "int8", "winning side (-1: unfinished)"),
+    _c("reason", "int8", "1 target reached, 2 loss threshold, 3 unfinished (max_hands)"),
+    _c("hands", "int16", "hands played"),
+    _c("score_ns", "int32", "final score of side 0 (N-S, or player 0)"),
+    _c("score_ew", "int32", "final score of side 1 (E-W, or player 1)"),
+    _c("bags_ns", "int16", "final bags of side 0"),
+    _c("bags_ew", "int16", "final bags of side 1"),
+    _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game"),
+    _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game"),
+)
+
+PLAY_COLUMNS: tuple[Column, ...] = (
+    _c("deal", "int64", "deal index (as in the hands table)"),
+    _c("dealt", "uint64", "per seat (list): cards dealt, before any blind nil exchange"),
+    _c("plays", "int8", "the 52 (two players: 26) card ids in play order (list)"),
+    _c("trick_winners", "int8", "the seat that won each of the 13 tricks (list)"),
+)
+
+REASONS = {1: "target", 2: "loss_threshold", 3: "unfinished"}
+
+
+def hand_columns(games: bool) -> tuple[Column, ...]:
+    """The per-seat columns of a run of hands (games=False) or of games."""
+    return tuple(
+        c for c in HAND_COLUMNS if (games and not c.hands_only) or (not games and not c.games_only)
+    )
+
+
+def nullable_names(columns: tuple[Column, ...]) -> set[str]:
+    """Names of the columns stored as int8 1/0/-1 that mean a nullable boolean."""
+    return {c.name for c in columns if c.nullable_bool}
+
+
+def markdown_table(columns: tuple[Column, ...]) -> str:
+    """The columns as a Markdown table (for the README).
+
+    >>> print(markdown_table(GAME_COLUMNS[:1]))
+    | column | type | meaning |
+    |---|---|---|
+    | `game` | int64 | game index within the run |
+    """
+    rows = ["| column | type | meaning |", "|---|---|---|"]
+    for c in columns:
+        kind = "bool (nullable)" if c.nullable_bool else str(c.dtype)
+        rows.append(f"| `{c.name}` | {kind} | {c.doc} |")
+    return "\n".join(rows)

@@ -1,0 +1,448 @@
+"""Running the kernels: policies per side, seeds, chunks and threads; result chunks.
+
+A run is a :class:`RunSpec` (rules, per-side policies, seed, mode). Its work is split into
+chunks of deals (hands mode) or games (games mode); chunk ``k`` covers items
+``[k * chunk_size, (k + 1) * chunk_size)``. Every item draws from its own random stream
+(``_nb.rng``), so the rows of a run are the same whatever the chunk size or thread count:
+chunking only decides how the work is cut, never what it computes.
+
+>>> df = simulate_hands(8, seed=1)
+>>> len(df), int(df.groupby("deal").tricks.sum().min())
+(32, 13)
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+
+from spades_sim._nb import layout as L
+from spades_sim._nb import loop
+from spades_sim.errors import SpadesError
+from spades_sim.policies import Kind, Policy, parse_policy
+from spades_sim.rules import Rules
+from spades_sim.schema import (
+    GAME_COLUMNS,
+    PLAY_COLUMNS,
+    SCHEMA_VERSION,
+    Column,
+    hand_columns,
+    nullable_names,
+)
+
+PolicyArg = str | Policy | Callable[..., Any]
+SidePolicies = PolicyArg | Sequence[PolicyArg] | Mapping[str, PolicyArg]
+
+DEFAULT_HAND_CHUNK = 1 << 18  # deals: ~1M per-seat rows, one Parquet row group
+MAX_GAME_ROWS = 1 << 22  # games chunk sized so its row buffer stays under ~4M rows
+
+_I8_FIELDS = {
+    "bid": L.O_BID,
+    "tricks": L.O_TRICKS,
+    "side_contract": L.O_SIDE_CONTRACT,
+    "side_tricks": L.O_SIDE_TRICKS,
+    "made": L.O_MADE,
+    "nil_made": L.O_NIL_MADE,
+    "bags_change": L.O_BAGS_CHANGE,
+    "dealer": L.O_DEALER,
+    "spades": L.O_SPADES,
+    "high_spades": L.O_HIGH_SPADES,
+    "aces": L.O_ACES,
+    "kings": L.O_KINGS,
+    "queens": L.O_QUEENS,
+    "shortest_suit": L.O_SHORTEST,
+    "voids": L.O_VOIDS,
+    "points": L.O_POINTS,
+}
+_I32_FIELDS = {
+    "score_change": L.O_SCORE_CHANGE,
+    "bag_penalty": L.O_BAG_PENALTY,
+    "score_before": L.O_SCORE_BEFORE,
+    "score_after": L.O_SCORE_AFTER,
+    "bags_before": L.O_BAGS_BEFORE,
+    "bags_after": L.O_BAGS_AFTER,
+}
+
+
+class PolicyError(SpadesError):
+    """A user-written policy returned an illegal bid or card."""
+
+
+def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
+    """Policies for side 0 (N-S) and side 1 (E-W) from one policy, a pair, or a mapping
+    with keys ``ns``/``ew``.
+
+    >>> [p.name for p in side_policies({"ns": "random", "ew": "count"}, "bid")]
+    ['random', 'count']
+    """
+    if isinstance(value, Mapping):
+        unknown = set(value) - {"ns", "ew"}
+        if unknown or len(value) != 2:
+            raise ValueError(f"per-side {kind} policies need keys 'ns' and 'ew', got {value!r}")
+        pair = (value["ns"], value["ew"])
+    elif isinstance(value, (list, tuple)):
+        if len(value) != 2:
+            raise ValueError(f"per-side {kind} policies need two entries (N-S, E-W)")
+        pair = (value[0], value[1])
+    else:
+        pair = (value, value)  # type: ignore[assignment]
+    return parse_policy(pair[0], kind), parse_policy(pair[1], kind)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that determines a run's results (not how it is cut or threaded)."""
+
+    rules: Rules = field(default_factory=Rules)
+    seed: int = 0
+    bidding: tuple[Policy, Policy] = field(default_factory=lambda: side_policies("count", "bid"))
+    play: tuple[Policy, Policy] = field(default_factory=lambda: side_policies("random", "play"))
+    draw: Policy = field(default_factory=lambda: parse_policy("threshold", "draw"))
+    mode: str = "hands"
+    record_play: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
+            raise ValueError(f"seed: expected a whole number, got {self.seed!r}")
+        if not 0 <= int(self.seed) < 2**63:
+            raise ValueError(f"seed: must be 0 .. 2**63-1, got {self.seed}")
+        if self.mode not in ("hands", "games"):
+            raise ValueError(f"mode: must be 'hands' or 'games', got {self.mode!r}")
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        seed: int,
+        rules: Rules | None = None,
+        bidding: SidePolicies = "count",
+        play: SidePolicies = "random",
+        draw: PolicyArg = "threshold",
+        mode: str = "hands",
+        record_play: bool = False,
+    ) -> RunSpec:
+        """A run from user-facing arguments (policy text, pairs or mappings)."""
+        if rules is not None and not isinstance(rules, Rules):
+            raise ValueError(f"rules: expected a Rules object, got {type(rules).__name__}")
+        return cls(
+            rules=rules or Rules(),
+            seed=seed,
+            bidding=side_policies(bidding, "bid"),
+            play=side_policies(play, "play"),
+            draw=parse_policy(draw, "draw"),
+            mode=mode,
+            record_play=record_play,
+        )
+
+    @property
+    def builtin(self) -> bool:
+        return all(p.is_builtin for p in (*self.bidding, *self.play))
+
+    def meta(self) -> dict[str, Any]:
+        """What a dataset records about the run (its results depend on nothing else)."""
+        from spades_sim import __version__
+
+        return {
+            "mode": self.mode,
+            "seed": int(self.seed),
+            "rules": self.rules.to_dict(),
+            "policies": {
+                "bidding": {"ns": self.bidding[0].to_dict(), "ew": self.bidding[1].to_dict()},
+                "play": {"ns": self.play[0].to_dict(), "ew": self.play[1].to_dict()},
+                "draw": self.draw.to_dict(),
+            },
+            "record_play": self.record_play,
+            "package_version": __version__,
+            "schema_version": SCHEMA_VERSION,
+        }
+
+    def hand_columns(self) -> tuple[Column, ...]:
+        return hand_columns(self.mode == "games")
+
+
+@dataclass
+class Chunk:
+    """The results of items ``[start, stop)`` of a run, as columns."""
+
+    index: int
+    start: int
+    stop: int
+    hands: dict[str, np.ndarray]
+    games: dict[str, np.ndarray] | None = None
+    plays: dict[str, np.ndarray] | None = None
+
+
+@contextlib.contextmanager
+def numba_threads(threads: int | None) -> Iterator[None]:
+    """Run the kernels on ``threads`` threads (None: all), restoring the setting after."""
+    if threads is None:
+        yield
+        return
+    limit = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
+        raise ValueError(f"threads: must be 1..{limit} on this machine, got {threads!r}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
+def _params(pair: tuple[Policy, Policy]) -> np.ndarray:
+    return np.stack([pair[0].lower(), pair[1].lower()])
+
+
+def _functions(spec: RunSpec) -> tuple[Any, ...]:
+    from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
+
+    bid = [p.function or builtin_bid_nb for p in spec.bidding]
+    play = [p.function or builtin_play_nb for p in spec.play]
+    return bid[0], bid[1], play[0], play[1]
+
+
+def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
+    """Run the kernel on items [start, start+count); return its raw output arrays."""
+    rules = spec.rules.lower()
+    players = spec.rules.players
+    games = spec.mode == "games"
+    slots = count * (spec.rules.max_hands if games else 1)
+    rows = slots * players
+    out: dict[str, Any] = {
+        "hand": np.empty(rows, dtype=np.uint64),
+        "i8": np.empty((L.N_OUT_I8, rows), dtype=np.int8),
+        "i32": np.empty((L.N_OUT_I32, rows), dtype=np.int32),
+    }
+    rec = slots if spec.record_play else 0
+    out["dealt"] = np.zeros(rec * players, dtype=np.uint64)
+    out["plays"] = np.zeros((rec, 13 * players), dtype=np.int8)
+    out["winners"] = np.zeros((rec, 13), dtype=np.int8)
+    status = (
+        np.zeros((count, L.N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
+    )
+    args = (
+        rules, np.int64(spec.seed), np.int64(start), np.int64(count),
+        _params(spec.bidding), _params(spec.play), spec.draw.lower(),
+    )  # fmt: skip
+    outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
+    if spec.builtin:
+        kernel = loop.games_builtin_nb if games else loop.hands_builtin_nb
+        kernel(*args, *outs)
+    else:
+        kernel = loop.games_custom_nb if games else loop.hands_custom_nb
+        kernel(*args, *_functions(spec), *outs)
+    out["status"] = status
+    return out
+
+
+def _check_policy_errors(spec: RunSpec, errors: np.ndarray, start: int) -> None:
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        what = "game" if spec.mode == "games" else "deal"
+        names = ", ".join(p.name for p in (*spec.bidding, *spec.play) if not p.is_builtin)
+        raise PolicyError(
+            f"{what} {start + int(bad[0])}: a policy ({names or 'built-in'}) returned an "
+            "illegal bid or card"
+        )
+
+
+def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
+    """Compute items [start, start+count) of a run as one :class:`Chunk` of columns."""
+    raw = _run_kernel(spec, start, count)
+    players = spec.rules.players
+    i8, i32 = raw["i8"], raw["i32"]
+    games_cols: dict[str, np.ndarray] | None = None
+    if spec.mode == "games":
+        status = raw["status"]
+        _check_policy_errors(spec, status[:, L.G_POLICY_ERROR], start)
+        max_hands = spec.rules.max_hands
+        played = status[:, L.G_HANDS].astype(np.int64)
+        slot_valid = (np.arange(max_hands)[None, :] < played[:, None]).ravel()
+        keep = np.repeat(slot_valid, players)
+        slots = np.flatnonzero(slot_valid)
+        extra = {
+            "game": np.repeat(start + slots // max_hands, players).astype(np.int64),
+            "hand_no": np.repeat(slots % max_hands, players).astype(np.int16),
+        }
+        games_cols = {
+            "game": np.arange(start, start + count, dtype=np.int64),
+            "first_dealer": status[:, L.G_FIRST_DEALER].astype(np.int8),
+            "winner": status[:, L.G_WINNER].astype(np.int8),
+            "reason": status[:, L.G_REASON].astype(np.int8),
+            "hands": status[:, L.G_HANDS].astype(np.int16),
+            "score_ns": status[:, L.G_SCORE0].astype(np.int32),
+            "score_ew": status[:, L.G_SCORE1].astype(np.int32),
+            "bags_ns": status[:, L.G_BAGS0].astype(np.int16),
+            "bags_ew": status[:, L.G_BAGS1].astype(np.int16),
+            "bag_penalty_ns": status[:, L.G_PENALTY0].astype(np.int32),
+            "bag_penalty_ew": status[:, L.G_PENALTY1].astype(np.int32),
+        }
+    else:
+        _check_policy_errors(spec, raw["status"], start)
+        keep = None
+        slots = None
+        extra = {"deal": np.repeat(np.arange(start, start + count, dtype=np.int64), players)}
+    n_rows = raw["hand"].shape[0] if keep is None else int(keep.sum())
+
+    def take(values: np.ndarray) -> np.ndarray:
+        return values if keep is None else values[keep]
+
+    seat = np.tile(np.arange(players, dtype=np.int8), n_rows // players)
+    nil_kind = take(i8[L.O_NIL])
+    computed: dict[str, np.ndarray] = {
+        **extra,
+        "seat": seat,
+        "side": seat & 1,
+        "hand": take(raw["hand"]),
+        "nil": nil_kind == 1,
+        "blind_nil": nil_kind == 2,
+        "boston": take(i8[L.O_BOSTON]).astype(bool),
+    }
+    for name, row in _I8_FIELDS.items():
+        computed[name] = take(i8[row])
+    for name, row in _I32_FIELDS.items():
+        computed[name] = take(i32[row])
+    hands = {
+        c.name: np.ascontiguousarray(computed[c.name], dtype=c.dtype) for c in spec.hand_columns()
+    }
+    plays = None
+    if spec.record_play:
+        sel = slice(None) if slots is None else slots
+        n_slots = raw["plays"].shape[0]
+        ids = (
+            np.arange(start, start + count, dtype=np.int64)
+            if slots is None
+            else np.repeat(np.arange(start, start + count), 1)[slots // spec.rules.max_hands]
+        )
+        plays = {
+            "deal" if slots is None else "game": ids,
+            "dealt": raw["dealt"].reshape(n_slots, players)[sel],
+            "plays": raw["plays"][sel],
+            "trick_winners": raw["winners"][sel],
+        }
+        if slots is not None:
+            plays["hand_no"] = (slots % spec.rules.max_hands).astype(np.int16)
+    return Chunk(index, start, start + count, hands, games_cols, plays)
+
+
+def default_chunk_size(spec: RunSpec) -> int:
+    """Items per chunk: ~1M per-seat rows for hands; a bounded row buffer for games."""
+    if spec.mode == "hands":
+        return DEFAULT_HAND_CHUNK
+    return max(1, MAX_GAME_ROWS // (spec.rules.max_hands * spec.rules.players))
+
+
+def iter_chunks(
+    spec: RunSpec,
+    total: int,
+    *,
+    chunk_size: int | None = None,
+    skip: set[int] | frozenset[int] = frozenset(),
+) -> Iterator[Chunk]:
+    """The chunks of a run of ``total`` items, skipping chunk indices in ``skip``."""
+    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
+        raise ValueError(f"the number of {spec.mode} must be a whole number >= 0, got {total!r}")
+    size = chunk_size or default_chunk_size(spec)
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"chunk_size: must be a whole number >= 1, got {chunk_size!r}")
+    for index, start in enumerate(range(0, int(total), size)):
+        if index not in skip:
+            yield run_chunk(spec, index, start, min(size, int(total) - start))
+
+
+def _frame(columns: Sequence[dict[str, np.ndarray]], schema: Sequence[Column]) -> pd.DataFrame:
+    data: dict[str, Any] = {}
+    for c in schema:
+        values = (
+            np.concatenate([chunk[c.name] for chunk in columns])
+            if columns
+            else np.empty(0, c.dtype)
+        )
+        if c.nullable_bool:
+            data[c.name] = pd.arrays.BooleanArray(values == 1, values < 0)
+        else:
+            data[c.name] = values
+    return pd.DataFrame(data)
+
+
+def simulate_hands(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = "count",
+    play: SidePolicies = "random",
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+) -> pd.DataFrame:
+    """Play ``n`` independent hands (fresh scores, dealer rotating); one row per seat.
+
+    ``bidding``/``play`` take one policy for every seat, or one per side as a pair
+    ``(ns, ew)`` or a mapping ``{"ns": ..., "ew": ...}``; a policy is a name with optional
+    parameters (``"count:bias=0.5"``), a :class:`~spades_sim.policies.Policy`, or a
+    user-written ``@njit`` function. Equal arguments give equal frames, whatever
+    ``threads`` and ``chunk_size``.
+
+    >>> df = simulate_hands(100, seed=7, play="random")
+    >>> sorted(df.seat.unique().tolist())
+    [0, 1, 2, 3]
+    """
+    spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
+    with numba_threads(threads):
+        chunks = [c.hands for c in iter_chunks(spec, n, chunk_size=chunk_size)]
+    return _frame(chunks, spec.hand_columns())
+
+
+def simulate_games(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = "count",
+    play: SidePolicies = "random",
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Play ``n`` whole games; return (per-seat hand rows, one row per game).
+
+    >>> hands, games = simulate_games(4, seed=3)
+    >>> len(games), bool((games.hands > 0).all())
+    (4, True)
+    """
+    spec = RunSpec.build(
+        seed=seed, rules=rules, bidding=bidding, play=play, draw=draw, mode="games"
+    )
+    with numba_threads(threads):
+        chunks = list(iter_chunks(spec, n, chunk_size=chunk_size))
+    hands = _frame([c.hands for c in chunks], spec.hand_columns())
+    games = _frame([c.games for c in chunks if c.games is not None], GAME_COLUMNS)
+    return hands, games
+
+
+def record_hands(n: int, *, seed: int, start: int = 0, mode: str = "hands", **kwargs: Any) -> Chunk:
+    """Items [start, start+n) of a run with the play recorded (for checks and ``show``)."""
+    spec = RunSpec.build(seed=seed, mode=mode, record_play=True, **kwargs)
+    return run_chunk(spec, 0, start, n)
+
+
+__all__ = [
+    "PLAY_COLUMNS",
+    "Chunk",
+    "PolicyError",
+    "RunSpec",
+    "iter_chunks",
+    "nullable_names",
+    "record_hands",
+    "run_chunk",
+    "side_policies",
+    "simulate_games",
+    "simulate_hands",
+]

@@ -1,0 +1,160 @@
+"""Validation of a hand given from outside: bids, tricks, blind nil seats, scores, bags.
+
+Boundary code shared by the kernel-backed API (``spades_sim.hand``) and the reference
+engine (``spades_sim.reference``): it parses and checks what a user passes and returns it
+in canonical form (tuples of ints, a frozenset of blind nil seats), raising ``ValueError``
+(or ``Misdeal``) with a message that names the argument and the culprit. It holds no
+playing or scoring rule, so the two engines stay independent where it matters.
+
+>>> check_bids((3, 0, 4, 13), 4)
+(3, 0, 4, 13)
+>>> check_bids((3, 14, 4, 1), 4)
+Traceback (most recent call last):
+...
+ValueError: bids: seat E has 14, outside 0..13
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from spades_sim.cards import Hand, check_deal, seat_index, seat_name
+from spades_sim.rules import Rules
+
+TRICKS_PER_HAND = 13
+MAX_BID = 13
+
+
+def side_label(side: int, players: int) -> str:
+    """A side's display name: N-S / E-W, or the player with two players."""
+    if players == 2:
+        return seat_name(side, 2)
+    return ("N-S", "E-W")[side]
+
+
+def is_int(value: Any) -> bool:
+    """A whole number (Python or NumPy int), but not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:
+    """``values`` as a tuple of ``players`` ints in 0..high; raise ValueError naming ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name}: expected {players} numbers (one per seat), got {values!r}")
+    values = list(values)
+    if len(values) != players:
+        raise ValueError(f"{name}: expected {players} entries (one per seat), got {len(values)}")
+    out = []
+    for seat, value in enumerate(values):
+        who = seat_name(seat, players)
+        if not is_int(value):
+            raise ValueError(f"{name}: seat {who} has {value!r}, not a whole number")
+        if not 0 <= int(value) <= high:
+            raise ValueError(f"{name}: seat {who} has {int(value)}, outside 0..{high}")
+        out.append(int(value))
+    return tuple(out)
+
+
+def per_side_ints(name: str, values: Any) -> tuple[int, int]:
+    """``values`` as a pair of ints, one per side."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name}: expected 2 numbers (one per side), got {values!r}")
+    values = list(values)
+    if len(values) != 2 or not all(is_int(value) for value in values):
+        raise ValueError(f"{name}: expected 2 whole numbers (one per side), got {values!r}")
+    return int(values[0]), int(values[1])
+
+
+def check_bids(bids: Any, players: int) -> tuple[int, ...]:
+    return per_seat_ints("bids", bids, players, MAX_BID)
+
+
+def check_tricks(tricks: Any, players: int) -> tuple[int, ...]:
+    counts = per_seat_ints("tricks", tricks, players, TRICKS_PER_HAND)
+    if sum(counts) != TRICKS_PER_HAND:
+        raise ValueError(f"tricks: must sum to {TRICKS_PER_HAND}, got {sum(counts)} ({counts})")
+    return counts
+
+
+def check_blind_nil_seats(
+    blind_nil: Iterable[int | str], bids: tuple[int, ...], rules: Rules
+) -> frozenset[int]:
+    """The blind nil seats as a set; each in range, allowed by the rules and bidding 0."""
+    if isinstance(blind_nil, (int, str)):
+        blind_nil = (blind_nil,)
+    seats = set()
+    for given in blind_nil:
+        try:
+            seat = seat_index(given, rules.players)
+        except ValueError as error:
+            raise ValueError(f"blind_nil: {error}") from None
+        who = seat_name(seat, rules.players)
+        if not rules.blind_nil:
+            raise ValueError(f"blind_nil: seat {who} bid blind nil but the rules forbid it")
+        if bids[seat] != 0:
+            raise ValueError(f"blind_nil: seat {who} bid {bids[seat]}, but a blind nil bid is 0")
+        seats.add(seat)
+    return frozenset(seats)
+
+
+def check_blind_nil_deficit(
+    blind: frozenset[int], scores_before: tuple[int, int], rules: Rules
+) -> None:
+    """Refuse blind nil by a side not behind by ``blind_nil_min_deficit`` points or more."""
+    need = rules.blind_nil_min_deficit
+    if need <= 0:
+        return
+    for seat in sorted(blind):
+        side = seat % 2
+        behind = scores_before[1 - side] - scores_before[side]
+        if behind < need:
+            raise ValueError(
+                f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
+                f"side {side_label(side, rules.players)} is behind by {behind} points, "
+                f"blind_nil_min_deficit is {need}"
+            )
+
+
+def check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, int]:
+    bags = per_side_ints("bags_before", bags_before)
+    for side, count in enumerate(bags):
+        if count < 0:
+            raise ValueError(f"bags_before: side {side} has {count} bags, a negative count")
+        if rules.bag_penalty > 0 and count >= rules.bag_limit:
+            raise ValueError(
+                f"bags_before: side {side} carries {count} bags, but with a bag penalty "
+                f"bags carried in must be below bag_limit {rules.bag_limit}"
+            )
+    return bags
+
+
+def check_rules(rules: Any) -> Rules:
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules: expected a Rules, got {type(rules).__name__}")
+    return rules
+
+
+def prepare_hand(
+    hands: Sequence[Hand],
+    dealer: int | str,
+    bids: Sequence[int],
+    rules: Rules,
+    blind_nil: Iterable[int | str],
+    scores_before: Sequence[int],
+    bags_before: Sequence[int],
+) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
+    """Validate the input of a hand to play; return it in canonical form."""
+    rules = check_rules(rules)
+    masks = check_deal(hands, players=rules.players, jokers=rules.jokers)
+    try:
+        dealer_seat = seat_index(dealer, rules.players)
+    except ValueError as error:
+        raise ValueError(f"dealer: {error}") from None
+    bid_list = check_bids(bids, rules.players)
+    scores = per_side_ints("scores_before", scores_before)
+    bags = check_bags_before(bags_before, rules)
+    blind = check_blind_nil_seats(blind_nil, bid_list, rules)
+    check_blind_nil_deficit(blind, scores, rules)
+    return masks, dealer_seat, bid_list, blind, scores, bags
