@@ -102,30 +102,41 @@ def score_hand(
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 
-def _parse_plays(plays: Iterable[int | str], players: int) -> list[int]:
-    out = []
+def _parse_plays(plays: Iterable[int | str], players: int) -> tuple[list[int], dict[int, str]]:
+    """Card ids in play order (-1 for text that is no card) and the errors by index."""
+    out: list[int] = []
+    unknown: dict[int, str] = {}
     for index, text in enumerate(plays):
         try:
             out.append(parse_card(text))
         except CardError as error:
-            raise IllegalPlay(f"trick {index // players + 1}: {error}") from None
+            out.append(-1)
+            unknown[index] = str(error)
     expected = TRICKS_PER_HAND * players
     if len(out) != expected:
         raise IllegalPlay(
             f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {players} cards), "
             f"got {len(out)}"
         )
-    return out
+    return out, unknown
 
 
 def _explain(
-    code: int, index: int, seat: int, plays: list[int], masks: list[int], players: int
+    code: int,
+    index: int,
+    seat: int,
+    plays: list[int],
+    masks: list[int],
+    players: int,
+    unknown: dict[int, str],
 ) -> IllegalPlay:
     """The IllegalPlay for the kernel's error ``code`` at play ``index`` by ``seat``."""
     trick_no = index // players
+    where = f"trick {trick_no + 1}, seat {seat_name(seat, players)}"
+    if code == L.E_UNKNOWN_CARD:
+        return IllegalPlay(f"{where}: {unknown[index]}")
     card = plays[index]
     text = format_card(card)
-    where = f"trick {trick_no + 1}, seat {seat_name(seat, players)}"
     if code == L.E_PLAYED_TWICE:
         first = plays.index(card)
         return IllegalPlay(f"{where}: {text} was already played (trick {first // players + 1})")
@@ -174,7 +185,7 @@ def replay_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
     players = rules.players
-    play_list = _parse_plays(plays, players)
+    play_list, unknown = _parse_plays(plays, players)
     leader = (dealer_seat + 1) % 4 if players == 4 else 1 - dealer_seat
     if rules.first_lead == "two_of_clubs":
         leader = next(seat for seat, mask in enumerate(masks) if mask & 1)
@@ -186,7 +197,7 @@ def replay_hand(
         rules.lower(), held, leader, np.array(play_list, dtype=np.int64), winners, tricks
     )
     if code != L.E_OK:
-        raise _explain(int(code), int(index), int(seat), play_list, masks, players)
+        raise _explain(int(code), int(index), int(seat), play_list, masks, players, unknown)
     score = _score(bid_list, tricks[:players].tolist(), blind, rules, scores, bags)
     return HandResult(
         **{f: getattr(score, f) for f in HandScore.__dataclass_fields__},
