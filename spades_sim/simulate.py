@@ -348,7 +348,7 @@ def iter_chunks(
     """The chunks of a run of ``total`` items, skipping chunk indices in ``skip``."""
     if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
         raise ValueError(f"the number of {spec.mode} must be a whole number >= 0, got {total!r}")
-    size = chunk_size or default_chunk_size(spec)
+    size = default_chunk_size(spec) if chunk_size is None else chunk_size
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
         raise ValueError(f"chunk_size: must be a whole number >= 1, got {chunk_size!r}")
     for index, start in enumerate(range(0, int(total), size)):
