@@ -47,15 +47,14 @@ def _score(
     bags: tuple[int, int],
 ) -> HandScore:
     players = rules.players
-    bid_arr = np.zeros(4, dtype=np.int64)
-    nil_arr = np.zeros(4, dtype=np.int64)
-    trick_arr = np.zeros(4, dtype=np.int64)
+    info = np.zeros(L.N_INFO, dtype=np.int64)
     for seat in range(players):
-        bid_arr[seat] = bids[seat]
-        nil_arr[seat] = 0 if bids[seat] else (2 if seat in blind else 1)
-        trick_arr[seat] = tricks[seat]
+        info[L.I_BIDS + seat] = bids[seat]
+        info[L.I_NIL + seat] = 0 if bids[seat] else (2 if seat in blind else 1)
+        info[L.I_TRICKS_WON + seat] = tricks[seat]
+    info[L.I_BAGS : L.I_BAGS + 2] = bags
     out = np.zeros((2, 10), dtype=np.int64)
-    score_hand_nb(rules.lower(), bid_arr, nil_arr, trick_arr, np.array(bags, np.int64), out)
+    score_hand_nb(rules.lower(), info, out)
     nil_made: list[bool | None] = []
     for seat in range(players):
         value = out[seat & 1, 9 if (players == 4 and seat >= 2) else 8]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -195,16 +196,38 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         numba.set_num_threads(before)
 
 
-def _params(pair: tuple[Policy, Policy]) -> np.ndarray:
-    return np.stack([pair[0].lower(), pair[1].lower()])
+def _params(spec: RunSpec) -> np.ndarray:
+    """The kernel's parameter rows: bid N-S, bid E-W, play N-S, play E-W, draw."""
+    return np.stack([p.lower() for p in (*spec.bidding, *spec.play, spec.draw)])
 
 
-def _functions(spec: RunSpec) -> tuple[Any, ...]:
+_CUSTOM_KERNELS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
+    """(hands, games) entry points compiled with the run's user-written policies.
+
+    ``_nb.loop`` calls its policies through module globals (so the built-in kernel can
+    be cached); here a private copy of that module is executed with the globals bound to
+    the user's functions and caching off. Compiled once per process per combination.
+    """
     from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 
-    bid = [p.function or builtin_bid_nb for p in spec.bidding]
-    play = [p.function or builtin_play_nb for p in spec.play]
-    return bid[0], bid[1], play[0], play[1]
+    functions = (
+        *(p.function or builtin_bid_nb for p in spec.bidding),
+        *(p.function or builtin_play_nb for p in spec.play),
+    )
+    if functions not in _CUSTOM_KERNELS:
+        source = Path(loop.__file__).read_text().replace("cache=True", "cache=False")
+        namespace: dict[str, Any] = {
+            "__name__": f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}",
+            "__file__": loop.__file__,
+        }
+        exec(compile(source, loop.__file__, "exec"), namespace)
+        names = ("bid_policy_ns_nb", "bid_policy_ew_nb", "play_policy_ns_nb", "play_policy_ew_nb")
+        namespace.update(zip(names, functions, strict=True))
+        _CUSTOM_KERNELS[functions] = (namespace["hands_nb"], namespace["games_nb"])
+    return _CUSTOM_KERNELS[functions]
 
 
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
@@ -226,17 +249,12 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     status = (
         np.zeros((count, L.N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
     )
-    args = (
-        rules, np.int64(spec.seed), np.int64(start), np.int64(count),
-        _params(spec.bidding), _params(spec.play), spec.draw.lower(),
-    )  # fmt: skip
+    args = (rules, np.int64(spec.seed), np.int64(start), np.int64(count), _params(spec))
     outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
-    if spec.builtin:
-        kernel = loop.games_builtin_nb if games else loop.hands_builtin_nb
-        kernel(*args, *outs)
-    else:
-        kernel = loop.games_custom_nb if games else loop.hands_custom_nb
-        kernel(*args, *_functions(spec), *outs)
+    hands_kernel, games_kernel = (
+        (loop.hands_nb, loop.games_nb) if spec.builtin else _custom_kernels(spec)
+    )
+    (games_kernel if games else hands_kernel)(*args, *outs)
     out["status"] = status
     return out
 

@@ -2,4 +2,44 @@
 
 Nothing here validates its input; the Python layer (``rules``, ``hand``, ``simulate``)
 does that once, at the boundary, and lowers everything to plain integers and arrays.
+
+Numba's on-disk cache checks only the source file of the function it compiled, so a
+kernel that inlines code from a sibling module would be loaded stale after that module
+changed. The locators registered below stamp every cache entry of this package with a
+digest of all its kernel sources instead, so any edit here invalidates them all.
 """
+
+import hashlib
+import os
+from pathlib import Path
+
+from numba.core import caching
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_DIGEST = hashlib.sha256(
+    b"".join(path.read_bytes() for path in sorted(Path(_HERE).glob("*.py")))
+).hexdigest()
+
+
+def _stamped(base: type) -> type:
+    class Locator(base):  # type: ignore[misc, valid-type]
+        @classmethod
+        def from_function(cls, py_func, py_file):  # type: ignore[no-untyped-def]
+            if os.path.dirname(os.path.abspath(py_file)) != _HERE:
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):  # type: ignore[no-untyped-def]
+            return _DIGEST
+
+    Locator.__name__ = f"KernelSource{base.__name__}"
+    return Locator
+
+
+def _public_or_private(name: str) -> type:
+    return getattr(caching, name, None) or getattr(caching, "_" + name)
+
+
+_impl = _public_or_private("CacheImpl")
+for _name in reversed(("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")):
+    _impl._locator_classes.insert(0, _stamped(_public_or_private(_name)))

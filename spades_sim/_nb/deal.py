@@ -8,6 +8,7 @@ is taken by ``policies.keep_drawn_card_nb``, which sees only the drawer's own ca
 import numpy as np
 from numba import njit
 
+from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ZERO, bit_nb
 from spades_sim._nb.policies import keep_drawn_card_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
@@ -16,10 +17,10 @@ DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
 
 
 @njit(inline="always", cache=True)
-def shuffle_deck_nb(deck_cards, scratch, key):
-    """Fisher-Yates shuffle of the 52 card ids of ``deck_cards`` into ``scratch``."""
+def shuffle_deck_nb(scratch, key):
+    """Fisher-Yates shuffle of the deck's card ids (``scratch[52:104]``) into scratch[0:52]."""
     for i in range(52):
-        scratch[i] = deck_cards[i]
+        scratch[i] = scratch[52 + i]
     counter = DEAL_COUNTER_BASE
     bits = ZERO
     for i in range(51, 0, -1):
@@ -36,38 +37,40 @@ def shuffle_deck_nb(deck_cards, scratch, key):
 
 
 @njit(inline="always", cache=True)
-def deal_four_nb(deck_cards, scratch, key, hands):
-    """Deal 13 cards to each of four seats: ``hands[s]`` gets cards 13s..13s+12 of the shuffle."""
-    shuffle_deck_nb(deck_cards, scratch, key)
+def deal_four_nb(scratch, key, masks, base):
+    """Deal 13 cards to each seat: ``masks[base + s]`` gets cards 13s..13s+12 of the shuffle."""
+    shuffle_deck_nb(scratch, key)
     for seat in range(4):
         mask = ZERO
         for k in range(13 * seat, 13 * seat + 13):
             mask |= bit_nb(scratch[k])
-        hands[seat] = mask
+        masks[base + seat] = mask
 
 
 @njit(inline="always", cache=True)
-def draw_two_nb(deck_cards, scratch, key, first_drawer, going_nil, draw_params, hands):
+def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
     """The two-player draw: players alternate, first_drawer first, 26 turns of two cards.
 
     On a turn the drawer sees the top card and keeps it (then sees and discards the next)
-    or discards it (then must keep the next). Returns the mask of the 26 unused cards.
+    or discards it (then must keep the next); a player who declared blind nil
+    (``info``) draws for nil. ``masks[base + p]`` receives player p's 13 cards; returns
+    the mask of the 26 unused cards.
     """
-    shuffle_deck_nb(deck_cards, scratch, key)
-    hands[0] = ZERO
-    hands[1] = ZERO
+    shuffle_deck_nb(scratch, key)
+    for p in range(4):
+        masks[base + p] = ZERO
     unused = ZERO
     drawer = first_drawer
     for turn in range(26):
         top = np.int64(scratch[2 * turn])
         nxt = np.int64(scratch[2 * turn + 1])
-        held = hands[drawer]
-        kept_so_far = turn // 2
-        if keep_drawn_card_nb(held, top, kept_so_far, going_nil[drawer], draw_params):
-            hands[drawer] = held | bit_nb(top)
+        held = masks[base + drawer]
+        going_nil = info[L.I_NIL + drawer] == 2
+        if keep_drawn_card_nb(held, top, turn // 2, going_nil, draw_params):
+            masks[base + drawer] = held | bit_nb(top)
             unused |= bit_nb(nxt)
         else:
-            hands[drawer] = held | bit_nb(nxt)
+            masks[base + drawer] = held | bit_nb(nxt)
             unused |= bit_nb(top)
         drawer ^= 1
     return unused

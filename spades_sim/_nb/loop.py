@@ -1,20 +1,24 @@
 """The batch loops: one whole hand, many independent hands, many whole games.
 
 ``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil
-decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The loops
-run blocks of deals in ``prange``; every deal draws from its own counter-based stream,
-so the output is independent of thread count and chunking. Policies come in as
-functions (``bid_fn*``/``play_fn*``, one per side); the cached entry points
-``hands_builtin_nb``/``games_builtin_nb`` bind the built-in dispatchers, and the
-``*_custom_nb`` entry points take user-written ``@njit`` policies (compiled once per
-process, since Numba cannot cache a kernel specialised on a function argument).
+decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The entry
+points ``hands_nb`` and ``games_nb`` run blocks of deals (or whole games) in ``prange``;
+every deal draws from its own counter-based stream, so the output is independent of
+thread count and chunking.
+
+The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb``
+(built-in dispatchers here), called by name: Numba cannot cache a kernel that receives
+a function as an argument through a real call, and inlining the whole hand into the
+parallel loop to avoid that costs a minute of compile time. A run with user-written
+policies compiles a copy of this module with those globals rebound
+(``spades_sim.simulate``), uncached, once per process.
 """
 
 import numpy as np
 from numba import njit, prange
 
 from spades_sim._nb import layout as L
-from spades_sim._nb.bitboard import ONE, SUIT_MASKS, ZERO, bit_nb, popcount_nb, select_bit_nb
+from spades_sim._nb.bitboard import ONE, SUIT_MASKS, bit_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import (
@@ -37,6 +41,13 @@ from spades_sim._nb.rng import (
 from spades_sim._nb.score import REASON_NONE, game_result_nb, score_side_nb
 
 BLOCK = 64  # deals per prange task; any value gives the same results
+M_WORK, M_HANDS, M_DEALT, N_MASKS = 0, 4, 8, 12  # slots of the hidden ``masks`` array
+P_BID, P_PLAY, P_DRAW, N_PARAM_ROWS = 0, 2, 4, 5  # rows of the ``params`` array
+
+bid_policy_ns_nb = builtin_bid_nb
+bid_policy_ew_nb = builtin_bid_nb
+play_policy_ns_nb = builtin_play_nb
+play_policy_ew_nb = builtin_play_nb
 DECISION_COUNTER_BASE = 64
 
 
@@ -52,184 +63,143 @@ def blind_nil_allowed_nb(rules, info, seat):
 
 
 @njit(inline="always", cache=True)
-def ask_bid_nb(rules, info, hands, seat, bid_params, bid_fn0, bid_fn1, key, counter):
+def ask_bid_nb(rules, info, masks, seat, params, key, counter):
     """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
     rand = key + np.uint64(counter) * GOLDEN
+    hand = masks[M_HANDS + seat]
     if seat & 1:
-        bid = bid_fn1(hands[seat], seat, info, rules, bid_params[1], rand)
+        bid = bid_policy_ew_nb(hand, seat, info, rules, params[P_BID + 1], rand)
     else:
-        bid = bid_fn0(hands[seat], seat, info, rules, bid_params[0], rand)
+        bid = bid_policy_ns_nb(hand, seat, info, rules, params[P_BID], rand)
     if bid < 0 or bid > 13:
         return min(max(bid, 0), 13), 1
     return bid, 0
 
 
 @njit(inline="always", cache=True)
-def run_hand_nb(
-    rules,
-    deck_cards,
-    scratch,
-    key,
-    dealer,
-    scores,
-    bags,
-    bid_params,
-    play_params,
-    draw_params,
-    bid_fn0,
-    bid_fn1,
-    play_fn0,
-    play_fn1,
-    info,
-    work,
-    hands,
-    dealt,
-    bids,
-    nils,
-    tricks,
-    plays,
-    winners,
-):
-    """Play one hand (``work`` is scratch of 4 uint64). Fills hands (at the start of
-    play), dealt (before any blind nil exchange), bids, nils (0/1 nil/2 blind), tricks,
-    plays and winners; returns the number of policy errors (illegal bid or card,
-    replaced by a legal one)."""
+def set_bid_nb(info, seat, bid, nil_kind):
+    info[L.I_BIDS + seat] = bid
+    info[L.I_NIL + seat] = nil_kind
+
+
+@njit(cache=True)
+def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
+    """Play one hand from its stream ``key``; return the number of policy errors.
+
+    Few arguments on purpose: every array passed to a non-inlined call costs reference
+    counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
+    ids in [52:104] and shuffle space in [0:52]. ``info`` is the public table state
+    (layout ``I_*``; the caller sets the scores and bags before the hand), which the
+    policies read and which ends with the bids, nil kinds (0/1 nil/2 blind) and tricks.
+    ``masks`` (hidden from policies) receives the hands at the start of play
+    (``M_HANDS``) and as dealt before any blind nil exchange (``M_DEALT``). ``params``
+    rows: bid N-S, bid E-W, play N-S, play E-W, draw.
+    """
     players = rules[L.R_PLAYERS]
-    for j in range(L.N_INFO):
+    for j in range(L.I_SCORES):
+        info[j] = 0
+    for j in range(L.I_VOIDS, L.N_INFO):
         info[j] = 0
     info[L.I_PLAYERS] = players
     info[L.I_DEALER] = dealer
-    info[L.I_SCORES] = scores[0]
-    info[L.I_SCORES + 1] = scores[1]
-    info[L.I_BAGS] = bags[0]
-    info[L.I_BAGS + 1] = bags[1]
     for s in range(4):
         info[L.I_BIDS + s] = -1
-        bids[s] = -1
-        nils[s] = 0
-        tricks[s] = 0
     first = (dealer + 1) & 3 if players == 4 else 1 - dealer
     info[L.I_FIRST_TO_ACT] = first
     counter = DECISION_COUNTER_BASE
     errors = 0
     exchange = rules[L.R_BLIND_NIL_EXCHANGE]
     if players == 4:
-        deal_four_nb(deck_cards, scratch, key, hands)
+        deal_four_nb(scratch, key, masks, M_HANDS)
         for s in range(4):
-            dealt[s] = hands[s]
+            masks[M_DEALT + s] = masks[M_HANDS + s]
         seat = first
         for _ in range(4):
             blind = False
             if blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
-                blind = blind_nil_wanted_nb(seat, info, rules, bid_params[seat & 1], rand)
+                blind = blind_nil_wanted_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
             counter += 1
             if blind:
-                bid, err = 0, 0
-                nils[seat] = 2
+                set_bid_nb(info, seat, 0, 2)
             else:
-                bid, err = ask_bid_nb(
-                    rules, info, hands, seat, bid_params, bid_fn0, bid_fn1, key, counter
-                )
-                nils[seat] = 1 if bid == 0 else 0
+                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
+                errors += err
+                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
             counter += 1
-            errors += err
-            bids[seat] = bid
-            info[L.I_BIDS + seat] = bid
-            info[L.I_NIL + seat] = nils[seat]
             seat = (seat + 1) & 3
         if exchange > 0:
             for side in range(2):
                 a, b = side, side + 2
-                if (nils[a] == 2) != (nils[b] == 2):
-                    nil_seat, partner = (a, b) if nils[a] == 2 else (b, a)
-                    give = pass_cards_nb(hands[nil_seat], exchange, True)
-                    take = pass_cards_nb(hands[partner], exchange, False)
-                    hands[nil_seat] = (hands[nil_seat] & ~give) | take
-                    hands[partner] = (hands[partner] & ~take) | give
+                if (info[L.I_NIL + a] == 2) != (info[L.I_NIL + b] == 2):
+                    nil_seat, partner = (a, b) if info[L.I_NIL + a] == 2 else (b, a)
+                    give = pass_cards_nb(masks[M_HANDS + nil_seat], exchange, True)
+                    take = pass_cards_nb(masks[M_HANDS + partner], exchange, False)
+                    masks[M_HANDS + nil_seat] = (masks[M_HANDS + nil_seat] & ~give) | take
+                    masks[M_HANDS + partner] = (masks[M_HANDS + partner] & ~take) | give
     else:
-        going_nil = work  # scratch: 0/1 per player until play starts
-        going_nil[0] = 0
-        going_nil[1] = 0
         seat = first
         for _ in range(2):
+            going_nil = False
             if blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
-                going_nil[seat] = blind_nil_wanted_nb(seat, info, rules, bid_params[seat & 1], rand)
+                going_nil = blind_nil_wanted_nb(seat, info, rules, params[P_BID + seat], rand)
             counter += 1
-            if going_nil[seat]:
-                bids[seat] = 0
-                nils[seat] = 2
-                info[L.I_BIDS + seat] = 0
-                info[L.I_NIL + seat] = 2
+            if going_nil:
+                set_bid_nb(info, seat, 0, 2)
             seat = 1 - seat
-        unused = draw_two_nb(deck_cards, scratch, key, dealer, going_nil, draw_params, hands)
-        dealt[0] = hands[0]
-        dealt[1] = hands[1]
-        dealt[2] = ZERO
-        dealt[3] = ZERO
+        unused = draw_two_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
+        for s in range(4):
+            masks[M_DEALT + s] = masks[M_HANDS + s]
         seat = first
         for _ in range(2):
-            if going_nil[seat] and exchange > 0:
-                discard = discard_for_nil_nb(hands[seat], exchange)
+            if info[L.I_NIL + seat] == 2 and exchange > 0:
+                discard = discard_for_nil_nb(masks[M_HANDS + seat], exchange)
                 pile = unused
                 for _k in range(popcount_nb(discard)):
                     bits = draw_nb(key, counter) & LOW32
                     counter += 1
                     card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
                     pile &= ~bit_nb(card)
-                    hands[seat] |= bit_nb(card)
-                hands[seat] &= ~discard
+                    masks[M_HANDS + seat] |= bit_nb(card)
+                masks[M_HANDS + seat] &= ~discard
                 unused = pile | discard
             seat = 1 - seat
         seat = first
         for _ in range(2):
-            if not going_nil[seat]:
-                bid, err = ask_bid_nb(
-                    rules, info, hands, seat, bid_params, bid_fn0, bid_fn1, key, counter
-                )
+            if info[L.I_NIL + seat] != 2:
+                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
                 errors += err
-                bids[seat] = bid
-                nils[seat] = 1 if bid == 0 else 0
-                info[L.I_BIDS + seat] = bid
-                info[L.I_NIL + seat] = nils[seat]
+                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
             counter += 1
             seat = 1 - seat
     leader = first
     if rules[L.R_FIRST_LEAD_TWO_CLUBS]:
         for s in range(players):
-            if hands[s] & ONE:
+            if masks[M_HANDS + s] & ONE:
                 leader = s
     for s in range(4):
-        work[s] = hands[s]
+        masks[M_WORK + s] = masks[M_HANDS + s]
     counter, play_errors = play_tricks_nb(
-        rules, work, leader, info, play_params, play_fn0, play_fn1, key, counter, plays, winners
-    )
-    for s in range(4):
-        tricks[s] = info[L.I_TRICKS_WON + s]
+        rules, masks, M_WORK, leader, info, params, P_PLAY,
+        play_policy_ns_nb, play_policy_ew_nb, key, counter, plays, winners,
+    )  # fmt: skip
     return errors + play_errors
 
 
 @njit(inline="always", cache=True)
-def score_into_nb(rules, bids, nils, tricks, bags, side, out_side):
-    """Score one side of a finished hand into ``out_side`` (10 ints, see score_side_nb)."""
-    if rules[L.R_PLAYERS] == 4:
+def score_hand_nb(rules, info, out):
+    """Score both sides of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
+    ``out[side]`` gets the 10 fields of ``score_side_nb``."""
+    four = rules[L.R_PLAYERS] == 4
+    for side in range(2):
         b = side + 2
         score_side_nb(
-            rules, bids[side], nils[side], tricks[side], bids[b], nils[b], tricks[b], True,
-            bags[side], out_side,
+            rules,
+            info[L.I_BIDS + side], info[L.I_NIL + side], info[L.I_TRICKS_WON + side],
+            info[L.I_BIDS + b], info[L.I_NIL + b], info[L.I_TRICKS_WON + b],
+            four, info[L.I_BAGS + side], out[side],
         )  # fmt: skip
-    else:
-        score_side_nb(
-            rules, bids[side], nils[side], tricks[side], 0, 0, 0, False, bags[side], out_side
-        )
-
-
-@njit(inline="always", cache=True)
-def score_hand_nb(rules, bids, nils, tricks, bags, out):
-    """Score both sides: ``out[side]`` gets the 10 fields of ``score_side_nb``."""
-    for side in range(2):
-        score_into_nb(rules, bids, nils, tricks, bags, side, out[side])
 
 
 ACE_MASK = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
@@ -264,34 +234,32 @@ def write_features_nb(hand, row, out_i8):
 
 
 @njit(inline="always", cache=True)
-def write_rows_nb(
-    rules, row0, dealer, hands, bids, nils, tricks, scores, bags, side_out, out_hand, out_i8,
-    out_i32,
-):  # fmt: skip
+def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     """Write the per-seat rows of one scored hand starting at row ``row0``."""
     players = rules[L.R_PLAYERS]
     for seat in range(players):
         row = row0 + seat
         side = seat & 1
         res = side_out[side]
-        out_hand[row] = hands[seat]
-        out_i8[L.O_BID, row] = bids[seat]
-        out_i8[L.O_NIL, row] = nils[seat]
-        out_i8[L.O_TRICKS, row] = tricks[seat]
-        member_b = players == 4 and seat >= 2
-        out_i8[L.O_NIL_MADE, row] = res[9] if member_b else res[8]
+        hand = masks[M_HANDS + seat]
+        out_hand[row] = hand
+        out_i8[L.O_BID, row] = info[L.I_BIDS + seat]
+        out_i8[L.O_NIL, row] = info[L.I_NIL + seat]
+        out_i8[L.O_TRICKS, row] = info[L.I_TRICKS_WON + seat]
+        out_i8[L.O_NIL_MADE, row] = res[9] if seat >= 2 else res[8]
         out_i8[L.O_SIDE_CONTRACT, row] = res[0]
         out_i8[L.O_SIDE_TRICKS, row] = res[1]
         out_i8[L.O_MADE, row] = res[2]
         out_i8[L.O_BAGS_CHANGE, row] = res[4]
         out_i8[L.O_DEALER, row] = dealer
         out_i8[L.O_BOSTON, row] = res[7]
-        write_features_nb(hands[seat], row, out_i8)
+        write_features_nb(hand, row, out_i8)
+        score_before = info[L.I_SCORES + side]
         out_i32[L.O_SCORE_CHANGE, row] = res[3]
         out_i32[L.O_BAG_PENALTY, row] = res[6]
-        out_i32[L.O_SCORE_BEFORE, row] = scores[side]
-        out_i32[L.O_SCORE_AFTER, row] = scores[side] + res[3]
-        out_i32[L.O_BAGS_BEFORE, row] = bags[side]
+        out_i32[L.O_SCORE_BEFORE, row] = score_before
+        out_i32[L.O_SCORE_AFTER, row] = score_before + res[3]
+        out_i32[L.O_BAGS_BEFORE, row] = info[L.I_BAGS + side]
         out_i32[L.O_BAGS_AFTER, row] = res[5]
 
 
@@ -312,25 +280,25 @@ def deck_cards_nb(rules):
 
 
 @njit(inline="always", cache=True)
+def new_scratch_nb(rules):
+    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104]."""
+    scratch = np.empty(104, dtype=np.uint8)
+    scratch[52:] = deck_cards_nb(rules)
+    return scratch
+
+
+@njit(cache=True)
 def hands_block_nb(
-    block, deck_cards, rules, seed, deal_start, n, bid_params, play_params, draw_params,
-    bid_fn0, bid_fn1, play_fn0, play_fn1,
+    block, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
     """Play block ``block`` (BLOCK deals) of deals deal_start .. deal_start+n-1 as
     independent hands (fresh scores, dealer = deal index modulo players)."""
     players = rules[L.R_PLAYERS]
     record = rec_plays.shape[0] > 0
-    scratch = np.empty(52, dtype=np.uint8)
+    scratch = new_scratch_nb(rules)
     info = np.zeros(L.N_INFO, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    work = np.zeros(4, dtype=np.uint64)
-    dealt = np.zeros(4, dtype=np.uint64)
-    bids = np.zeros(4, dtype=np.int64)
-    nils = np.zeros(4, dtype=np.int64)
-    tricks = np.zeros(4, dtype=np.int64)
-    scores = np.zeros(2, dtype=np.int64)
-    bags = np.zeros(2, dtype=np.int64)
+    masks = np.zeros(N_MASKS, dtype=np.uint64)
     side_out = np.zeros((2, 10), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
@@ -339,28 +307,21 @@ def hands_block_nb(
         dealer = deal % players
         key = stream_key_nb(seed, KIND_HANDS, deal, 0)
         plays = rec_plays[i] if record else no_plays
-        errors = run_hand_nb(
-            rules, deck_cards, scratch, key, dealer, scores, bags,
-            bid_params, play_params, draw_params, bid_fn0, bid_fn1, play_fn0, play_fn1,
-            info, work, hands, dealt, bids, nils, tricks, plays, winners,
-        )  # fmt: skip
-        out_errors[i] = errors
-        score_hand_nb(rules, bids, nils, tricks, bags, side_out)
-        write_rows_nb(
-            rules, i * players, dealer, hands, bids, nils, tricks, scores, bags, side_out,
-            out_hand, out_i8, out_i32,
-        )  # fmt: skip
+        out_errors[i] = run_hand_nb(
+            rules, scratch, key, dealer, params, info, masks, plays, winners
+        )
+        score_hand_nb(rules, info, side_out)
+        write_rows_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
         if record:
             for s in range(players):
-                rec_dealt[i * players + s] = dealt[s]
+                rec_dealt[i * players + s] = masks[M_DEALT + s]
             for t in range(13):
                 rec_winners[i, t] = winners[t]
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True)
 def game_one_nb(
-    i, deck_cards, rules, seed, game_start, bid_params, play_params, draw_params,
-    bid_fn0, bid_fn1, play_fn0, play_fn1,
+    i, rules, seed, game_start, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
     """Play game ``game_start + i`` to the end. Its hand h fills rows from
@@ -368,16 +329,9 @@ def game_one_nb(
     players = rules[L.R_PLAYERS]
     max_hands = rules[L.R_MAX_HANDS]
     record = rec_plays.shape[0] > 0
-    scratch = np.empty(52, dtype=np.uint8)
+    scratch = new_scratch_nb(rules)
     info = np.zeros(L.N_INFO, dtype=np.int64)
-    hands = np.zeros(4, dtype=np.uint64)
-    work = np.zeros(4, dtype=np.uint64)
-    dealt = np.zeros(4, dtype=np.uint64)
-    bids = np.zeros(4, dtype=np.int64)
-    nils = np.zeros(4, dtype=np.int64)
-    tricks = np.zeros(4, dtype=np.int64)
-    scores = np.zeros(2, dtype=np.int64)
-    bags = np.zeros(2, dtype=np.int64)
+    masks = np.zeros(N_MASKS, dtype=np.uint64)
     penalties = np.zeros(2, dtype=np.int64)
     side_out = np.zeros((2, 10), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
@@ -392,97 +346,58 @@ def game_one_nb(
         key = stream_key_nb(seed, KIND_GAMES, game, h)
         slot = i * max_hands + h
         plays = rec_plays[slot] if record else no_plays
-        errors += run_hand_nb(
-            rules, deck_cards, scratch, key, dealer, scores, bags,
-            bid_params, play_params, draw_params, bid_fn0, bid_fn1, play_fn0, play_fn1,
-            info, work, hands, dealt, bids, nils, tricks, plays, winners,
-        )  # fmt: skip
-        score_hand_nb(rules, bids, nils, tricks, bags, side_out)
+        errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
+        score_hand_nb(rules, info, side_out)
         write_rows_nb(
-            rules, slot * players, dealer, hands, bids, nils, tricks, scores, bags,
-            side_out, out_hand, out_i8, out_i32,
-        )  # fmt: skip
+            rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
+        )
         if record:
             for s in range(players):
-                rec_dealt[slot * players + s] = dealt[s]
+                rec_dealt[slot * players + s] = masks[M_DEALT + s]
             for t in range(13):
                 rec_winners[slot, t] = winners[t]
         for side in range(2):
-            scores[side] += side_out[side, 3]
-            bags[side] = side_out[side, 5]
+            info[L.I_SCORES + side] += side_out[side, 3]
+            info[L.I_BAGS + side] = side_out[side, 5]
             penalties[side] += side_out[side, 6]
         h += 1
-        winner, reason = game_result_nb(rules, scores[0], scores[1], h)
+        winner, reason = game_result_nb(rules, info[L.I_SCORES], info[L.I_SCORES + 1], h)
     out_game[i, L.G_FIRST_DEALER] = first_dealer
     out_game[i, L.G_WINNER] = winner
     out_game[i, L.G_REASON] = reason
     out_game[i, L.G_HANDS] = h
-    out_game[i, L.G_SCORE0] = scores[0]
-    out_game[i, L.G_SCORE1] = scores[1]
-    out_game[i, L.G_BAGS0] = bags[0]
-    out_game[i, L.G_BAGS1] = bags[1]
+    out_game[i, L.G_SCORE0] = info[L.I_SCORES]
+    out_game[i, L.G_SCORE1] = info[L.I_SCORES + 1]
+    out_game[i, L.G_BAGS0] = info[L.I_BAGS]
+    out_game[i, L.G_BAGS1] = info[L.I_BAGS + 1]
     out_game[i, L.G_PENALTY0] = penalties[0]
     out_game[i, L.G_PENALTY1] = penalties[1]
     out_game[i, L.G_POLICY_ERROR] = errors
 
 
 @njit(cache=True, parallel=True)
-def hands_builtin_nb(
-    rules, seed, deal_start, n, bid_params, play_params, draw_params,
+def hands_nb(
+    rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Cached entry point: independent hands with the built-in policies."""
-    deck_cards = deck_cards_nb(rules)
+    """Independent hands: deals deal_start .. deal_start+n-1 (see hands_block_nb).
+
+    ``params`` (5 x 16 float64) rows: bid N-S, bid E-W, play N-S, play E-W, draw."""
     for block in prange((n + BLOCK - 1) // BLOCK):
         hands_block_nb(
-        block, deck_cards, rules, seed, deal_start, n, bid_params, play_params, draw_params,
-        builtin_bid_nb, builtin_bid_nb, builtin_play_nb, builtin_play_nb,
-        out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-    )  # fmt: skip
+            block, rules, seed, deal_start, n, params,
+            out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+        )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
-def games_builtin_nb(
-    rules, seed, game_start, n, bid_params, play_params, draw_params,
+def games_nb(
+    rules, seed, game_start, n, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Cached entry point: whole games with the built-in policies."""
-    deck_cards = deck_cards_nb(rules)
+    """Whole games: games game_start .. game_start+n-1 (see game_one_nb)."""
     for i in prange(n):
         game_one_nb(
-        i, deck_cards, rules, seed, game_start, bid_params, play_params, draw_params,
-        builtin_bid_nb, builtin_bid_nb, builtin_play_nb, builtin_play_nb,
-        out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
-    )  # fmt: skip
-
-
-@njit(parallel=True)
-def hands_custom_nb(
-    rules, seed, deal_start, n, bid_params, play_params, draw_params,
-    bid_fn0, bid_fn1, play_fn0, play_fn1,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """Entry point for user-written policies (specialised on the functions given)."""
-    deck_cards = deck_cards_nb(rules)
-    for block in prange((n + BLOCK - 1) // BLOCK):
-        hands_block_nb(
-        block, deck_cards, rules, seed, deal_start, n, bid_params, play_params, draw_params,
-        bid_fn0, bid_fn1, play_fn0, play_fn1,
-        out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-    )  # fmt: skip
-
-
-@njit(parallel=True)
-def games_custom_nb(
-    rules, seed, game_start, n, bid_params, play_params, draw_params,
-    bid_fn0, bid_fn1, play_fn0, play_fn1,
-    out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """Entry point for user-written policies, whole games."""
-    deck_cards = deck_cards_nb(rules)
-    for i in prange(n):
-        game_one_nb(
-        i, deck_cards, rules, seed, game_start, bid_params, play_params, draw_params,
-        bid_fn0, bid_fn1, play_fn0, play_fn1,
-        out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
-    )  # fmt: skip
+            i, rules, seed, game_start, params,
+            out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
+        )  # fmt: skip

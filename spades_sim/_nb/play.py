@@ -59,9 +59,11 @@ def reset_trick_info_nb(info, trick_no, leader):
 
 @njit(inline="always", cache=True)
 def play_tricks_nb(
-    rules, hands, leader, info, play_params, play_fn0, play_fn1, key, counter, plays, winners
-):
-    """Play 13 tricks from ``leader``; ``hands`` lose their cards as they are played.
+    rules, masks, base, leader, info, params, row, play_fn0, play_fn1, key, counter, plays,
+    winners,
+):  # fmt: skip
+    """Play 13 tricks from ``leader``; the hands ``masks[base + seat]`` lose their cards
+    as they are played. Side s plays with ``play_fn{s}`` and parameters ``params[row + s]``.
 
     The play policies see their own hand, the legal mask and ``info`` (kept up to date
     here). ``plays`` (52 or 26 slots, or empty) receives the cards in play order,
@@ -82,19 +84,19 @@ def play_tricks_nb(
         win_card = -1
         win_seat = -1
         for j in range(players):
-            hand = hands[seat]
+            hand = masks[base + seat]
             legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
             rand = key + np.uint64(counter) * GOLDEN
             counter += 1
             if seat & 1:
-                card = play_fn1(hand, legal, seat, info, rules, play_params[1], rand)
+                card = play_fn1(hand, legal, seat, info, rules, params[row + 1], rand)
             else:
-                card = play_fn0(hand, legal, seat, info, rules, play_params[0], rand)
+                card = play_fn0(hand, legal, seat, info, rules, params[row], rand)
             if card < 0 or card > 53 or not (legal >> np.uint64(card)) & ONE:
                 errors += 1
                 card = lowest_card_nb(legal)
             bit = bit_nb(card)
-            hands[seat] = hand & ~bit
+            masks[base + seat] = hand & ~bit
             suit = suit_of_nb(card)
             if j == 0:
                 led = suit
