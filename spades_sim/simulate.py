@@ -230,6 +230,13 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
     return _CUSTOM_KERNELS[functions]
 
 
+def _lockstep_ok(spec: RunSpec) -> bool:
+    """Whether the lock-step random-play kernel applies: same results, faster."""
+    random_play = all(p.is_builtin and p.name == "random" for p in spec.play)
+    bidding_builtin = all(p.is_builtin for p in spec.bidding)
+    return random_play and bidding_builtin and not spec.record_play
+
+
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     """Run the kernel on items [start, start+count); return its raw output arrays."""
     rules = spec.rules.lower()
@@ -254,6 +261,8 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     hands_kernel, games_kernel = (
         (loop.hands_nb, loop.games_nb) if spec.builtin else _custom_kernels(spec)
     )
+    if _lockstep_ok(spec):
+        hands_kernel = loop.hands_random_nb
     (games_kernel if games else hands_kernel)(*args, *outs)
     out["status"] = status
     return out

@@ -20,6 +20,16 @@ from numba import njit, prange
 from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ONE, SUIT_MASKS, bit_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
+from spades_sim._nb.lockstep import (
+    F_COUNTER,
+    F_HAND,
+    F_KEY,
+    F_LEADER,
+    F_TRICKS,
+    LANES,
+    N_FIELDS,
+    play_random_lockstep_nb,
+)
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import (
     blind_nil_wanted_nb,
@@ -83,8 +93,9 @@ def set_bid_nb(info, seat, bid, nil_kind):
 
 
 @njit(cache=True)
-def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
-    """Play one hand from its stream ``key``; return the number of policy errors.
+def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
+    """Everything before the first lead: deal (or draw), blind nil decisions, bids, blind
+    nil exchange. Returns (first leader, random counter for the play, policy errors).
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
     counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
@@ -178,6 +189,16 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
         for s in range(players):
             if masks[M_HANDS + s] & ONE:
                 leader = s
+    return leader, counter, errors
+
+
+@njit(cache=True)
+def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
+    """Play one hand from its stream ``key``; return the number of policy errors.
+
+    ``prepare_hand_nb`` then 13 tricks with the play policies (see there for the
+    arguments)."""
+    leader, counter, errors = prepare_hand_nb(rules, scratch, key, dealer, params, info, masks)
     for s in range(4):
         masks[M_WORK + s] = masks[M_HANDS + s]
     counter, play_errors = play_tricks_nb(
@@ -388,6 +409,63 @@ def hands_nb(
             block, rules, seed, deal_start, n, params,
             out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
         )  # fmt: skip
+
+
+@njit(cache=True)
+def hands_random_block_nb(
+    block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, out_errors
+):
+    """``hands_block_nb`` for runs whose play policy is ``random`` on both sides: bids
+    one deal at a time, then plays all the block's deals in lock-step (``lockstep``)."""
+    players = rules[L.R_PLAYERS]
+    scratch = new_scratch_nb(rules)
+    infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
+    masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
+    st = np.zeros(N_FIELDS * LANES, dtype=np.uint64)
+    side_out = np.zeros((2, 10), dtype=np.int64)
+    lo = block * LANES
+    hi = min(n, lo + LANES)
+    for b in range(LANES):
+        i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
+        deal = deal_start + i
+        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
+        leader, counter, errors = prepare_hand_nb(
+            rules, scratch, key, deal % players, params, infos[b], masks[b]
+        )
+        if lo + b < hi:
+            out_errors[i] = errors
+        for s in range(4):
+            st[(F_HAND + s) * LANES + b] = masks[b, M_HANDS + s]
+            st[(F_TRICKS + s) * LANES + b] = 0
+        st[F_LEADER * LANES + b] = leader
+        st[F_KEY * LANES + b] = key
+        st[F_COUNTER * LANES + b] = counter
+    play_random_lockstep_nb(
+        st, players, rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0, rules[L.R_SPADES_ANY_TIME] != 0
+    )
+    for b in range(hi - lo):
+        info = infos[b]
+        for s in range(4):
+            info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
+        score_hand_nb(rules, info, side_out)
+        deal = deal_start + lo + b
+        write_rows_nb(
+            rules, (lo + b) * players, deal % players, info, masks[b], side_out,
+            out_hand, out_i8, out_i32,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def hands_random_nb(
+    rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_nb`` when both sides play ``random`` and no play is recorded: the same
+    results, computed in lock-step batches of ``LANES`` deals."""
+    for block in prange((n + LANES - 1) // LANES):
+        hands_random_block_nb(
+            block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, out_errors
+        )
 
 
 @njit(cache=True, parallel=True)

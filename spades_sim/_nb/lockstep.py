@@ -1,0 +1,124 @@
+"""Random play for a batch of deals in lock-step, written so LLVM can vectorise it.
+
+``play_random_lockstep_nb`` plays the 13 tricks of ``LANES`` deals at once: position j of
+trick t is played in every deal before position j+1, with all per-deal state in one flat
+uint64 array (field f of deal b at ``f * LANES + b``) and no branch in the per-deal loop,
+so the loop over deals compiles to AVX-512 (or whatever SIMD the host has) instead of 64
+dependent scalar chains. It draws exactly the random numbers the scalar path
+(``play.play_tricks_nb`` with the built-in ``random`` play policy) draws, and picks the
+same card from them, so both paths give identical hands; the tests hold them equal.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bitboard import NON_SPADE_MASK, ONE, ZERO, popcount_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, mix64_nb
+
+LANES = 64
+F_HAND = 0  # 4 fields: the hands still held, by seat
+F_LEADER = 4
+F_BROKEN = 5
+F_KEY = 6  # the deal's stream key
+F_COUNTER = 7  # the random counter at the first lead
+F_LED = 8
+F_WIN_CARD = 9
+F_WIN_SEAT = 10
+F_TRICKS = 11  # 4 fields: tricks won, by seat
+N_FIELDS = 15
+
+_JOKERS = np.uint64((1 << 52) | (1 << 53))
+_SUIT_BITS = np.uint64(0x1FFF)
+U13 = np.uint64(13)
+U26 = np.uint64(26)
+U39 = np.uint64(39)
+
+
+@njit(inline="always", cache=True)
+def _at(field, lane):
+    return field * LANES + lane
+
+
+@njit(inline="always", cache=True)
+def _select_bit_nb(mask, k):
+    # Binary search on the popcounts of halves: branch-free, so it vectorises (PDEP,
+    # which the scalar path uses, has no vector form).
+    pos = ZERO
+    for width in (32, 16, 8, 4, 2, 1):
+        low = (mask >> pos) & np.uint64((1 << width) - 1)
+        count = np.uint64(popcount_nb(low))
+        step = np.uint64(k >= count)
+        pos += step * np.uint64(width)
+        k -= step * count
+    return pos
+
+
+@njit(inline="always", cache=True)
+def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
+    seat_mask = np.uint64(players - 1)
+    play_no = np.uint64(trick_no * players + j)
+    uj = np.uint64(j)
+    leading = j == 0
+    first_trick = trick_no == 0
+    for b in range(LANES):
+        seat = (st[_at(F_LEADER, b)] + uj) & seat_mask
+        h0 = st[_at(F_HAND, b)]
+        h1 = st[_at(F_HAND + 1, b)]
+        h2 = st[_at(F_HAND + 2, b)]
+        h3 = st[_at(F_HAND + 3, b)]
+        hand = h0
+        hand = h1 if seat == ONE else hand
+        hand = h2 if seat == np.uint64(2) else hand
+        hand = h3 if seat == np.uint64(3) else hand
+        if leading:
+            side = hand & NON_SPADE_MASK
+            restricted = side if side != ZERO else hand
+            free = (not first_trick) & (any_time | (st[_at(F_BROKEN, b)] != ZERO))
+            legal = hand if free else restricted
+            if first_trick and two_clubs:
+                legal = ONE
+        else:
+            led = st[_at(F_LED, b)]
+            suit_mask = (_SUIT_BITS << (U13 * led)) | (_JOKERS if led == np.uint64(3) else ZERO)
+            follow = hand & suit_mask
+            legal = follow if follow != ZERO else hand
+        n = np.uint64(popcount_nb(legal))
+        bits = mix64_nb(st[_at(F_KEY, b)] + (st[_at(F_COUNTER, b)] + play_no) * GOLDEN)
+        k = ((bits & LOW32) * n) >> np.uint64(32)
+        card = _select_bit_nb(legal, k)
+        keep = ~(ONE << card)
+        st[_at(F_HAND, b)] = h0 & keep
+        st[_at(F_HAND + 1, b)] = h1 & keep
+        st[_at(F_HAND + 2, b)] = h2 & keep
+        st[_at(F_HAND + 3, b)] = h3 & keep
+        suit = np.uint64(card >= U13) + np.uint64(card >= U26) + np.uint64(card >= U39)
+        spade = card >= U39
+        st[_at(F_BROKEN, b)] |= np.uint64(spade)
+        if leading:
+            st[_at(F_LED, b)] = suit
+            st[_at(F_WIN_CARD, b)] = card
+            st[_at(F_WIN_SEAT, b)] = seat
+        else:
+            win_card = st[_at(F_WIN_CARD, b)]
+            beats = (card > win_card) & ((suit == st[_at(F_LED, b)]) | spade)
+            st[_at(F_WIN_CARD, b)] = card if beats else win_card
+            st[_at(F_WIN_SEAT, b)] = seat if beats else st[_at(F_WIN_SEAT, b)]
+
+
+@njit(cache=True)
+def play_random_lockstep_nb(st, players, two_clubs, any_time):
+    """Play 13 tricks of uniformly random legal cards in all ``LANES`` deals of ``st``.
+
+    On entry each deal's hands, leader, key and counter are set and its tricks are 0;
+    on return its tricks per seat are in ``F_TRICKS``.
+    """
+    for b in range(LANES):
+        st[_at(F_BROKEN, b)] = ZERO
+    for trick_no in range(13):
+        for j in range(players):
+            _play_position_nb(st, trick_no, j, players, two_clubs, any_time)
+        for b in range(LANES):
+            win = st[_at(F_WIN_SEAT, b)]
+            for s in range(4):
+                st[_at(F_TRICKS + s, b)] += np.uint64(win == np.uint64(s))
+            st[_at(F_LEADER, b)] = win
