@@ -174,6 +174,8 @@ def parse_cards(hand: Hand) -> list[int]:
         if "." in hand:
             return _parse_pbn(hand)
         return [parse_card(token) for token in hand.replace(",", " ").split()]
+    if isinstance(hand, bool) or not isinstance(hand, Iterable):
+        raise CardError(f"a hand must be text, a mask or a list of cards, got {hand!r}")
     return [parse_card(card) for card in hand]
 
 

@@ -185,7 +185,7 @@ def numba_threads(threads: int | None) -> Iterator[None]:
     if threads is None:
         yield
         return
-    limit = numba.config.NUMBA_NUM_THREADS
+    limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
         raise ValueError(f"threads: must be 1..{limit} on this machine, got {threads!r}")
     before = numba.get_num_threads()
@@ -293,7 +293,7 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
         slot_valid = (np.arange(max_hands)[None, :] < played[:, None]).ravel()
         keep = np.repeat(slot_valid, players)
         slots = np.flatnonzero(slot_valid)
-        extra = {
+        extra: dict[str, np.ndarray] = {
             "game": np.repeat(start + slots // max_hands, players).astype(np.int64),
             "hand_no": np.repeat(slots % max_hands, players).astype(np.int16),
         }
