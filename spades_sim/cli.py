@@ -350,6 +350,9 @@ def simulate(ctx: click.Context, **params: Any) -> None:
         _usage("missing option '--out': the run directory to write")
     mode = "games" if params["games"] else "hands"
     total = params["games"] or params["hands"]
+    from_config = (ctx.default_map or {}).get("assignments")
+    if from_config and _from_command_line(ctx, "assignments"):  # --set merges field by field
+        params["assignments"] = [*from_config, *params["assignments"]]
     spec = _build_spec(params, seed=params["seed"], mode=mode, record_play=params["record_play"])
     import numba
 
