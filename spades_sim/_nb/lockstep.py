@@ -19,8 +19,7 @@ LANES = 64
 F_HAND = 0  # 4 fields: the hands still held, by seat
 F_LEADER = 4
 F_BROKEN = 5
-F_KEY = 6  # the deal's stream key
-F_COUNTER = 7  # the random counter at the first lead
+F_KEY = 6  # the deal's stream key plus GOLDEN times its random counter at the first lead
 F_LED = 8
 F_WIN_CARD = 9
 F_WIN_SEAT = 10
@@ -56,7 +55,7 @@ def _select_bit_nb(mask, k):
 @njit(inline="always", cache=True)
 def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
     seat_mask = np.uint64(players - 1)
-    play_no = np.uint64(trick_no * players + j)
+    play_step = np.uint64(trick_no * players + j) * GOLDEN
     uj = np.uint64(j)
     leading = j == 0
     first_trick = trick_no == 0
@@ -83,7 +82,7 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
         n = np.uint64(popcount_nb(legal))
-        bits = mix64_nb(st[_at(F_KEY, b)] + (st[_at(F_COUNTER, b)] + play_no) * GOLDEN)
+        bits = mix64_nb(st[_at(F_KEY, b)] + play_step)
         k = ((bits & LOW32) * n) >> np.uint64(32)
         card = _select_bit_nb(legal, k)
         keep = ~(ONE << card)
@@ -109,7 +108,8 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
 def play_random_lockstep_nb(st, players, two_clubs, any_time):
     """Play 13 tricks of uniformly random legal cards in all ``LANES`` deals of ``st``.
 
-    On entry each deal's hands, leader, key and counter are set and its tricks are 0;
+    On entry each deal's hands, leader and ``key + counter * GOLDEN`` (``F_KEY``) are
+    set and its tricks are 0;
     on return its tricks per seat are in ``F_TRICKS``.
     """
     for b in range(LANES):

@@ -21,7 +21,6 @@ from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ONE, SUIT_MASKS, bit_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
 from spades_sim._nb.lockstep import (
-    F_COUNTER,
     F_HAND,
     F_KEY,
     F_LEADER,
@@ -438,8 +437,7 @@ def hands_random_block_nb(
             st[(F_HAND + s) * LANES + b] = masks[b, M_HANDS + s]
             st[(F_TRICKS + s) * LANES + b] = 0
         st[F_LEADER * LANES + b] = leader
-        st[F_KEY * LANES + b] = key
-        st[F_COUNTER * LANES + b] = counter
+        st[F_KEY * LANES + b] = key + np.uint64(counter) * GOLDEN
     play_random_lockstep_nb(
         st, players, rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0, rules[L.R_SPADES_ANY_TIME] != 0
     )
