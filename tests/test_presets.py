@@ -1,0 +1,154 @@
+"""Hand-worked hands for every preset, through both engines' replay_hand and score_hand.
+
+Each expected figure is worked out in the comments from RULES.md; the same numbers must
+come out of the kernel-backed API (``spades_sim.hand``) and of the reference engine.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from spades_sim import hand as kernel_api
+from spades_sim import reference
+from spades_sim.rules import Rules
+
+ENGINES = [kernel_api, reference]
+RANKS = "AKQJT98765432"
+FOUR_PLAYER = ("standard", "no-bags", "blind-nil-exchange", "mercy", "openspiel")
+
+# Deal A: N all spades, E all hearts, S all diamonds, W all clubs. West deals, so North
+# leads (it holds only spades, so a spade lead is allowed at once) and wins every trick:
+# nobody else can follow or trump.
+DEAL_A = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+PLAYS_A = [rank + suit for rank in RANKS for suit in "SHDC"]
+
+# Deal B: N holds KS..2S and the AD; S holds the AS and KD..2D (E hearts, W clubs).
+# Trick 1: N may not lead a spade while it holds the AD: AD, AH, 2D, AC; N wins.
+# Trick 2: N now holds only spades and leads KS; E KH; S must follow with the AS, wins; W KC.
+# Trick 3: S leads KD; W QC; N (no diamonds) trumps with QS and wins; E QH.
+# Tricks 4-13: N leads JS..2S and the others discard; N wins. N 12 tricks, S 1.
+DEAL_B = ["KQJT98765432..A.", ".AKQJT98765432..", "A..KQJT98765432.", "...AKQJT98765432"]
+PLAYS_B = ["AD", "AH", "2D", "AC", "KS", "KH", "AS", "KC", "KD", "QC", "QS", "QH"] + [
+    card
+    for s, h, d, c in zip("JT98765432", "JT98765432", "QJT9876543", "JT98765432", strict=True)
+    for card in (s + "S", h + "H", d + "D", c + "C")
+]
+
+# Deal J (jokers): N holds BJ LJ AS..4S; E the 3S and AH..3H (no 2H in this deck); S the
+# 2S and AD..3D (no 2D); W all clubs. N leads BJ (only spades): E and S must follow with
+# their spade, W discards AC; then N leads LJ, AS ... 4S and wins every trick.
+DEAL_J = ["BJLJAKQJT987654...", "3.AKQJT9876543..", "2..AKQJT9876543.", "...AKQJT98765432"]
+PLAYS_J = ["BJ", "3S", "2S", "AC"] + [
+    card
+    for s, h, d, c in zip(
+        ["LJ"] + [r + "S" for r in "AKQJT987654"],
+        "AKQJT9876543",
+        "AKQJT9876543",
+        "KQJT98765432",
+        strict=True,
+    )
+    for card in (s, h + "H", d + "D", c + "C")
+]
+
+# Deal T (two players): P0 all spades, P1 all hearts, the rest unused. P0 drew first, so
+# P1 leads: AH; P0 cannot follow and trumps with the 2S. P0 then leads AS..3S while P1
+# follows with KH..2H: P0 wins all 13 tricks.
+DEAL_T = ["AKQJT98765432...", ".AKQJT98765432.."]
+PLAYS_T = ["AH", "2S"] + [
+    card for s, h in zip("AKQJT9876543", "KQJT98765432", strict=True) for card in (s + "S", h + "H")
+]
+
+
+def replay(engine: ModuleType, deal, plays, bids, rules, **kw):
+    dealer = 0 if rules.players == 2 else "W"
+    return engine.replay_hand(deal, dealer, bids, plays, rules, **kw)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+@pytest.mark.parametrize("preset", FOUR_PLAYER)
+def test_north_takes_all_13(engine: ModuleType, preset: str) -> None:
+    rules = Rules.preset(preset)
+    # Bids N 5, E nil, S nil, W 2; N wins all 13 tricks.
+    # N-S: contract 5 made with 13 tricks: 50 + 8 bags; S's nil made +100 -> 158.
+    # E-W: W's 2 is set -20; E's nil made +100 -> 80.
+    r = replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules)
+    assert r.trick_winners == (0,) * 13 and r.tricks == (13, 0, 0, 0)
+    assert r.contracts == (5, 2) and r.made == (True, False)
+    assert r.score_change == (158, 80) and r.bags_change == (8, 0)
+    assert r.nil_made == (None, True, True, None) and r.boston == (True, False)
+    # Carrying 7 bags (scores 300 and 100): 7 + 8 = 15 bags reach the limit once:
+    # -100 and 5 bags left, so N-S gain 58 (no-bags: no penalty, 15 bags kept, +158).
+    before = {"scores_before": (300, 100), "bags_before": (7, 0)}
+    r = replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules, **before)
+    if rules.bag_penalty:
+        assert r.score_change == (58, 80) and r.bags_after == (5, 0)
+        assert r.bag_penalties == (100, 0) and r.scores_after == (358, 180)
+    else:
+        assert r.score_change == (158, 80) and r.bags_after == (15, 0)
+        assert r.bag_penalties == (0, 0) and r.scores_after == (458, 180)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+@pytest.mark.parametrize("preset", FOUR_PLAYER)
+def test_south_nil_fails_by_one_trick(engine: ModuleType, preset: str) -> None:
+    rules = Rules.preset(preset)
+    r = replay(engine, DEAL_B, PLAYS_B, (5, 0, 0, 2), rules)
+    assert r.trick_winners == (0, 2) + (0,) * 11 and r.tricks == (12, 0, 1, 0)
+    if rules.nil_tricks_count_for_partner:
+        # OpenSpiel: S's trick counts for N: 13 on a contract of 5, 50 + 8 bags; the
+        # nil fails -100: -42, 8 bags.
+        assert r.side_tricks == (13, 0)
+    else:
+        # N's 12 tricks make the 5: 50 + 7 bags; the nil fails -100; S's trick is a
+        # bag and a point: 57 - 100 + 1 = -42, 8 bags.
+        assert r.side_tricks == (12, 0)
+    assert r.score_change == (-42, 80) and r.bags_change == (8, 0)
+    assert r.nil_made == (None, True, False, None)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+@pytest.mark.parametrize("preset", FOUR_PLAYER)
+def test_blind_nil(engine: ModuleType, preset: str) -> None:
+    rules = Rules.preset(preset)
+    if not rules.blind_nil:  # openspiel: no blind nil at all
+        with pytest.raises(ValueError, match="blind_nil"):
+            replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules, blind_nil=("E",))
+        return
+    # E's nil is blind: made, +200; W set -20: E-W +180.
+    r = replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules, blind_nil=("E",))
+    assert r.score_change == (158, 180)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_jokers_big_joker_leads_and_wins(engine: ModuleType) -> None:
+    rules = Rules.preset("jokers")
+    r = replay(engine, DEAL_J, PLAYS_J, (5, 0, 0, 2), rules)
+    # BJ beats the 3S and 2S; N wins all 13 tricks: the same score as deal A.
+    assert r.tricks == (13, 0, 0, 0) and r.score_change == (158, 80)
+    # The 2H is not in the jokers deck: a deal holding it is a misdeal.
+    with pytest.raises(ValueError, match="2H"):
+        replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_two_players_lone_scores(engine: ModuleType) -> None:
+    rules = Rules.preset("two-player")
+    # P0 bid 10 and took all 13: 100 + 3 bags; P1's nil made +100.
+    r = replay(engine, DEAL_T, PLAYS_T, (10, 0), rules)
+    assert r.tricks == (13, 0) and r.trick_winners == (0,) * 13
+    assert r.score_change == (103, 100) and r.bags_change == (3, 0)
+    assert r.nil_made == (None, True) and r.boston == (True, False)
+    score = engine.score_hand((10, 0), (13, 0), rules, blind_nil=(1,))
+    assert score.score_change == (103, 200)  # the nil was blind: +200
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_mercy_rule_ends_the_game(engine: ModuleType) -> None:
+    # A hand that takes E-W from -150 to -230: at or below -200, E-W lose at once.
+    rules = Rules.preset("mercy")
+    score = engine.score_hand((5, 4, 3, 4), (6, 2, 3, 2), rules, scores_before=(0, -150))
+    # N-S: 9 tricks on 8, made: 80 + 1 bag = 81. E-W: 4 on 8, set: -80 -> -230.
+    assert score.scores_after == (81, -230)
+    assert reference.game_result(score.scores_after, 1, rules) == (0, "loss_threshold")
