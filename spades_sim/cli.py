@@ -71,7 +71,10 @@ class _Group(click.Group):
         except click.ClickException as exc:
             click.echo(f"error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
-        except click.Abort:
+        except click.Abort as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt):  # Ctrl-C outside a run
+                click.echo("interrupted", err=True)
+                sys.exit(128 + signal.SIGINT)
             click.echo("error: aborted", err=True)
             sys.exit(1)
         if standalone_mode:

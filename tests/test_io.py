@@ -463,3 +463,47 @@ def test_sigkill_part_way_then_resume_equals_uninterrupted(tmp_path: Path) -> No
         w.finish()
     write_run(one_go, list(range(n_parts)))
     assert_same_run(one_go, out)
+
+
+def test_encodings_and_statistics(tmp_path: Path) -> None:
+    """Integers go delta-encoded (masks plain), no dictionary; statistics only where asked."""
+    runs = {}
+    for encoding in ("DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT"):
+        run = runs[encoding] = tmp_path / encoding
+        with DatasetWriter(
+            run,
+            meta=META,
+            nullable_bool=NULLABLE,
+            write_statistics=["deal", "nope"],
+            integer_encoding=encoding,
+        ) as w:
+            w.write_part(0, **part_kwargs(0))
+        meta = pq.ParquetFile(run / "part-00000.parquet").metadata
+        group = meta.row_group(0)
+        columns = {meta.schema.column(i).name: group.column(i) for i in range(meta.num_columns)}
+        for name in ("deal", "seat", "score_change"):
+            assert encoding in columns[name].encodings, name
+            assert not any("DICT" in e for e in columns[name].encodings), name
+        assert "PLAIN" in columns["hand"].encodings  # random bit masks: no delta, no split
+        assert not {"DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT"} & set(columns["hand"].encodings)
+        assert columns["deal"].is_stats_set and columns["deal"].statistics.min == 0
+        assert not columns["bid"].is_stats_set
+        want = expected_frame([0])
+        con = duckdb.connect()  # another reader decodes them too
+        got = con.execute(
+            f"SELECT sum(deal), sum(hand::DOUBLE), sum(score_change), count(made) "
+            f"FROM read_parquet('{run.as_posix()}/*.parquet')"
+        ).fetchall()[0]
+        assert got[0] == want.deal.sum() and got[2] == want.score_change.astype(int).sum()
+        assert got[1] == pytest.approx(want.hand.astype(float).sum())
+        assert got[3] == want.made.notna().sum()
+        pd.testing.assert_frame_equal(load(run), want)
+
+    plain = tmp_path / "plain"  # explicit dictionary settings still apply
+    with DatasetWriter(plain, meta=META, nullable_bool=NULLABLE, use_dictionary=True) as w:
+        w.write_part(0, **part_kwargs(0))
+    meta = pq.ParquetFile(plain / "part-00000.parquet").metadata
+    assert any("DICT" in e for e in meta.row_group(0).column(1).encodings)
+    pd.testing.assert_frame_equal(load(plain), load(tmp_path / "DELTA_BINARY_PACKED"))
+    with pytest.raises(ValueError, match="integer_encoding"):
+        DatasetWriter(tmp_path / "bad", meta=META, integer_encoding="RLE")
