@@ -303,21 +303,33 @@ def cli() -> None:
     callback=_load_config,
     help="TOML file with any of these options (keys as the option names); flags override it.",
 )
-@click.option("--hands", type=click.IntRange(min=1), help="Play N independent hands.")
-@click.option("--games", type=click.IntRange(min=1), help="Play N whole games.")
+@click.option("--hands", type=click.IntRange(min=1), metavar="N", help="Play N independent hands.")
+@click.option("--games", type=click.IntRange(min=1), metavar="N", help="Play N whole games.")
 @_rules_options
 @click.option(
-    "--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, help="Run seed."
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    metavar="S",
+    help="Run seed (0 .. 2**63-1).",
 )
-@click.option("--threads", type=click.IntRange(min=1), help="Kernel threads [default: all cores].")
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    metavar="T",
+    help="Kernel threads [default: all cores]; the rows do not depend on it.",
+)
 @click.option(
     "--chunk-size",
     type=click.IntRange(min=1),
+    metavar="C",
     help="Deals (or games) per part file [default: 262144 deals; games: ~4M row slots].",
 )
 @click.option(
     "--out",
     type=click.Path(path_type=Path, file_okay=False),
+    metavar="DIR",
     help="Run directory to write (required).",
 )
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
@@ -402,13 +414,20 @@ def simulate(ctx: click.Context, **params: Any) -> None:
     "--run",
     "run_dir",
     type=click.Path(path_type=Path),
+    metavar="DIR",
     help="Take rules, policies and seed from this run.",
 )
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Run seed (without --run).")
-@click.option("--deal", type=click.IntRange(min=0), help="Deal index (hands mode).")
-@click.option("--game", type=click.IntRange(min=0), help="Game index (games mode).")
 @click.option(
-    "--hand", "hand_no", type=click.IntRange(min=0), help="Hand number within the game, from 0."
+    "--seed", type=click.IntRange(0, 2**63 - 1), metavar="S", help="Run seed (without --run)."
+)
+@click.option("--deal", type=click.IntRange(min=0), metavar="I", help="Deal index (hands mode).")
+@click.option("--game", type=click.IntRange(min=0), metavar="G", help="Game index (games mode).")
+@click.option(
+    "--hand",
+    "hand_no",
+    type=click.IntRange(min=0),
+    metavar="H",
+    help="Hand number within the game, from 0.",
 )
 @_rules_options
 @click.pass_context
