@@ -15,6 +15,17 @@ REASON_UNFINISHED = 3
 
 
 @njit(inline="always", cache=True)
+def member_nb(rules, bid, nil_kind, tricks):
+    """One member's share: (contract, counted tricks, nil tricks, nil points, nil made)
+    where nil made is -1 without a nil."""
+    if nil_kind == 0:
+        return bid, tricks, 0, 0, -1
+    value = rules[L.R_BLIND_NIL_VALUE] if nil_kind == 2 else rules[L.R_NIL_VALUE]
+    made = tricks == 0
+    return 0, 0, tricks, value if made else -value, 1 if made else 0
+
+
+@njit(inline="always", cache=True)
 def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, bags_before, out):
     """Score one side for one hand.
 
@@ -29,28 +40,16 @@ def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
         tricks_b = 0
     for_partner = rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0
     as_bags = rules[L.R_NIL_TRICKS_AS_BAGS] != 0
-    contract = 0
-    counted = 0
-    nil_tricks = 0
-    points = 0
-    nil_made_a = -1
-    nil_made_b = -1
-    if nil_a == 0:
-        contract += bid_a
-        counted += tricks_a
-    else:
-        nil_tricks += tricks_a
-        value = rules[L.R_BLIND_NIL_VALUE] if nil_a == 2 else rules[L.R_NIL_VALUE]
-        nil_made_a = 1 if tricks_a == 0 else 0
-        points += value if tricks_a == 0 else -value
-    if nil_b == 0:
-        contract += bid_b
-        counted += tricks_b
-    else:
-        nil_tricks += tricks_b
-        value = rules[L.R_BLIND_NIL_VALUE] if nil_b == 2 else rules[L.R_NIL_VALUE]
-        nil_made_b = 1 if tricks_b == 0 else 0
-        points += value if tricks_b == 0 else -value
+    contract_a, counted_a, nil_tricks_a, points_a, nil_made_a = member_nb(
+        rules, bid_a, nil_a, tricks_a
+    )
+    contract_b, counted_b, nil_tricks_b, points_b, nil_made_b = member_nb(
+        rules, bid_b, nil_b, tricks_b
+    )
+    contract = contract_a + contract_b
+    counted = counted_a + counted_b
+    nil_tricks = nil_tricks_a + nil_tricks_b
+    points = points_a + points_b
     if for_partner:
         counted += nil_tricks
     bags = 0
