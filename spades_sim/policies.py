@@ -186,24 +186,199 @@ def describe(kind: Kind | None = None) -> list[PolicySpec]:
     return [spec for (k, _), spec in _REGISTRY.items() if kind is None or k == kind]
 
 
+def markdown() -> str:
+    """Every built-in policy as Markdown: per kind, a section per policy with its summary,
+    source and a table of parameters (the README's policy section is this text).
+
+    >>> "| `bias` |" in markdown()
+    True
+    """
+    titles = {"bid": "Bidding policies", "play": "Play policies", "draw": "Draw policies"}
+    lines: list[str] = []
+    for kind in ("bid", "play", "draw"):
+        lines += [f"### {titles[kind]} (`{kind}`)", ""]
+        for spec in describe(kind):
+            lines += [f"#### `{spec.name}`", "", spec.summary, "", f"*Source:* {spec.source}", ""]
+            if spec.params:
+                lines += ["| parameter | default | range | meaning |", "|---|---|---|---|"]
+                for p in spec.params:
+                    lines.append(
+                        f"| `{p.name}` | {p.default:g} | {p.low:g} .. {p.high:g} | {p.help} |"
+                    )
+            else:
+                lines.append("No parameters.")
+            lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# --- The built-in policies ------------------------------------------------------------
+# The order of each ``params`` tuple is the kernel's slot order (``_nb.policies``: slot
+# k + 1 holds parameter k); never reorder, only append.
+
+_BID_COMMON = (
+    ParamSpec("bias", 0.0, -5.0, 5.0, "added to the estimated tricks before rounding"),
+    ParamSpec("nil_threshold", 1.5, -1.0, 50.0, "bid nil when the hand's nil risk is at most this"),
+    ParamSpec("blind_nil_deficit", 200.0, 0.0, 1e9, "declare blind nil only when behind by this"),
+    ParamSpec("blind_nil_max_bags", 7.0, 0.0, 1e9, "... and carrying at most this many bags"),
+    ParamSpec(
+        "blind_nil_partner_min",
+        3.0,
+        0.0,
+        13.0,
+        "... and, if the partner has bid, the partner bid at least this",
+    ),
+    ParamSpec("blind_nil_before_partner", 1.0, 0.0, 1.0, "1: may declare before the partner bids"),
+    ParamSpec(
+        "nil_partner_min", 2.0, 0.0, 13.0, "nil only if a partner who has bid bid at least this"
+    ),
+    ParamSpec("round_up", 0.5, 0.0, 1.0, "round the estimate up from this fraction"),
+)
+
+_NIL_TEXT = (
+    " Nil when the nil risk (long or high spades, side honours by how many lower cards "
+    "guard them, suits without a low card) is at most `nil_threshold` and a partner who "
+    "has bid bid at least `nil_partner_min`; blind nil (decided before the cards are seen) "
+    "when behind by `blind_nil_deficit` with few bags and a partner who can cover. With "
+    "two players the estimate is a per-card table for two-card tricks (no partner)."
+)
+
 register(
     PolicySpec(
         kind="bid",
         name="count",
         policy_id=L.BID_COUNT,
         params=(
-            ParamSpec("bias", 0.0, -5.0, 5.0, "added to the counted tricks before rounding"),
-            ParamSpec("nil_threshold", 1.0, -1.0, 50.0, "bid nil when the nil risk is at most"),
+            *_BID_COMMON,
+            ParamSpec("king_value", 1.0, 0.0, 1.0, "tricks for a guarded side king (half in 6+)"),
+            ParamSpec("spade_length", 4.0, 0.0, 13.0, "every spade beyond this many is a trick"),
             ParamSpec(
-                "blind_nil_deficit", 200.0, 0.0, 1e9, "declare blind nil when behind by this"
+                "short_value", 1.0, 0.0, 2.0, "a void's worth with spare spades (singleton half)"
             ),
         ),
         summary=(
-            "The classic count: side-suit aces and guarded kings, spade honours, spade "
-            "length beyond four, voids and singletons with spare spades; nil when the nil "
-            "risk (high or long spades, unguarded honours) is low."
+            "The classic count of sure tricks: side aces (half in a suit of seven or more), "
+            "guarded side kings, a queen in a three- to five-card suit, the ace, guarded "
+            "king and twice-guarded queen of spades, every spade beyond `spade_length`, "
+            "and voids and singletons as long as there are spare spades to ruff with; the "
+            "sum plus `bias`, rounded." + _NIL_TEXT
         ),
-        source="pagat.com, Spades: bidding (John McLeod); common club counting advice",
+        source=(
+            'the point count taught in *Spades For Dummies* ("Figuring the value of your '
+            "high cards in Spades\", dummies.com) and pagat.com's Spades page (John McLeod) "
+            "for the scoring it bids against"
+        ),
+    )
+)
+register(
+    PolicySpec(
+        kind="bid",
+        name="pagat",
+        policy_id=L.BID_PAGAT,
+        params=(
+            *_BID_COMMON,
+            ParamSpec("queen_value", 0.25, 0.0, 1.0, "a side queen in a suit of five or fewer"),
+            ParamSpec("trump_length", 4.0, 0.0, 13.0, "every spade beyond this many is a trick"),
+        ),
+        summary=(
+            "The published guide's point count: a side ace is a trick (half in a suit of "
+            "seven or more); a side king a quarter alone or in five or more, three quarters "
+            "in two to four, plus a quarter with the ace, queen or jack in a suit under six; "
+            "a side queen `queen_value` in a short suit (double with the ace and king); a "
+            "trump honour is a trick when fewer unowned ranks lie above it than owned trumps "
+            "below (half when equal); spades beyond `trump_length`; then voids, singletons "
+            "and doubletons (1, 1/2, 1/4) ruffed by the spades not yet counted." + _NIL_TEXT
+        ),
+        source=(
+            "the bidding chapter of *The Spades Book* (sharkfeeder.com/spadsbook/"
+            "basicbidding.html), a guide to the standard rules published on pagat.com; "
+            "named `pagat` after those rules"
+        ),
+    )
+)
+register(
+    PolicySpec(
+        kind="bid",
+        name="partner-aware",
+        policy_id=L.BID_PARTNER,
+        params=(
+            *_BID_COMMON,
+            ParamSpec(
+                "overbid_cut",
+                0.5,
+                0.0,
+                2.0,
+                "cut per trick the table (unbid seats at 3) is over 13",
+            ),
+            ParamSpec("nil_cover_bonus", 0.5, -2.0, 3.0, "added when the partner bid nil"),
+            ParamSpec("opp_nil_bonus", 0.5, -2.0, 3.0, "added when an opponent bid nil"),
+            ParamSpec("bag_push", 0.5, -2.0, 3.0, "added when the side's bags are near the limit"),
+            ParamSpec("bag_margin", 3.0, 0.0, 20.0, "bags this close to the limit are near"),
+            ParamSpec(
+                "score_shade", 0.5, 0.0, 3.0, "taken off near the target, added when far behind"
+            ),
+            ParamSpec("score_margin", 100.0, 0.0, 1000.0, "points that count as near / far"),
+        ),
+        summary=(
+            "The guide's count (as `pagat`), adjusted to the table and the game: a partner's "
+            "nil adds `nil_cover_bonus` (the cover takes extra tricks), an opponent's nil "
+            "`opp_nil_bonus`; when the bids so far plus this hand (three per seat still to "
+            "bid) exceed 13 the estimate is cut by `overbid_cut` per trick over; bags near "
+            "the limit push the bid up; a side close to the target and ahead shades down and "
+            "nils less, a side far behind shades up and nils more; a partner bid of four or "
+            "more makes nil easier." + _NIL_TEXT
+        ),
+        source=(
+            "situational bidding as taught by Joe Andrews (*The Complete Win at Spades*; "
+            "his columns at safeharborgames.net: score management, bidding with a nil "
+            "partner) on top of the guide's count"
+        ),
+    )
+)
+register(
+    PolicySpec(
+        kind="bid",
+        name="monte-carlo",
+        policy_id=L.BID_MONTE_CARLO,
+        params=(
+            *_BID_COMMON,
+            ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per bid"),
+            ParamSpec(
+                "bag_cost", -1.0, -1.0, 100.0, "points charged per bag (-1: penalty / limit)"
+            ),
+            ParamSpec("nil_bonus", 0.0, -200.0, 200.0, "points added to the nil option"),
+            ParamSpec(
+                "window", 2.0, 0.0, 12.0, "number bids tried: the count's bid plus or minus this"
+            ),
+            ParamSpec(
+                "objective",
+                0.0,
+                0.0,
+                1.0,
+                "0: best score margin; 1: least |side tricks - contract|",
+            ),
+            ParamSpec(
+                "bid_tolerance",
+                1.0,
+                -1.0,
+                13.0,
+                "deals kept when each earlier bid is within this of the count's (-1: any deal)",
+            ),
+        ),
+        summary=(
+            "For its own hand, deals the unseen cards at random `samples` times, gives the "
+            "seats still to bid the `count` bid for their sampled hand, plays every deal "
+            "out with the `heuristic` play (once with a number bid, and once as nil when "
+            "the nil risk is at most `nil_threshold` and the partner allows it) and bids "
+            "the number, or nil, with the best average score margin under the table's "
+            "scoring, bags charged at `bag_cost`. `bias` shifts the chosen number bid. The "
+            "slow, strong reference bidder (thousands of hands per second); blind nil as "
+            "the counting bidders."
+        ),
+        source=(
+            "determinised Monte-Carlo sampling (perfect-information rollouts), as in "
+            "Ginsberg's GIB for bridge (JAIR 14, 2001) and Cowling, Powley & Whitehouse, "
+            "'Information Set Monte Carlo Tree Search' (IEEE TCIAIG 4, 2012)"
+        ),
     )
 )
 register(
@@ -220,6 +395,19 @@ register(
         source="baseline",
     )
 )
+
+_PLAY_COMMON = (
+    ParamSpec("bag_avoid", 1.0, 0.0, 1.0, "1: once the side has made its bid, duck tricks"),
+    ParamSpec(
+        "set_push", 2.0, 0.0, 13.0, "...but keep winning if this many more tricks set the others"
+    ),
+    ParamSpec("cover_nil", 1.0, 0.0, 1.0, "1: cover a partner's nil"),
+    ParamSpec("attack_nil", 1.0, 0.0, 1.0, "1: try to set an opponent's nil"),
+    ParamSpec("second_hand_trump", 0.0, 0.0, 1.0, "1: trump in second seat when void"),
+    ParamSpec("cash_masters", 1.0, 0.0, 1.0, "1: lead and take with sure winners"),
+    ParamSpec("draw_trumps", 1.0, 0.0, 1.0, "1: lead the top spade to draw trumps"),
+)
+
 register(
     PolicySpec(
         kind="play",
@@ -232,18 +420,98 @@ register(
 )
 register(
     PolicySpec(
-        kind="draw",
-        name="threshold",
-        policy_id=0,
+        kind="play",
+        name="heuristic",
+        policy_id=L.PLAY_HEURISTIC,
+        params=_PLAY_COMMON,
+        summary=(
+            "Sound card play, deterministic and fast. Leading: cash a sure winner in a suit "
+            "no opponent has shown out of, lead the top spade to draw trumps, else low from "
+            "the weakest suit. Following: second hand low (unless holding the top card), "
+            "third hand high but as cheaply as an equal card allows, last hand wins as "
+            "cheaply as possible, never overtake a winning partner; void: trump in (over a "
+            "trump if needed) when the trick matters, else discard from the weakest suit. "
+            "Contract-aware: a side that has made its bid ducks to avoid bags (the highest "
+            "card that still loses) unless `set_push` more tricks would set the opponents. "
+            "Nil-aware: the nil bidder ducks with its highest losing card and sheds its "
+            "most dangerous cards when void; its partner leads high, sets the bar high "
+            "before the nil bidder plays and overtakes it after; the opponents lead low "
+            "into the nil, play low before it and never overtake it."
+        ),
+        source=(
+            "the standard whist-family maxims (second hand low, third hand high) and the "
+            "nil and bag advice of Joe Andrews' columns (safeharborgames.net) and the "
+            "strategy pages linked from pagat.com's Spades page"
+        ),
+    )
+)
+register(
+    PolicySpec(
+        kind="play",
+        name="lookahead",
+        policy_id=L.PLAY_LOOKAHEAD,
         params=(
-            ParamSpec("side_rank", 9.0, 0.0, 13.0, "keep side cards of this rank or more (J=9)"),
-            ParamSpec("spade_rank", 3.0, 0.0, 15.0, "keep spades of this rank or more (5=3)"),
-            ParamSpec("nil_rank", 5.0, -1.0, 12.0, "going nil: keep side cards up to this rank"),
+            *_PLAY_COMMON,
+            ParamSpec("samples", 8.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
+            ParamSpec(
+                "margin", 1.0, 0.0, 100.0, "points per deal a card must gain over the heuristic's"
+            ),
+            ParamSpec("bag_cost", 0.0, -1.0, 100.0, "points charged per bag (-1: penalty / limit)"),
         ),
         summary=(
+            "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
+            "as many as it holds and none of a suit it has shown out of), and for every "
+            "distinct legal card (cards with no unseen card between them count once) plays "
+            "the deals out with the `heuristic` (its parameters are the first seven here) "
+            "and scores the hand: the card with the best average score margin, bags charged "
+            "at the penalty per bag, unless it gains less than `margin` points per deal "
+            "over the heuristic's own card."
+        ),
+        source=(
+            "perfect-information Monte-Carlo sampling (Ginsberg, 'GIB: Imperfect "
+            "information in a computationally challenging game', JAIR 14, 2001)"
+        ),
+    )
+)
+_DRAW_COMMON = (
+    ParamSpec("side_rank", 9.0, 0.0, 13.0, "keep side cards of this rank or more (J=9)"),
+    ParamSpec("spade_rank", 3.0, 0.0, 15.0, "keep spades of this rank or more (5=3)"),
+    ParamSpec("nil_rank", 5.0, -1.0, 12.0, "going nil: keep side cards up to this rank"),
+)
+register(
+    PolicySpec(
+        kind="draw",
+        name="threshold",
+        policy_id=L.DRAW_THRESHOLD,
+        params=_DRAW_COMMON,
+        summary=(
             "Two players: keep a drawn card when it is high enough (a spade or an honour), "
-            "or, going for nil, when it is a low side card."
+            "or, going for blind nil, when it is a low side card."
         ),
         source="the Frisian two-player sheet's advice",
+    )
+)
+register(
+    PolicySpec(
+        kind="draw",
+        name="plan",
+        policy_id=L.DRAW_PLAN,
+        params=(
+            *_DRAW_COMMON,
+            ParamSpec("nil_commit", 1.0, -1.0, 50.0, "after commit_after cards, go for nil..."),
+            ParamSpec("commit_after", 4.0, 0.0, 13.0, "...when the nil risk kept is at most that"),
+            ParamSpec("nil_spade_rank", 1.0, -1.0, 14.0, "going nil: keep spades up to this rank"),
+        ),
+        summary=(
+            "Two players: plays for a strong hand or for nil. Until `commit_after` cards "
+            "are kept it keeps high cards as `threshold` does; from then on a hand whose "
+            "nil risk is at most `nil_commit` plays for nil, keeping only low side cards "
+            "and the lowest spades, so the bidder can then bid nil; otherwise it keeps "
+            "building tricks. A blind nil declarer always draws for nil."
+        ),
+        source=(
+            "the Frisian two-player sheet's advice (keep high cards or aim for nil), "
+            "with the nil risk of the four-player bidders"
+        ),
     )
 )

@@ -103,3 +103,12 @@ E_REVOKE = 3
 E_SPADES_NOT_BROKEN = 4
 E_MUST_LEAD_TWO_CLUBS = 5
 E_UNKNOWN_CARD = 6
+
+# --- More built-in policy ids (issue 3; append only) ----------------------------------
+BID_PAGAT = 2
+BID_PARTNER = 3
+BID_MONTE_CARLO = 4
+PLAY_HEURISTIC = 1
+PLAY_LOOKAHEAD = 2
+DRAW_THRESHOLD = 0
+DRAW_PLAN = 1
