@@ -89,6 +89,15 @@ def test_kernel_matches_reference_on_random_hands(preset: str) -> None:
     check_hands_against_reference(rules, 100, seed=12, bidding="count")
 
 
+def test_exchanges_when_both_partners_or_players_bid_blind_nil() -> None:
+    # Frequent blind nils: both players (two-player) or both partners declare often,
+    # which the exchange rules treat specially (no exchange; no drawing the other
+    # declarer's discards).
+    bidding = "random:nil_rate=0.2,blind_nil_rate=0.6,max_bid=5"
+    for preset in ("two-player", "blind-nil-exchange"):
+        assert check_hands_against_reference(Rules.preset(preset), 400, 13, bidding) > 200
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_kernel_matches_reference_on_100k_hands(preset: str) -> None:

@@ -173,7 +173,9 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
                     pile &= ~bit_nb(card)
                     masks[M_HANDS + seat] |= bit_nb(card)
                 masks[M_HANDS + seat] &= ~discard
-                unused = pile | discard
+                # Replacements come from the cards unused by the draw, never from another
+                # declarer's discards (both players may have bid blind nil).
+                unused = pile
             seat = 1 - seat
         seat = first
         for _ in range(2):
