@@ -186,6 +186,18 @@ def describe(kind: Kind | None = None) -> list[PolicySpec]:
     return [spec for (k, _), spec in _REGISTRY.items() if kind is None or k == kind]
 
 
+_INTRO = """\
+A policy is a name with numeric parameters: `"count"`, `"count:bias=0.5,nil_threshold=2"`,
+or `Policy.of("count", "bid", {"bias": 0.5})`. `simulate_hands`/`simulate_games` (and the
+CLI) take one policy for every seat or one per side, `("heuristic", "random")` or
+`{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
+sweep never recompiles. A user-written `@njit` function with the documented signature
+runs at the speed of a built-in (`analyses/custom_policy.py`). Every policy sees only its
+own cards and the public table state. `spades_sim.analysis.duplicate` compares two
+policies on the same deals with the sides swapped; `benchmarks/strength.py` measures
+them."""
+
+
 def markdown() -> str:
     """Every built-in policy as Markdown: per kind, a section per policy with its summary,
     source and a table of parameters (the README's policy section is this text).
@@ -194,7 +206,7 @@ def markdown() -> str:
     True
     """
     titles = {"bid": "Bidding policies", "play": "Play policies", "draw": "Draw policies"}
-    lines: list[str] = []
+    lines: list[str] = ["## Policies", "", *_INTRO.splitlines(), ""]
     for kind in ("bid", "play", "draw"):
         lines += [f"### {titles[kind]} (`{kind}`)", ""]
         for spec in describe(kind):
@@ -217,7 +229,7 @@ def markdown() -> str:
 
 _BID_COMMON = (
     ParamSpec("bias", 0.0, -5.0, 5.0, "added to the estimated tricks before rounding"),
-    ParamSpec("nil_threshold", 1.5, -1.0, 50.0, "bid nil when the hand's nil risk is at most this"),
+    ParamSpec("nil_threshold", 2.5, -1.0, 50.0, "bid nil when the hand's nil risk is at most this"),
     ParamSpec("blind_nil_deficit", 200.0, 0.0, 1e9, "declare blind nil only when behind by this"),
     ParamSpec("blind_nil_max_bags", 7.0, 0.0, 1e9, "... and carrying at most this many bags"),
     ParamSpec(
@@ -399,7 +411,7 @@ register(
 _PLAY_COMMON = (
     ParamSpec("bag_avoid", 1.0, 0.0, 1.0, "1: once the side has made its bid, duck tricks"),
     ParamSpec(
-        "set_push", 2.0, 0.0, 13.0, "...but keep winning if this many more tricks set the others"
+        "set_push", 4.0, 0.0, 13.0, "...but keep winning if this many more tricks set the others"
     ),
     ParamSpec("cover_nil", 1.0, 0.0, 1.0, "1: cover a partner's nil"),
     ParamSpec("attack_nil", 1.0, 0.0, 1.0, "1: try to set an opponent's nil"),
@@ -452,7 +464,7 @@ register(
         policy_id=L.PLAY_LOOKAHEAD,
         params=(
             *_PLAY_COMMON,
-            ParamSpec("samples", 8.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
+            ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
             ParamSpec(
                 "margin", 1.0, 0.0, 100.0, "points per deal a card must gain over the heuristic's"
             ),

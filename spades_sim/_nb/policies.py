@@ -95,11 +95,11 @@ D_NIL_SPADE_RANK = 6
 # Registry defaults the sampling policies use for the other seats' bids and the play in
 # their rollouts (tests hold them equal to ``spades_sim.policies``).
 COUNT_DEFAULTS = np.array(
-    [L.BID_COUNT, 0.0, 1.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 1.0, 4.0, 1.0, 0, 0, 0, 0],
+    [L.BID_COUNT, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 1.0, 4.0, 1.0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 HEURISTIC_DEFAULTS = np.array(
-    [L.PLAY_HEURISTIC, 1.0, 2.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [L.PLAY_HEURISTIC, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 

@@ -63,6 +63,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     is ``hand``). Known voids are respected when a consistent deal is found within a few
     attempts; the last attempt ignores them. Returns True when voids were respected."""
     players = info[L.I_PLAYERS]
+    key = np.uint64(key)
     deck = JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
     pool0 = deck & ~hand & ~np.uint64(info[L.I_PLAYED])
     n_pool = popcount_nb(pool0)
@@ -91,6 +92,14 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
                     left -= 1
         out[seat] = hand
         return True
+    voids = np.zeros(5, dtype=np.int64)
+    constrained = ZERO
+    for s in range(players):
+        if s != seat:
+            voids[s] = info[L.I_VOIDS + s]
+            for suit in range(4):
+                if (voids[s] >> suit) & 1:
+                    constrained |= SUIT_MASKS[suit]
     for attempt in range(6):
         strict = attempt < 5
         used = 0
@@ -102,30 +111,34 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
                 used += rooms[s]
         rooms[4] = n_pool - used
         out[seat] = hand
-        pool = pool0
         ok = True
-        for i in range(n_pool):
-            bits = mix64_nb(key + counter * GOLDEN)
-            counter += ONE
-            card = select_bit_nb(pool, below_nb(bits & LOW32, n_pool - i))
-            pool &= ~bit_nb(card)
-            suit = suit_of_nb(card)
-            total = 0
-            for s in range(5):
-                if rooms[s] > 0 and (s == 4 or not strict or not (info[L.I_VOIDS + s] >> suit) & 1):
-                    total += rooms[s]
-            if total == 0:
-                ok = False
+        for phase in range(2):  # the cards of suits someone has shown out of go first
+            pool = pool0 & (constrained if phase == 0 else ~constrained)
+            n = popcount_nb(pool)
+            for i in range(n):
+                bits = mix64_nb(key + counter * GOLDEN)
+                counter += ONE
+                card = select_bit_nb(pool, below_nb(bits & LOW32, n - i))
+                pool &= ~bit_nb(card)
+                suit = suit_of_nb(card)
+                total = 0
+                for s in range(5):
+                    if rooms[s] > 0 and (s == 4 or not strict or not (voids[s] >> suit) & 1):
+                        total += rooms[s]
+                if total == 0:
+                    ok = False
+                    break
+                pick = below_nb(bits >> np.uint64(32), total)
+                for s in range(5):
+                    if rooms[s] > 0 and (s == 4 or not strict or not (voids[s] >> suit) & 1):
+                        if pick < rooms[s]:
+                            if s < 4:
+                                out[s] |= bit_nb(card)
+                            rooms[s] -= 1
+                            break
+                        pick -= rooms[s]
+            if not ok:
                 break
-            pick = below_nb(bits >> np.uint64(32), total)
-            for s in range(5):
-                if rooms[s] > 0 and (s == 4 or not strict or not (info[L.I_VOIDS + s] >> suit) & 1):
-                    if pick < rooms[s]:
-                        if s < 4:
-                            out[s] |= bit_nb(card)
-                        rooms[s] -= 1
-                        break
-                    pick -= rooms[s]
         if ok:
             return strict
     return False
@@ -224,6 +237,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     with the heuristic; the heuristic's own card unless another gains ``margin``."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
+    rand = np.uint64(rand)
     players = info[L.I_PLAYERS]
     deck = JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
     unseen = deck & ~hand & ~np.uint64(info[L.I_PLAYED])
@@ -299,6 +313,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     (bags charged at ``bag_cost``; ``nil_bonus`` added to the nil option)."""
     players = info[L.I_PLAYERS]
     side = seat & 1
+    rand = np.uint64(rand)
     samples = max(np.int64(params[B_SAMPLES]), 1)
     cost = bag_cost_nb(rules, params[B_BAG_COST])
     try_nil = nil_allowed_nb(

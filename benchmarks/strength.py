@@ -1,0 +1,131 @@
+"""How strong and how fast the built-in policies are, measured the way comparisons should be.
+
+Prints, with 95% confidence intervals:
+
+(a) ``heuristic`` play against ``random`` play, duplicate (same deals, sides swapped),
+    both sides bidding ``count``: the heuristic side's mean score margin per hand;
+(b) ``lookahead`` play against ``heuristic``, duplicate, likewise;
+(c) the bid accuracy of every bidder, all four seats bidding with it and playing
+    ``heuristic``: mean absolute error of a side's tricks against its contract;
+(d) the success rate of the nils the built-in nil rules bid, under ``heuristic`` play
+    (Wilson interval);
+(e) throughput on one thread (median of 5 runs after a warm-up): ``count`` +
+    ``heuristic`` (target: one million hands per second per core), and a user-written
+    policy (``analyses/custom_policy.py: heuristic_twin``) against its built-in twin.
+
+Run from the repository root: ``python benchmarks/strength.py`` (about five minutes on a
+two-core machine; ``--deals`` scales (a)-(d), ``--quick`` is a smoke run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if __name__ == "__main__":  # run as a script: import the package from this checkout
+    sys.path.insert(0, str(ROOT))
+
+import numba  # noqa: E402
+
+from spades_sim.analysis import bid_accuracy, duplicate, nil_success  # noqa: E402
+from spades_sim.simulate import (  # noqa: E402
+    RunSpec,
+    numba_threads,
+    run_chunk,
+    simulate_hands,
+)
+
+BIDDERS = ("count", "pagat", "partner-aware", "monte-carlo", "monte-carlo:objective=1")
+
+
+def _example() -> object:
+    path = ROOT / "analyses" / "custom_policy.py"
+    spec = importlib.util.spec_from_file_location("custom_policy", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Numba's cache looks the module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def throughput(bidding: object, play: object, n: int, repeats: int = 5) -> float:
+    """Hands per second on one thread: median of ``repeats`` runs of ``n`` deals."""
+    spec = RunSpec.build(seed=7, bidding=bidding, play=play)  # type: ignore[arg-type]
+    with numba_threads(1):
+        run_chunk(spec, 0, 0, 256)  # compile or load the kernel
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            run_chunk(spec, 0, 0, n)
+            times.append(time.perf_counter() - start)
+    return n / statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000, help="deals for (a)-(d)")
+    parser.add_argument("--lookahead-deals", type=int, default=10_000, help="deals for (b)")
+    parser.add_argument("--speed-deals", type=int, default=400_000, help="deals per speed run")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.deals, args.lookahead_deals, args.speed_deals = 400, 200, 4000
+    print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
+    print(
+        f"python {platform.python_version()}, numba {numba.__version__}, "
+        f"{numba.config.NUMBA_NUM_THREADS} threads available, {platform.processor() or '?'}"
+    )
+    n, seed = args.deals, args.seed
+
+    t = time.perf_counter()
+    r = duplicate("heuristic", "random", n, seed=seed, bidding="count")
+    print(f"\n(a) heuristic vs random play, {n} deals x 2, duplicate, count bidding:")
+    print(f"    heuristic's margin per hand {r.margin}  ({time.perf_counter() - t:.0f} s)")
+
+    t = time.perf_counter()
+    m = args.lookahead_deals
+    r = duplicate("lookahead", "heuristic", m, seed=seed + 1, bidding="count")
+    print(f"\n(b) lookahead vs heuristic play, {m} deals x 2, duplicate, count bidding:")
+    print(f"    lookahead's margin per hand {r.margin}  ({time.perf_counter() - t:.0f} s)")
+
+    print(f"\n(c) bid accuracy, {n} deals, all seats one bidder, heuristic play:")
+    print("    bidder                   MAE |side tricks - contract| [95% CI]   made   score/hand")
+    frames = {}
+    for bidder in BIDDERS:
+        t = time.perf_counter()
+        df = simulate_hands(n, seed=seed + 2, bidding=bidder, play="heuristic")
+        frames[bidder] = df
+        sides = df[(df.seat < 2) & (df.side_contract > 0)]
+        made = (sides.made == 1).mean()
+        score = df[df.seat < 2].score_change.mean()
+        print(
+            f"    {bidder:24s} {bid_accuracy(df)!s:36s} {made:5.3f}  {score:6.1f}"
+            f"  ({time.perf_counter() - t:.0f} s)"
+        )
+
+    print("\n(d) nils bid by the built-in nil rules, heuristic play (Wilson 95% CI):")
+    for bidder in BIDDERS[:4]:
+        df = frames[bidder]
+        print(f"    {bidder:24s} made {nil_success(df)}, nil bid by {df.nil.mean():.3f} of seats")
+
+    print(f"\n(e) throughput, one thread, median of 5 runs of {args.speed_deals} deals:")
+    rate = throughput("count", "heuristic", args.speed_deals)
+    print(f"    count + heuristic (built-in):       {rate:12,.0f} hands/s")
+    rate_random = throughput("count", "random", args.speed_deals)
+    print(f"    count + random (built-in):          {rate_random:12,.0f} hands/s")
+    example = _example()
+    twin = example.twin_policy()  # type: ignore[attr-defined]
+    rate_twin = throughput("count", twin, args.speed_deals)
+    print(f"    count + heuristic_twin (user @njit):{rate_twin:12,.0f} hands/s")
+    print(f"    user-written / built-in:            {rate_twin / rate:12.2f}")
+
+
+if __name__ == "__main__":
+    main()

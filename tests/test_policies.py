@@ -1,0 +1,556 @@
+"""The built-in policies: what they may see, that they play legally, that parameters steer
+them without recompiling, the behaviours their documentation promises, blind nil and the
+two-player draw, the registry and README, and the user-written policy example.
+
+Decisions are checked by calling the kernels' policy functions directly on table states
+built here in plain Python (``table_info`` mirrors ``_nb.play``), and by simulating small
+runs (every card the kernel plays is checked for legality there; an illegal one raises
+``PolicyError``). The whole file stays well under a minute, compile included, except the
+tests marked slow.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from spades_sim import reference
+from spades_sim._nb import layout as L
+from spades_sim._nb import loop, rollout
+from spades_sim._nb import policies as nbp
+from spades_sim.analysis import bid_accuracy, duplicate, mean_ci, nil_success, proportion_ci
+from spades_sim.cards import parse_card, parse_hand
+from spades_sim.policies import Policy, describe, markdown, parse_policy
+from spades_sim.rules import Rules
+from spades_sim.simulate import record_hands, simulate_games, simulate_hands
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = Rules().lower()
+PLAY_POLICIES = ("random", "heuristic", "lookahead:samples=2")
+BID_POLICIES = ("count", "pagat", "partner-aware", "monte-carlo:samples=2", "random")
+
+
+def table_info(
+    plays: list[int],
+    first: int,
+    bids: tuple[int, ...] = (3, 3, 3, 3),
+    nils: tuple[int, ...] = (0, 0, 0, 0),
+    players: int = 4,
+    scores: tuple[int, int] = (0, 0),
+    bags: tuple[int, int] = (0, 0),
+) -> tuple[np.ndarray, int]:
+    """The public table state after ``plays`` (cards in play order, ``first`` leading the
+    first trick), built in plain Python as the kernel keeps it; and the seat to play."""
+    info = np.zeros(L.N_INFO, dtype=np.int64)
+    info[L.I_PLAYERS] = players
+    info[L.I_FIRST_TO_ACT] = first
+    info[L.I_DEALER] = (first - 1) % players
+    for s in range(4):
+        info[L.I_BIDS + s] = bids[s] if s < players else -1
+        info[L.I_NIL + s] = nils[s] if s < players else 0
+    info[L.I_SCORES : L.I_SCORES + 2] = scores
+    info[L.I_BAGS : L.I_BAGS + 2] = bags
+    leader, trick, played, broken = first, 0, 0, 0
+    cards: list[int] = []
+
+    def reset() -> None:
+        info[L.I_TRICK], info[L.I_LEADER], info[L.I_N_IN_TRICK] = trick, leader, 0
+        info[L.I_LED_SUIT] = info[L.I_WINNING_SEAT] = info[L.I_WINNING_CARD] = -1
+        info[L.I_TRICK_CARDS : L.I_TRICK_CARDS + 4] = -1
+
+    reset()
+    for card in plays:
+        j = len(cards)
+        seat = (leader + j) % players
+        suit = min(card // 13, 3)
+        if j == 0:
+            info[L.I_LED_SUIT] = suit
+            info[L.I_WINNING_SEAT], info[L.I_WINNING_CARD] = seat, card
+        else:
+            led = int(info[L.I_LED_SUIT])
+            if suit != led:
+                info[L.I_VOIDS + seat] |= 1 << led
+            win = int(info[L.I_WINNING_CARD])
+            if card > win and (suit == led or card >= 39):
+                info[L.I_WINNING_SEAT], info[L.I_WINNING_CARD] = seat, card
+        broken |= card >= 39
+        played |= 1 << card
+        cards.append(card)
+        info[L.I_TRICK_CARDS + j] = card
+        info[L.I_N_IN_TRICK] = j + 1
+        info[L.I_PLAYED], info[L.I_BROKEN] = played, broken
+        if len(cards) == players:
+            info[L.I_TRICKS_WON + info[L.I_WINNING_SEAT]] += 1
+            leader, trick, cards = int(info[L.I_WINNING_SEAT]), trick + 1, []
+            reset()
+    return info, (leader + len(cards)) % players
+
+
+def cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def legal_of(hand: int, info: np.ndarray) -> int:
+    led = int(info[L.I_LED_SUIT])
+    if led >= 0:
+        suit = int(nbp.SUIT_MASKS[led])
+        return hand & suit or hand
+    side = hand & ((1 << 39) - 1)
+    if info[L.I_TRICK] == 0 or not info[L.I_BROKEN]:
+        return side or hand
+    return hand
+
+
+def play(policy: str, hand: str, info: np.ndarray, seat: int, rand: int = 1) -> str:
+    """The card a built-in play policy picks, as text."""
+    mask = parse_hand(hand)
+    vector = parse_policy(policy, "play").lower()
+    card = nbp.builtin_play_nb(
+        np.uint64(mask), np.uint64(legal_of(mask, info)), seat, info, RULES, vector,
+        np.uint64(rand),
+    )  # fmt: skip
+    return "23456789TJQKA"[card % 13] + "CDHS"[card // 13]
+
+
+def bid(policy: str, hand: str, info: np.ndarray, seat: int, rules: np.ndarray = RULES) -> int:
+    vector = parse_policy(policy, "bid").lower()
+    return int(
+        nbp.builtin_bid_nb(np.uint64(parse_hand(hand)), seat, info, rules, vector, np.uint64(5))
+    )
+
+
+# --- What a policy may see ------------------------------------------------------------
+
+
+def test_no_policy_reads_hidden_cards() -> None:
+    """Two deals that differ only in cards other seats still hold give the same table
+    state, so every policy decides the same: the policies get nothing else."""
+    chunk = record_hands(4, seed=3, play="heuristic")
+    dealt = [int(x) for x in chunk.plays["dealt"][0]]
+    plays = [int(c) for c in chunk.plays["plays"][0]]
+    first = (int(chunk.hands["dealer"][0]) + 1) % 4
+    history = plays[:21]  # trick 5, first card played
+    info_a, seat = table_info(history, first)
+    held = [h & ~sum(1 << c for c in history) for h in dealt]
+    # deal B: swap two unplayed cards of one suit between the two seats after `seat`
+    x, y = (seat + 1) % 4, (seat + 2) % 4
+    suit = next(
+        s for s in range(4) if held[x] >> (13 * s) & 0x1FFF and held[y] >> (13 * s) & 0x1FFF
+    )
+    cx = next(c for c in range(13 * suit, 13 * suit + 13) if held[x] >> c & 1)
+    cy = next(c for c in range(13 * suit, 13 * suit + 13) if held[y] >> c & 1)
+    deal_b = list(dealt)
+    deal_b[x] = deal_b[x] ^ (1 << cx) ^ (1 << cy)
+    deal_b[y] = deal_b[y] ^ (1 << cx) ^ (1 << cy)
+    assert deal_b != dealt
+    info_b, seat_b = table_info(history, first)  # the plays are the same: nothing else enters
+    assert seat_b == seat and np.array_equal(info_a, info_b)
+    hand = held[seat]
+    legal = legal_of(hand, info_a)
+    for name in PLAY_POLICIES:
+        vector = parse_policy(name, "play").lower()
+        picks = {
+            int(nbp.builtin_play_nb(np.uint64(hand), np.uint64(legal), seat, info, RULES,
+                                    vector, np.uint64(9)))
+            for info in (info_a, info_b)
+        }  # fmt: skip
+        assert len(picks) == 1 and legal >> picks.pop() & 1, name
+    info0, _ = table_info([], first, bids=(-1, -1, -1, -1))
+    for name in BID_POLICIES:
+        vector = parse_policy(name, "bid").lower()
+        decide = nbp.builtin_bid_nb
+        picks = {
+            int(decide(np.uint64(dealt[0]), 0, info0, RULES, vector, np.uint64(9))) for _ in "ab"
+        }
+        assert len(picks) == 1
+
+
+def test_sampled_deals_respect_what_the_seat_knows() -> None:
+    """The sampling policies deal the unseen cards: the other seats get as many cards as
+    they hold, none the seat holds or has seen played, none of a suit they showed out of."""
+    chunk = record_hands(6, seed=5, play="heuristic")
+    checked_voids = 0
+    fallbacks = 0
+    for i in range(6):
+        dealt = [int(x) for x in chunk.plays["dealt"][i]]
+        plays = [int(c) for c in chunk.plays["plays"][i]]
+        first = (int(chunk.hands["dealer"][i * 4]) + 1) % 4
+        for d in (9, 22, 30, 41):
+            info, seat = table_info(plays[:d], first)
+            hand = dealt[seat] & ~sum(1 << c for c in plays[:d])
+            out = np.zeros(4, dtype=np.uint64)
+            for key in range(20):
+                strict = rollout.sample_hands_nb(
+                    np.uint64(hand), seat, info, RULES, np.uint64(key), out
+                )
+                fallbacks += not strict
+                seen = hand | int(info[L.I_PLAYED])
+                total = hand
+                for s in range(4):
+                    if s == seat:
+                        continue
+                    h = int(out[s])
+                    assert not h & seen and not h & total
+                    total |= h
+                    assert bin(h).count("1") == bin(dealt[s] & ~int(info[L.I_PLAYED])).count("1")
+                    for suit in range(4 if strict else 0):
+                        if info[L.I_VOIDS + s] >> suit & 1:
+                            checked_voids += 1
+                            assert not h & int(nbp.SUIT_MASKS[suit])
+                assert total | int(info[L.I_PLAYED]) == (1 << 52) - 1
+    assert checked_voids > 0
+    assert fallbacks <= 5  # of 480 deals: voids are almost always honoured
+
+
+# --- Legal decisions ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["standard", "two-player", "jokers", "blind-nil-exchange"])
+@pytest.mark.parametrize("policy", PLAY_POLICIES)
+def test_every_play_is_legal(preset: str, policy: str) -> None:
+    """The kernel checks every card a policy returns (an illegal one raises); the recorded
+    plays also replay cleanly through the reference engine."""
+    rules = Rules.preset(preset)
+    n = 30 if policy.startswith("lookahead") else 150
+    chunk = record_hands(n, seed=11, rules=rules, bidding="count", play=policy)
+    players = rules.players
+    for i in range(5):
+        rows = slice(i * players, (i + 1) * players)
+        held = [int(h) for h in chunk.hands["hand"][rows]]
+        bids = [int(b) for b in chunk.hands["bid"][rows]]
+        blind = [s for s in range(players) if chunk.hands["blind_nil"][rows][s]]
+        plays = [int(c) for c in chunk.plays["plays"][i]]
+        dealer = int(chunk.hands["dealer"][rows][0])
+        result = reference.replay_hand(held, dealer, bids, plays, rules, blind_nil=blind)
+        assert result.tricks == tuple(int(t) for t in chunk.hands["tricks"][rows])
+
+
+@pytest.mark.parametrize("policy", BID_POLICIES)
+def test_every_bid_is_in_range(policy: str) -> None:
+    df = simulate_hands(100, seed=4, bidding=policy, play="heuristic")
+    assert df.bid.between(0, 13).all()
+    assert (df.nil == (df.bid == 0) & ~df.blind_nil).all()
+
+
+# --- Parameters steer without recompiling ---------------------------------------------
+
+
+def _signatures() -> tuple[int, ...]:
+    return tuple(
+        len(f.signatures)
+        for f in (loop.hands_nb, rollout.lookahead_play_nb, rollout.monte_carlo_bid_nb)
+    )
+
+
+def test_parameters_change_behaviour_without_recompiling() -> None:
+    simulate_hands(8, seed=1, bidding="monte-carlo:samples=1", play="lookahead:samples=1")
+    before = _signatures()
+    bids = [
+        simulate_hands(300, seed=2, bidding=f"count:bias={b}", play="heuristic").bid.mean()
+        for b in (-1, 0, 1)
+    ]
+    assert bids[0] < bids[1] < bids[2]
+    tricks = [
+        simulate_hands(300, seed=2, play=f"heuristic:bag_avoid={a}").tricks.to_numpy()
+        for a in (0, 1)
+    ]
+    assert not np.array_equal(tricks[0], tricks[1])
+    mc = [
+        simulate_hands(40, seed=2, bidding=f"monte-carlo:samples=2,bag_cost={c}").bid.mean()
+        for c in (0, 60)
+    ]
+    assert mc[0] < mc[1]  # a bag that costs more makes overtricks dearer: bid higher
+    looks = [
+        simulate_hands(20, seed=2, play=f"lookahead:samples={k}").score_change.to_numpy()
+        for k in (1, 3)
+    ]
+    assert not np.array_equal(looks[0], looks[1])
+    assert _signatures() == before
+
+
+# --- Behaviours the documentation promises --------------------------------------------
+
+
+def test_heuristic_follows_suit_by_position() -> None:
+    # trick 1 (North led the AD and won); North leads the 5H, East is second hand
+    opening = cards("AD 3D 4D 6D")
+    info, seat = table_info([*opening, parse_card("5H")], first=0)
+    assert seat == 1
+    assert play("heuristic", "KH 9H 3H 2C 7S", info, 1) == "3H"  # second hand low
+    assert play("heuristic", "AH 9H 3H 2C 7S", info, 1) == "AH"  # ... unless a sure winner
+    # third hand high, but as cheaply as an equal card allows (K and Q are equals)
+    info, seat = table_info([*opening, *cards("4H 6H")], first=0)
+    assert seat == 2
+    assert play("heuristic", "KH QH 8H 2H 3C", info, 2) == "QH"
+    # fourth hand: win as cheaply as possible over an opponent, never over the partner
+    info, seat = table_info([*opening, *cards("4H 9H 7H")], first=0)  # East (9H) winning
+    assert seat == 3 and play("heuristic", "QH TH 2H 3C", info, 3) == "2H"  # West: partner
+    info, seat = table_info([*opening, *cards("9H 4H 7H")], first=0)  # North winning
+    assert play("heuristic", "QH TH 2H 3C", info, 3) == "TH"
+
+
+def test_heuristic_ruffs_discards_and_ducks() -> None:
+    opening = cards("AD 3D 4D 6D")
+    info, _ = table_info([*opening, *cards("9H AH 7H")], first=0)  # East's AH wins; West void
+    # the partner wins: discard from the weakest suit (diamonds, whose top card is the 5)
+    assert play("heuristic", "KS 3S 5D 3D KC QC", info, 3) == "3D"
+    info, _ = table_info([*opening, *cards("AH 4H 7H")], first=0)  # North (opponent) wins
+    assert play("heuristic", "KS 3S 5D 3D KC QC", info, 3) == "3S"  # trump in cheaply
+    # bag avoidance: E-W bid 1 + 1 and have two tricks: West ducks with its highest loser
+    made = cards("AC 2C 3C 4C  5C KC 6C 7C")  # N wins trick 1, E wins trick 2 with the KC
+    info, _ = table_info([*made, *cards("9H 4H TH")], first=0, bids=(4, 1, 4, 1))
+    info[L.I_TRICKS_WON + 3] = 1  # West has one too: the side has made its two
+    assert play("heuristic", "KH JH 8H 2H", info, 3) == "8H"
+    assert play("heuristic:bag_avoid=0", "KH JH 8H 2H", info, 3) == "JH"
+
+
+def test_heuristic_nil_play() -> None:
+    opening = cards("AD 3D 4D 6D")
+    nil_east = (3, 0, 3, 3), (0, 1, 0, 0)
+    # the nil bidder plays its highest card that still loses, and sheds danger when void
+    info, seat = table_info(
+        [*opening, parse_card("JH")], first=0, bids=nil_east[0], nils=nil_east[1]
+    )
+    assert seat == 1 and play("heuristic", "QH TH 3H AC", info, 1) == "TH"
+    assert play("heuristic", "AC 2C KD 5S", info, 1) == "AC"
+    # its partner (West) overtakes it as cheaply as possible once it has played
+    info, seat = table_info([*opening, *cards("2H 5H 4H")], first=0, bids=nil_east[0],
+                            nils=nil_east[1])  # fmt: skip
+    assert seat == 3 and play("heuristic", "KH 7H 6H", info, 3) == "6H"
+    # the opponents lead low into the nil, in a suit it still holds (it showed out of D)
+    info, seat = table_info(cards("AD 3C 4D 6D"), first=0, bids=nil_east[0], nils=nil_east[1])
+    assert seat == 0 and play("heuristic", "AH 9H 4H KC 7C 5D", info, 0) == "4H"
+    # ...and play low in front of it
+    info2, _ = table_info([*opening, *cards("KH 2H")], first=0, bids=(3, 3, 3, 0),
+                          nils=(0, 0, 0, 1))  # fmt: skip
+    assert play("heuristic", "AH QH 5H", info2, 2) == "5H"
+
+
+def test_partner_cover_sets_the_bar_high() -> None:
+    # North bid nil; South leads: high, to let North play under
+    info, seat = table_info(cards("AD 3D 4D 6D  5C 7C KC 9C"), first=0, bids=(0, 3, 3, 3),
+                            nils=(1, 0, 0, 0))  # fmt: skip
+    assert seat == 2 and play("heuristic", "AH 4H 9C 3D", info, 2) == "AH"
+
+
+def test_lookahead_is_deterministic_and_keeps_clear_choices() -> None:
+    """The same decision with the same ``rand`` gives the same card; a choice the
+    play-outs cannot improve on by ``margin`` stays the heuristic's."""
+    info, _ = table_info([*cards("AD 3D 4D 6D"), parse_card("5H")], first=0)
+    picks = {play("lookahead:samples=4", "KH 9H 3H 2C 7S", info, 1, rand=7) for _ in range(2)}
+    assert len(picks) == 1
+    info, _ = table_info([*cards("AD 3D 4D 6D"), *cards("9H 4H 7H")], first=0)
+    assert play("lookahead:samples=4,margin=100", "QH TH 2H 3C", info, 3) == "TH"
+
+
+def test_bidding_reads_the_table() -> None:
+    strong = "AKQ4.AK3.A52.K76"
+    info, _ = table_info([], 0, bids=(-1, -1, -1, -1))
+    assert bid("count", strong, info, 0) >= 7 and bid("pagat", strong, info, 0) >= 7
+    low = "2.8532.7642.5432"
+    assert bid("count", low, info, 0) == 0  # nil with partner yet to bid
+    info_p, _ = table_info([], 0, bids=(-1, 3, 1, -1))  # South (partner) bid 1
+    assert bid("count", low, info_p, 0) >= 1  # partner too weak to cover
+    assert bid("count:nil_partner_min=1", low, info_p, 0) == 0
+    middling = "KJ75.Q73.K85.J64"
+    base, _ = table_info([], 0, bids=(-1, -1, -1, -1))
+    covered, _ = table_info([], 0, bids=(-1, -1, 0, -1), nils=(0, 0, 1, 0))
+    aware = "partner-aware:nil_cover_bonus=2"
+    assert bid(aware, middling, covered, 0) > bid(aware, middling, base, 0)
+    near, _ = table_info([], 0, bids=(-1, -1, -1, -1), scores=(450, 200))
+    assert bid("partner-aware", middling, near, 0) <= bid("partner-aware", middling, base, 0)
+
+
+def test_two_player_bidding_has_no_partner() -> None:
+    two = Rules.preset("two-player")
+    four_bids = simulate_hands(300, seed=5, bidding="count", play="heuristic").bid
+    two_df = simulate_hands(300, seed=5, rules=two, bidding="count", play="heuristic")
+    assert two_df.bid.mean() > 1.6 * four_bids.mean()  # 13 two-card tricks, no partner
+    assert (two_df.side_contract == two_df.bid).all()
+    info, _ = table_info([], 0, bids=(-1, -1, -1, -1), players=2)
+    assert bid("count", "AKQ4.AK3.A52.K76", info, 0, two.lower()) >= 6
+
+
+def test_two_player_draw_plans_for_strength_or_nil() -> None:
+    keep = nbp.keep_drawn_card_nb
+    plan = Policy.of("plan", "draw").lower()
+    held = np.uint64(parse_hand("2C 3C 2D"))
+    assert keep(np.uint64(0), parse_card("AS"), 0, False, plan)  # strong: a top spade
+    assert not keep(np.uint64(0), parse_card("4C"), 0, False, plan)
+    assert keep(held, parse_card("3D"), 4, False, plan)  # low so far: now drawing for nil
+    assert not keep(held, parse_card("KH"), 4, False, plan)
+    assert keep(held, parse_card("KH"), 2, False, plan)  # before commit_after: strength
+    assert not keep(np.uint64(0), parse_card("QH"), 0, True, plan)  # blind nil: low only
+    two = Rules.preset("two-player")
+    spades = {
+        d: simulate_hands(300, seed=6, rules=two, draw=d).spades.mean()
+        for d in ("threshold:spade_rank=0", "threshold:spade_rank=15")
+    }
+    assert spades["threshold:spade_rank=0"] > spades["threshold:spade_rank=15"] + 1
+
+
+def test_blind_nil_only_when_rules_and_score_allow() -> None:
+    """Blind nil needs the rule on and, with ``blind_nil_min_deficit``, the side behind by
+    that much; the counting bidders add their own deficit and bag conditions."""
+    policy = "count:blind_nil_deficit=60,blind_nil_max_bags=9,blind_nil_partner_min=0"
+    rules = Rules(blind_nil_min_deficit=120, target=300)
+    hands, _ = simulate_games(60, seed=8, rules=rules, bidding=policy, play="heuristic")
+    sides = hands[hands.seat < 2].pivot_table(
+        index=["game", "hand_no"], columns="side", values="score_before"
+    )
+    blind = hands[hands.blind_nil]
+    assert len(blind) > 0
+    for row in blind.itertuples():
+        mine = sides.loc[(row.game, row.hand_no), row.side]
+        theirs = sides.loc[(row.game, row.hand_no), 1 - row.side]
+        assert theirs - mine >= 120
+        assert row.bags_before <= 9
+    off, _ = simulate_games(30, seed=8, rules=Rules(blind_nil=False, target=300), bidding=policy)
+    assert not off.blind_nil.any()
+    assert not simulate_hands(300, seed=8, bidding=policy).blind_nil.any()  # never behind
+
+
+def test_exchange_passes_danger_and_low_cards() -> None:
+    hand = np.uint64(parse_hand("AS KS 4S AH 9H 2H 3D 2C"))
+    give = nbp.pass_cards_nb(hand, 3, True)
+    assert int(give) == parse_hand("AS KS 4S")  # any spade is a danger to a nil
+    take = nbp.pass_cards_nb(hand, 3, False)
+    assert int(take) == parse_hand("2C 3D 2H")
+
+
+# --- Registry, parameters, README -----------------------------------------------------
+
+
+def test_registry_lists_every_policy_with_source() -> None:
+    names = {(s.kind, s.name) for s in describe()}
+    for kind, name in [("bid", "count"), ("bid", "pagat"), ("bid", "partner-aware"),
+                       ("bid", "monte-carlo"), ("play", "random"), ("play", "heuristic"),
+                       ("play", "lookahead"), ("draw", "plan")]:  # fmt: skip
+        assert (kind, name) in names
+    for spec in describe():
+        assert spec.summary and spec.source
+        assert len(spec.params) <= 15
+        for p in spec.params:
+            assert p.low <= p.default <= p.high and p.help
+
+
+def test_kernel_slots_match_the_registry() -> None:
+    def slot(kind: str, name: str, param: str) -> int:
+        spec = next(s for s in describe() if s.kind == kind and s.name == name)
+        return 1 + [p.name for p in spec.params].index(param)
+
+    common = {"bias": nbp.B_BIAS, "nil_threshold": nbp.B_NIL_THRESHOLD,
+              "blind_nil_deficit": nbp.B_BLIND_DEFICIT, "blind_nil_max_bags": nbp.B_BLIND_MAX_BAGS,
+              "blind_nil_partner_min": nbp.B_BLIND_PARTNER_MIN,
+              "blind_nil_before_partner": nbp.B_BLIND_BEFORE_PARTNER,
+              "nil_partner_min": nbp.B_NIL_PARTNER_MIN, "round_up": nbp.B_ROUND_UP}  # fmt: skip
+    for name in ("count", "pagat", "partner-aware", "monte-carlo"):
+        for param, index in common.items():
+            assert slot("bid", name, param) == index
+    assert slot("bid", "count", "king_value") == nbp.B_KING_VALUE
+    assert slot("bid", "count", "short_value") == nbp.B_SHORT_VALUE
+    assert slot("bid", "pagat", "trump_length") == nbp.B_TRUMP_LENGTH
+    assert slot("bid", "partner-aware", "score_margin") == nbp.B_SCORE_MARGIN
+    assert slot("bid", "monte-carlo", "bid_tolerance") == nbp.B_TOLERANCE
+    assert slot("play", "lookahead", "samples") == nbp.P_SAMPLES
+    assert slot("play", "lookahead", "bag_cost") == rollout.P_BAG_COST
+    assert slot("play", "heuristic", "draw_trumps") == nbp.P_DRAW_TRUMPS
+    assert slot("draw", "plan", "nil_spade_rank") == nbp.D_NIL_SPADE_RANK
+    assert np.array_equal(Policy.of("count", "bid").lower(), nbp.COUNT_DEFAULTS)
+    assert np.array_equal(Policy.of("heuristic", "play").lower(), nbp.HEURISTIC_DEFAULTS)
+
+
+def test_readme_shows_the_registry() -> None:
+    text = (ROOT / "README.md").read_text()
+    match = re.search(r"<!-- policies:start -->\n(.*)<!-- policies:end -->", text, re.S)
+    assert match and match.group(1).strip() == markdown().strip()
+
+
+# --- Strength, briefly (the benchmark measures it properly) ----------------------------
+
+
+def test_duplicate_pairs_the_same_deals() -> None:
+    same = duplicate("heuristic", "heuristic", 200, seed=3)
+    assert np.all(same.paired == 0)  # identical play on identical deals, sides swapped
+    strong = duplicate("heuristic", "random", 300, seed=3)
+    assert strong.margin.low > 20
+
+
+def test_nils_mostly_succeed_and_bids_are_near_the_tricks() -> None:
+    df = simulate_hands(3000, seed=9, bidding="count", play="heuristic")
+    assert nil_success(df).low > 0.5
+    assert bid_accuracy(df).high < 2.0
+
+
+def test_interval_helpers() -> None:
+    e = proportion_ci(50, 100)
+    assert e.low == pytest.approx(0.4038, abs=1e-4) and e.high == pytest.approx(0.5962, abs=1e-4)
+    x = np.random.default_rng(0).normal(3.0, 2.0, 10_000)
+    assert mean_ci(x).contains(3.0)
+    assert mean_ci(pd.Series(x)).n == 10_000
+
+
+# --- User-written policies ------------------------------------------------------------
+
+
+def _example():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "custom_policy", ROOT / "analyses/custom_policy.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # Numba's cache looks the module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_user_written_example_decides_legally() -> None:
+    """The example's policies, called on the table states of recorded hands, return legal
+    cards and bids (the kernel path is the slow test below)."""
+    example = _example()
+    chunk = record_hands(10, seed=14, play="heuristic")
+    bid_params = np.array([3.0, 2.0])
+    play_params = np.array([1.0])
+    for i in range(10):
+        dealt = [int(x) for x in chunk.plays["dealt"][i]]
+        plays = [int(c) for c in chunk.plays["plays"][i]]
+        first = (int(chunk.hands["dealer"][i * 4]) + 1) % 4
+        info0, _ = table_info([], first, bids=(-1, -1, -1, -1))
+        for seat in range(4):
+            b = example.quick_tricks_bid(np.uint64(dealt[seat]), seat, info0, RULES, bid_params,
+                                         np.uint64(0))  # fmt: skip
+            assert 0 <= b <= 13
+        for d in range(52):
+            info, seat = table_info(plays[:d], first)
+            hand = dealt[seat] & ~sum(1 << c for c in plays[:d])
+            legal = legal_of(hand, info)
+            card = example.cheapest_winner_play(np.uint64(hand), np.uint64(legal), seat, info,
+                                                RULES, play_params, np.uint64(0))  # fmt: skip
+            assert legal >> card & 1
+
+
+@pytest.mark.slow
+def test_user_written_twin_plays_like_the_builtin() -> None:
+    """The example's ``heuristic_twin`` goes through the user-policy kernel and gives the
+    same hands as the built-in ``heuristic``: the user path runs the same code."""
+    example = _example()
+    mine = simulate_hands(200, seed=12, bidding="count", play=example.twin_policy())
+    builtin = simulate_hands(200, seed=12, bidding="count", play="heuristic")
+    pd.testing.assert_frame_equal(mine, builtin)
+
+
+@pytest.mark.slow
+def test_user_written_example_runs() -> None:
+    example = _example()
+    bidder = Policy.custom(example.quick_tricks_bid, "bid", {"spade_length": 3, "nil_spades": 2})
+    player = Policy.custom(example.cheapest_winner_play, "play", {"spare_partner": 1})
+    df = simulate_hands(500, seed=13, bidding=bidder, play=player)
+    assert df.bid.between(0, 13).all()
+    assert bid_accuracy(df).value < 3
+    example.main(200)
