@@ -78,8 +78,9 @@ def quick_tricks_bid(hand, seat, info, rules, params, rand):
         n_spades += (spades >> np.uint64(39 + rank)) & np.uint64(1)
     if not hand & DANGER and n_spades <= params[1]:
         return 0
-    extra = max(np.int64(n_spades) - np.int64(params[0]), 0)
-    return min(max(np.int64(aces) + kings + extra, 1), 13)
+    extra = np.int64(n_spades) - np.int64(params[0])
+    total = np.int64(aces) + kings + (extra if extra > 0 else 0)
+    return min(max(total, 1), 13)
 
 
 @njit(inline="always")

@@ -32,8 +32,15 @@ if __name__ == "__main__":  # run as a script: import the package from this chec
     sys.path.insert(0, str(ROOT))
 
 import numba  # noqa: E402
+import pandas as pd  # noqa: E402
 
-from spades_sim.analysis import bid_accuracy, duplicate, nil_success  # noqa: E402
+from spades_sim.analysis import (  # noqa: E402
+    Estimate,
+    bid_accuracy,
+    duplicate,
+    mean_ci,
+    nil_success,
+)
 from spades_sim.simulate import (  # noqa: E402
     RunSpec,
     numba_threads,
@@ -67,6 +74,20 @@ def throughput(bidding: object, play: object, n: int, repeats: int = 5) -> float
     return n / statistics.median(times)
 
 
+def paired_error_difference(first: pd.DataFrame, second: pd.DataFrame) -> Estimate:
+    """Mean of |error| under ``first`` minus under ``second`` on the same deals and sides
+    (sides with a contract in both runs), with its normal 95% interval."""
+    keys = ["deal", "side"]
+
+    def errors(df: pd.DataFrame) -> pd.Series:
+        sides = df[(df.seat < 2) & (df.side_contract > 0)]
+        error = (sides.side_tricks - sides.side_contract).abs().astype(float)
+        return pd.Series(error.to_numpy(), index=pd.MultiIndex.from_frame(sides[keys]))
+
+    a, b = errors(first).align(errors(second), join="inner")
+    return mean_ci((a - b).to_numpy())
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20_000, help="deals for (a)-(d)")
@@ -78,9 +99,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         args.deals, args.lookahead_deals, args.speed_deals = 400, 200, 4000
     print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
+    threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     print(
         f"python {platform.python_version()}, numba {numba.__version__}, "
-        f"{numba.config.NUMBA_NUM_THREADS} threads available, {platform.processor() or '?'}"
+        f"{threads} threads available, {platform.machine()}"
     )
     n, seed = args.deals, args.seed
 
@@ -109,6 +131,12 @@ def main(argv: list[str] | None = None) -> None:
             f"    {bidder:24s} {bid_accuracy(df)!s:36s} {made:5.3f}  {score:6.1f}"
             f"  ({time.perf_counter() - t:.0f} s)"
         )
+
+    mc = BIDDERS[3]
+    print(f"    paired by deal and side, {mc} MAE minus the other's [95% CI]:")
+    for bidder in BIDDERS:
+        if bidder != mc:
+            print(f"      vs {bidder:24s} {paired_error_difference(frames[mc], frames[bidder])}")
 
     print("\n(d) nils bid by the built-in nil rules, heuristic play (Wilson 95% CI):")
     for bidder in BIDDERS[:4]:

@@ -475,9 +475,9 @@ register(
             "as many as it holds and none of a suit it has shown out of), and for every "
             "distinct legal card (cards with no unseen card between them count once) plays "
             "the deals out with the `heuristic` (its parameters are the first seven here) "
-            "and scores the hand: the card with the best average score margin, bags charged "
-            "at the penalty per bag, unless it gains less than `margin` points per deal "
-            "over the heuristic's own card."
+            "and scores the hand: the card with the best average score margin (each bag "
+            "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
+            "it gains less than `margin` points per deal over the heuristic's own card."
         ),
         source=(
             "perfect-information Monte-Carlo sampling (Ginsberg, 'GIB: Imperfect "

@@ -16,8 +16,15 @@ Signatures (user-written policies have the same, see ``spades_sim.policies``)::
 
 For the built-ins, ``params[0]`` holds the policy id and the named parameters follow in
 the registry's order (``spades_sim.policies``); the ``P_*``/``B_*``/``D_*`` constants
-below are those slots. The per-card path (``heuristic_play_nb``) is inlined into the
-kernels; the sampling policies are separate cached functions called only when chosen.
+below are those slots.
+
+Speed: the per-card path (``heuristic_play_nb``) is inlined into the kernels. It reads
+the arrays into scalars once and hands them to scalar-only helpers compiled with
+``forceinline`` (LLVM inlines them; Numba does not re-type them at every call site):
+arrays inside branchy inlined code, or passed to a real call, make Numba keep atomic
+reference counting on them around every decision, which cost more than the policy. The
+sampling policies (``rollout.py``) are separate cached functions, called with borrowed
+array views (``borrow_nb``) only when chosen.
 """
 
 import numpy as np
@@ -212,27 +219,6 @@ def cheapest_equal_nb(mine, top, unseen):
     if gap:
         return lowest_card_nb(mine & above_nb(highest_card_nb(gap)))
     return lowest_card_nb(mine & SUIT_MASKS[suit_of_nb(top)])
-
-
-@njit(inline="always", cache=True)
-def nil_alive_nb(info, s):
-    """Seat ``s`` bid nil (or blind nil) and has won no trick yet."""
-    return info[L.I_NIL + s] != 0 and info[L.I_TRICKS_WON + s] == 0
-
-
-@njit(inline="always", cache=True)
-def side_need_nb(info, a, b, four, for_partner):
-    """Tricks side (a, b) still needs for its contract; -99 when it has no contract."""
-    contract = 0
-    won = 0
-    for k in range(2 if four else 1):
-        s = a if k == 0 else b
-        if info[L.I_NIL + s] == 0:
-            contract += info[L.I_BIDS + s]
-            won += info[L.I_TRICKS_WON + s]
-        elif for_partner:
-            won += info[L.I_TRICKS_WON + s]
-    return contract - won if contract > 0 else -99
 
 
 @njit(inline="always", cache=True)
@@ -465,7 +451,7 @@ PAGAT_QUEEN = 0.25
 PAGAT_TRUMP_LENGTH = 4.0
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def partner_aware_bid_nb(hand, seat, info, rules, params):
     """Partner-aware bidding: the guide's count, adjusted to the table and the score."""
     players = info[L.I_PLAYERS]
@@ -770,7 +756,7 @@ def danger_card_nb(k):
     return (2 - k % 3) * 13 + 12 - k // 3
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def pass_cards_nb(hand, k, nil_bidder):
     """The k cards a seat passes in a blind nil exchange: the nil bidder its most
     dangerous (high spades, then high side cards), the partner its lowest side cards."""
@@ -786,7 +772,7 @@ def pass_cards_nb(hand, k, nil_bidder):
     return out
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def discard_for_nil_nb(hand, k):
     """Two players: the cards a blind nil declarer discards (up to k): its dangerous
     cards, i.e. any spade above the 5 and side cards J or higher, most dangerous first."""

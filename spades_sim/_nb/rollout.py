@@ -234,7 +234,8 @@ def side_points_nb(rules, info, side, bag_cost, out):
 def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     """For each distinct legal card (cards with no unseen card between them are one), the
     average score margin of the hand over ``samples`` deals of the unseen cards played out
-    with the heuristic; the heuristic's own card unless another gains ``margin``."""
+    with the heuristic (bags charged ``bag_cost``); the heuristic's own card unless another
+    gains ``margin`` points per deal."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
