@@ -469,14 +469,8 @@ def run_dataset(
     hands_nullable = nullable_names(spec.hand_columns())
     nullable = hands_nullable | nullable_names(GAME_COLUMNS) | nullable_names(PLAY_COLUMNS)
     players = spec.rules.players
-    start_key, stop_key = (
-        ("game_start", "game_stop")
-        if spec.mode == "games"
-        else (
-            "deal_start",
-            "deal_stop",
-        )
-    )
+    item = "game" if spec.mode == "games" else "deal"  # part_meta: the item range per part
+    start_key, stop_key = f"{item}_start", f"{item}_stop"
 
     with numba_threads(threads):  # validates threads before anything is written
         writer = DatasetWriter(
