@@ -30,14 +30,13 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.io`).
   so a resumed run reports on the whole dataset without reading it back.
 
 >>> import tempfile
->>> from spades_sim.simulate import RunSpec
->>> out = tempfile.mkdtemp() + "/run"
->>> summary = run_dataset(RunSpec.build(seed=1), 40, out, chunk_size=16)
->>> summary.hands, summary.parts, summary.complete
-(40, 3, True)
 >>> from spades_sim.io import load
->>> len(load(out))
-160
+>>> from spades_sim.simulate import RunSpec
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     summary = run_dataset(RunSpec.build(seed=1), 40, tmp + "/run", chunk_size=16)
+...     rows = len(load(tmp + "/run"))
+>>> summary.hands, summary.parts, summary.complete, rows
+(40, 3, True, 160)
 """
 
 from __future__ import annotations
@@ -451,13 +450,12 @@ def run_dataset(
     :class:`RunInterrupted` on Ctrl-C or SIGTERM.
 
     >>> import tempfile
-    >>> out = tempfile.mkdtemp() + "/games"
     >>> spec = RunSpec.build(seed=2, mode="games")
-    >>> s = run_dataset(spec, 3, out)
-    >>> s.games, s.wins_ns + s.wins_ew + s.unfinished
-    (3, 3)
-    >>> run_dataset(spec, 3, out, resume=True).parts_skipped
-    1
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     first = run_dataset(spec, 3, tmp + "/games")
+    ...     again = run_dataset(spec, 3, tmp + "/games", resume=True)
+    >>> first.games, first.wins_ns + first.wins_ew + first.unfinished, again.parts_skipped
+    (3, 3, 1)
     """
     started = time.perf_counter()
     root = Path(out)
