@@ -24,6 +24,7 @@ from spades_sim import reference
 from spades_sim._nb import layout as L
 from spades_sim._nb import loop, rollout
 from spades_sim._nb import policies as nbp
+from spades_sim._nb.lockstep import F_HAND, F_LEADER, F_TRICKS, LANES
 from spades_sim.analysis import bid_accuracy, duplicate, mean_ci, nil_success, proportion_ci
 from spades_sim.cards import parse_card, parse_hand
 from spades_sim.policies import Policy, describe, markdown, parse_policy
@@ -422,6 +423,46 @@ def test_exchange_passes_danger_and_low_cards() -> None:
     assert int(give) == parse_hand("AS KS 4S")  # any spade is a danger to a nil
     take = nbp.pass_cards_nb(hand, 3, False)
     assert int(take) == parse_hand("2C 3D 2H")
+
+
+# --- The lock-step heuristic -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.preset(name) for name in ("standard", "two-player", "jokers", "openspiel")]
+    + [Rules(first_lead="two_of_clubs"), Rules(spades_lead="any_time")],
+    ids=["standard", "two-player", "jokers", "openspiel", "two-of-clubs", "spades-any-time"],
+)
+def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
+    """``play_heuristic_lockstep_nb`` (branch-free, for SIMD kernels) takes exactly the
+    tricks the scalar kernel's ``heuristic`` takes, per side parameters and nils included."""
+    play = ("heuristic", "heuristic:bag_avoid=0,second_hand_trump=1,cash_masters=0")
+    bidding = "random:nil_rate=0.2,blind_nil_rate=0.05,max_bid=5"
+    players = rules.players
+    chunk = record_hands(LANES, seed=41, rules=rules, bidding=bidding, play=play)
+    h = chunk.hands
+    st = np.zeros(nbp.N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    for b in range(LANES):
+        rows = slice(b * players, (b + 1) * players)
+        for s in range(players):
+            st[(F_HAND + s) * LANES + b] = h["hand"][rows][s]
+            st[(nbp.H_BIDS + s) * LANES + b] = h["bid"][rows][s]
+            st[(nbp.H_NILS + s) * LANES + b] = h["nil"][rows][s] or h["blind_nil"][rows][s]
+        dealer = int(h["dealer"][rows][0])
+        leader = (dealer + 1) % 4 if players == 4 else 1 - dealer
+        if rules.first_lead == "two_of_clubs":
+            leader = next(s for s in range(players) if int(h["hand"][rows][s]) & 1)
+        st[F_LEADER * LANES + b] = leader
+    nbp.play_heuristic_lockstep_nb(
+        st, players, rules.first_lead == "two_of_clubs", rules.spades_lead == "any_time",
+        rules.jokers, rules.nil_tricks_count_for_partner,
+        parse_policy(play[0], "play").lower(), parse_policy(play[1], "play").lower(),
+    )  # fmt: skip
+    tricks = np.array(
+        [st[(F_TRICKS + s) * LANES : (F_TRICKS + s + 1) * LANES] for s in range(players)]
+    )
+    assert np.array_equal(tricks.T.ravel(), h["tricks"])
 
 
 # --- Registry, parameters, README -----------------------------------------------------
