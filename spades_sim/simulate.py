@@ -230,11 +230,17 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
     return _CUSTOM_KERNELS[functions]
 
 
-def _lockstep_ok(spec: RunSpec) -> bool:
-    """Whether the lock-step random-play kernel applies: same results, faster."""
-    random_play = all(p.is_builtin and p.name == "random" for p in spec.play)
-    bidding_builtin = all(p.is_builtin for p in spec.bidding)
-    return random_play and bidding_builtin and not spec.record_play
+def _lockstep_play(spec: RunSpec) -> str | None:
+    """The play policy the lock-step kernel can run for this spec (same results,
+    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding,
+    independent hands, play not recorded."""
+    names = {p.name for p in spec.play}
+    if spec.mode != "hands" or spec.record_play or len(names) != 1:
+        return None
+    if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
+        return None
+    name = names.pop()
+    return name if name in ("random", "heuristic") else None
 
 
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
@@ -261,9 +267,11 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     hands_kernel, games_kernel = (
         (loop.hands_nb, loop.games_nb) if spec.builtin else _custom_kernels(spec)
     )
-    if _lockstep_ok(spec):
-        hands_kernel = loop.hands_random_nb
-    (games_kernel if games else hands_kernel)(*args, *outs)
+    lockstep = _lockstep_play(spec)
+    if lockstep is not None:
+        loop.hands_lockstep_nb(*args, lockstep == "heuristic", *outs)
+    else:
+        (games_kernel if games else hands_kernel)(*args, *outs)
     out["status"] = status
     return out
 

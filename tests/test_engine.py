@@ -270,14 +270,15 @@ def test_any_deal_regenerates_on_its_own() -> None:
     assert (one.plays["plays"][0] == run.plays["plays"][377]).all()
 
 
+@pytest.mark.parametrize("play", ["random", "heuristic"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_lockstep_random_play_equals_scalar_play(preset: str) -> None:
-    # simulate_hands with random play takes the lock-step kernel; recording the play
-    # takes the scalar one. Both must draw the same numbers and pick the same cards.
+def test_lockstep_play_equals_scalar_play(preset: str, play: str) -> None:
+    # simulate_hands with random (or heuristic) play on both sides takes the lock-step
+    # kernel; recording the play takes the scalar one. Both must pick the same cards.
     rules = Rules.preset(preset)
     n = 1000  # not a multiple of the 64-deal batch, so a partial batch is covered
-    frame = simulate_hands(n, seed=41, rules=rules, bidding=WILD_BIDDING, play="random")
-    scalar = record_hands(n, seed=41, rules=rules, bidding=WILD_BIDDING, play="random")
+    frame = simulate_hands(n, seed=41, rules=rules, bidding=WILD_BIDDING, play=play)
+    scalar = record_hands(n, seed=41, rules=rules, bidding=WILD_BIDDING, play=play)
     for name, values in scalar.hands.items():
         column = frame[name]
         got = column.to_numpy(dtype="int8", na_value=-1) if column.dtype == "boolean" else column

@@ -26,16 +26,19 @@ from spades_sim._nb.lockstep import (
     F_LEADER,
     F_TRICKS,
     LANES,
-    N_FIELDS,
     play_random_lockstep_nb,
 )
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import (
+    H_BIDS,
+    H_NILS,
+    N_HEURISTIC_FIELDS,
     blind_nil_wanted_nb,
     builtin_bid_nb,
     builtin_play_nb,
     discard_for_nil_nb,
     pass_cards_nb,
+    play_heuristic_lockstep_nb,
 )
 from spades_sim._nb.rng import (
     GOLDEN,
@@ -413,16 +416,17 @@ def hands_nb(
 
 
 @njit(cache=True)
-def hands_random_block_nb(
-    block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, out_errors
-):
-    """``hands_block_nb`` for runs whose play policy is ``random`` on both sides: bids
-    one deal at a time, then plays all the block's deals in lock-step (``lockstep``)."""
+def hands_lockstep_block_nb(
+    block, rules, seed, deal_start, n, params, heuristic, out_hand, out_i8, out_i32, out_errors
+):  # fmt: skip
+    """``hands_block_nb`` for runs whose play policy is ``random`` (or, with
+    ``heuristic``, ``heuristic``) on both sides: bids one deal at a time, then plays all
+    the block's deals in lock-step (``lockstep``, ``policies.play_heuristic_lockstep_nb``)."""
     players = rules[L.R_PLAYERS]
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
-    st = np.zeros(N_FIELDS * LANES, dtype=np.uint64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     side_out = np.zeros((2, 10), dtype=np.int64)
     lo = block * LANES
     hi = min(n, lo + LANES)
@@ -438,11 +442,19 @@ def hands_random_block_nb(
         for s in range(4):
             st[(F_HAND + s) * LANES + b] = masks[b, M_HANDS + s]
             st[(F_TRICKS + s) * LANES + b] = 0
+            st[(H_BIDS + s) * LANES + b] = max(infos[b, L.I_BIDS + s], 0)
+            st[(H_NILS + s) * LANES + b] = infos[b, L.I_NIL + s] != 0
         st[F_LEADER * LANES + b] = leader
         st[F_KEY * LANES + b] = key + np.uint64(counter) * GOLDEN
-    play_random_lockstep_nb(
-        st, players, rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0, rules[L.R_SPADES_ANY_TIME] != 0
-    )
+    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
+    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    if heuristic:
+        play_heuristic_lockstep_nb(
+            st, players, two_clubs, any_time, rules[L.R_JOKERS] != 0,
+            rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0, params[P_PLAY], params[P_PLAY + 1],
+        )  # fmt: skip
+    else:
+        play_random_lockstep_nb(st, players, two_clubs, any_time)
     for b in range(hi - lo):
         info = infos[b]
         for s in range(4):
@@ -456,16 +468,17 @@ def hands_random_block_nb(
 
 
 @njit(cache=True, parallel=True)
-def hands_random_nb(
-    rules, seed, deal_start, n, params,
+def hands_lockstep_nb(
+    rules, seed, deal_start, n, params, heuristic,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """``hands_nb`` when both sides play ``random`` and no play is recorded: the same
-    results, computed in lock-step batches of ``LANES`` deals."""
+    """``hands_nb`` when both sides play ``random`` (or both ``heuristic``) and no play
+    is recorded: the same results, computed in lock-step batches of ``LANES`` deals."""
     for block in prange((n + LANES - 1) // LANES):
-        hands_random_block_nb(
-            block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, out_errors
-        )
+        hands_lockstep_block_nb(
+            block, rules, seed, deal_start, n, params, heuristic,
+            out_hand, out_i8, out_i32, out_errors,
+        )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
