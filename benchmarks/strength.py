@@ -10,8 +10,10 @@ Prints, with 95% confidence intervals:
 (d) the success rate of the nils the built-in nil rules bid, under ``heuristic`` play
     (Wilson interval);
 (e) throughput on one thread (median of 5 runs after a warm-up): ``count`` +
-    ``heuristic`` (target: one million hands per second per core), and a user-written
-    policy (``analyses/custom_policy.py: heuristic_twin``) against its built-in twin.
+    ``heuristic`` through the library (lock-step kernel; target: one million hands per
+    second per core) and through the scalar kernel, and a user-written policy
+    (``analyses/custom_policy.py: heuristic_twin``, which the scalar kernel runs) against
+    its built-in twin.
 
 Run from the repository root: ``python benchmarks/strength.py`` (about five minutes on a
 two-core machine; ``--deals`` scales (a)-(d), ``--quick`` is a smoke run).
@@ -35,13 +37,9 @@ if __name__ == "__main__":  # run as a script: import the package from this chec
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from numba import njit, prange  # noqa: E402
 
 from spades_sim._nb import layout as L  # noqa: E402
 from spades_sim._nb import loop  # noqa: E402
-from spades_sim._nb import policies as nbp  # noqa: E402
-from spades_sim._nb.lockstep import F_HAND, F_LEADER, F_TRICKS, LANES  # noqa: E402
-from spades_sim._nb.rng import KIND_HANDS, stream_key_nb  # noqa: E402
 from spades_sim.analysis import (  # noqa: E402
     Estimate,
     bid_accuracy,
@@ -57,85 +55,40 @@ from spades_sim.simulate import (  # noqa: E402
 )
 
 
-@njit(cache=True)
-def _heuristic_block(block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, errs):
-    """``loop.hands_random_block_nb`` with the lock-step heuristic instead of random play:
-    what ``loop.py`` would add to run heuristic play in lock-step (see the report)."""
-    players = rules[L.R_PLAYERS]
-    scratch = loop.new_scratch_nb(rules)
-    infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
-    masks = np.zeros((LANES, loop.N_MASKS), dtype=np.uint64)
-    st = np.zeros(nbp.N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
-    side_out = np.zeros((2, 10), dtype=np.int64)
-    lo = block * LANES
-    hi = min(n, lo + LANES)
-    for b in range(LANES):
-        i = lo + b if lo + b < hi else lo
-        deal = deal_start + i
-        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
-        leader, _counter, errors = loop.prepare_hand_nb(
-            rules, scratch, key, deal % players, params, infos[b], masks[b]
-        )
-        if lo + b < hi:
-            errs[i] = errors
-        for s in range(4):
-            st[(F_HAND + s) * LANES + b] = masks[b, loop.M_HANDS + s]
-            st[(F_TRICKS + s) * LANES + b] = 0
-            st[(nbp.H_BIDS + s) * LANES + b] = max(infos[b, L.I_BIDS + s], 0)
-            st[(nbp.H_NILS + s) * LANES + b] = infos[b, L.I_NIL + s] != 0
-        st[F_LEADER * LANES + b] = leader
-    nbp.play_heuristic_lockstep_nb(
-        st, players, rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0, rules[L.R_SPADES_ANY_TIME] != 0,
-        rules[L.R_JOKERS] != 0, rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0,
-        params[loop.P_PLAY], params[loop.P_PLAY + 1],
-    )  # fmt: skip
-    for b in range(hi - lo):
-        info = infos[b]
-        for s in range(4):
-            info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
-        loop.score_hand_nb(rules, info, side_out)
-        deal = deal_start + lo + b
-        loop.write_rows_nb(
-            rules, (lo + b) * players, deal % players, info, masks[b], side_out,
-            out_hand, out_i8, out_i32,
-        )  # fmt: skip
-
-
-@njit(cache=True, parallel=True)
-def _hands_heuristic_lockstep(rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, errs):
-    for block in prange((n + LANES - 1) // LANES):
-        _heuristic_block(block, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, errs)
-
-
-def lockstep_prototype(n: int, repeats: int = 5) -> tuple[float, float, bool]:
-    """Hands per second on one thread of count + heuristic played in lock-step by
-    ``_hands_heuristic_lockstep`` (median of ``repeats``), and whether its rows equal the
-    library's scalar kernel's on the same deals."""
+def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:
+    """count + heuristic through the scalar kernel (``loop.hands_nb``, which the library
+    uses for games, recorded play and mixed policies; hands runs with both sides on the
+    heuristic go to the lock-step kernel instead): hands/s by wall clock and CPU time
+    on one thread, and whether its rows equal the library's."""
     spec = RunSpec.build(seed=7, bidding="count", play="heuristic")
     rules = spec.rules.lower()
     params = np.stack([p.lower() for p in (*spec.bidding, *spec.play, spec.draw)])
+    rows = spec.rules.players
 
     def run(count: int) -> tuple[np.ndarray, ...]:
         out = (
-            np.empty(count * spec.rules.players, np.uint64),
-            np.empty((L.N_OUT_I8, count * spec.rules.players), np.int8),
-            np.empty((L.N_OUT_I32, count * spec.rules.players), np.int32),
+            np.empty(count * rows, np.uint64),
+            np.empty((L.N_OUT_I8, count * rows), np.int8),
+            np.empty((L.N_OUT_I32, count * rows), np.int32),
             np.zeros(count, np.int8),
+            np.zeros(0, np.uint64),
+            np.zeros((0, 13 * rows), np.int8),
+            np.zeros((0, 13), np.int8),
         )
-        _hands_heuristic_lockstep(rules, np.int64(7), np.int64(0), np.int64(count), params, *out)
+        loop.hands_nb(rules, np.int64(7), np.int64(0), np.int64(count), params, *out)
         return out
 
     with numba_threads(1):
-        run(LANES)
+        run(256)
         wall, cpu = _timed(lambda: run(n), repeats)
         check = min(n, 20_000)
         out = run(check)
-        reference = run_chunk(spec, 0, 0, check).hands
+        library = run_chunk(spec, 0, 0, check).hands
     same = bool(
-        np.array_equal(out[0], reference["hand"])
-        and np.array_equal(out[1][L.O_TRICKS], reference["tricks"])
-        and np.array_equal(out[1][L.O_BID], reference["bid"])
-        and np.array_equal(out[2][L.O_SCORE_CHANGE], reference["score_change"])
+        np.array_equal(out[0], library["hand"])
+        and np.array_equal(out[1][L.O_TRICKS], library["tricks"])
+        and np.array_equal(out[1][L.O_BID], library["bid"])
+        and np.array_equal(out[2][L.O_SCORE_CHANGE], library["score_change"])
     )
     return n / wall, n / cpu, same
 
@@ -250,19 +203,21 @@ def main(argv: list[str] | None = None) -> None:
     def show(label: str, rates: tuple[float, ...]) -> None:
         print(f"    {label:38s}{rates[0]:11,.0f} | {rates[1]:11,.0f}")
 
-    builtin = throughput("count", "heuristic", args.speed_deals)
-    show("count + heuristic (built-in)", builtin)
-    show("count + random (built-in, lock-step)", throughput("count", "random", args.speed_deals))
+    library = throughput("count", "heuristic", args.speed_deals)
+    show("count + heuristic (library: lock-step)", library)
+    *scalar, same = scalar_kernel(args.speed_deals)
+    show("count + heuristic (scalar kernel)", tuple(scalar))
+    print(f"      (rows equal the library's: {same})")
+    show("count + random (library: lock-step)", throughput("count", "random", args.speed_deals))
     twin = _example().twin_policy()  # type: ignore[attr-defined]
     user = throughput("count", twin, args.speed_deals)
     show("count + heuristic_twin (user @njit)", user)
-    print(f"    user-written / built-in: {user[0] / builtin[0]:.2f} | {user[1] / builtin[1]:.2f}")
-    *rates, same = lockstep_prototype(args.speed_deals)
-    show("count + heuristic, lock-step play", tuple(rates))
     print(
-        "      (a kernel in this script: loop.py's lock-step block with the library's\n"
-        f"      play_heuristic_lockstep_nb; its rows equal the library kernel's: {same})"
+        "    user-written / built-in, the same scalar kernel work: "
+        f"{user[0] / scalar[0]:.2f} | {user[1] / scalar[1]:.2f}"
     )
+    ratio = f"{user[0] / library[0]:.2f} | {user[1] / library[1]:.2f}"
+    print(f"    user-written / the lock-step built-in: {ratio}")
 
 
 if __name__ == "__main__":
