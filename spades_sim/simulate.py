@@ -41,7 +41,7 @@ PolicyArg = str | Policy | Callable[..., Any]
 SidePolicies = PolicyArg | Sequence[PolicyArg] | Mapping[str, PolicyArg]
 
 DEFAULT_HAND_CHUNK = 1 << 18  # deals: ~1M per-seat rows, one Parquet row group
-MAX_GAME_ROWS = 1 << 22  # games chunk sized so its row buffer stays under ~4M rows
+MAX_GAME_ROWS = 1 << 21  # games chunk sized so its row buffer stays under ~2M rows (memory)
 
 _I8_FIELDS = {
     "bid": L.O_BID,
