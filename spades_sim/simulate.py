@@ -76,8 +76,12 @@ class PolicyError(SpadesError):
 
 
 def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
-    """Policies for side 0 (N-S) and side 1 (E-W) from one policy, a pair, or a mapping
-    with keys ``ns``/``ew``.
+    """Policies for side 0 (N-S) and side 1 (E-W) from one policy (text, a
+    :class:`Policy`, an @njit function, or a ``(name, params)`` tuple), a pair of them, or a
+    mapping with keys ``ns``/``ew``.
+
+    >>> [p.params["bias"] for p in side_policies(("count", {"bias": 0.5}), "bid")]
+    [0.5, 0.5]
 
     >>> [p.name for p in side_policies({"ns": "random", "ew": "count"}, "bid")]
     ['random', 'count']
@@ -87,6 +91,9 @@ def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
         if unknown or len(value) != 2:
             raise ValueError(f"per-side {kind} policies need keys 'ns' and 'ew', got {value!r}")
         pair = (value["ns"], value["ew"])
+    elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], Mapping):
+        one = Policy.of(str(value[0]), kind, value[1])  # a name and its parameters
+        return one, one
     elif isinstance(value, (list, tuple)):
         if len(value) != 2:
             raise ValueError(f"per-side {kind} policies need two entries (N-S, E-W)")
