@@ -25,13 +25,9 @@ from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
 from spades_sim.validate import (
     TRICKS_PER_HAND,
-    check_bags_before,
-    check_bids,
-    check_blind_nil_deficit,
-    check_blind_nil_seats,
     check_rules,
     check_tricks,
-    per_side_ints,
+    prepare_bids,
     prepare_hand,
 )
 
@@ -92,12 +88,8 @@ def score_hand(
     ((53, -59), (None, False, None, None))
     """
     rules = check_rules(rules or Rules())
-    bid_list = check_bids(bids, rules.players)
+    bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
     trick_list = check_tricks(tricks, rules.players)
-    scores = per_side_ints("scores_before", scores_before)
-    bags = check_bags_before(bags_before, rules)
-    blind = check_blind_nil_seats(blind_nil, bid_list, rules)
-    check_blind_nil_deficit(blind, scores, rules)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 

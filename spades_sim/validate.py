@@ -152,9 +152,26 @@ def prepare_hand(
         dealer_seat = seat_index(dealer, rules.players)
     except ValueError as error:
         raise ValueError(f"dealer: {error}") from None
+    bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
+    return masks, dealer_seat, bid_list, blind, scores, bags
+
+
+def prepare_bids(
+    bids: Sequence[int],
+    rules: Rules,
+    blind_nil: Iterable[int | str],
+    scores_before: Sequence[int],
+    bags_before: Sequence[int],
+) -> tuple[tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
+    """Validate the bids, blind nil seats, scores and bags of a hand (in that order of
+    checks); return (bids, blind nil seats, scores before, bags before).
+
+    >>> prepare_bids((3, 0, 4, 0), Rules(), ("E",), (0, 0), (0, 0))[1]
+    frozenset({1})
+    """
     bid_list = check_bids(bids, rules.players)
     scores = per_side_ints("scores_before", scores_before)
     bags = check_bags_before(bags_before, rules)
     blind = check_blind_nil_seats(blind_nil, bid_list, rules)
     check_blind_nil_deficit(blind, scores, rules)
-    return masks, dealer_seat, bid_list, blind, scores, bags
+    return bid_list, blind, scores, bags
