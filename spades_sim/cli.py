@@ -28,6 +28,7 @@ during ``simulate`` keeps every finished part, says so in one line and exits 130
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import signal
 import sys
 import textwrap
@@ -442,7 +443,6 @@ def show(ctx: click.Context, **params: Any) -> None:
     """
     from spades_sim.io import read_manifest
     from spades_sim.run import spec_from_meta
-    from spades_sim.simulate import RunSpec
 
     deal, game, hand_no = params["deal"], params["game"], params["hand_no"]
     if deal is not None and (game is not None or hand_no is not None):
@@ -477,15 +477,7 @@ def show(ctx: click.Context, **params: Any) -> None:
             _usage("missing option '--seed' (or --run DIR)")
         spec = _build_spec(params, seed=params["seed"], mode=mode)
     with _user_errors():
-        spec = RunSpec(
-            rules=spec.rules,
-            seed=spec.seed,
-            bidding=spec.bidding,
-            play=spec.play,
-            draw=spec.draw,
-            mode=mode,
-            record_play=True,
-        )
+        spec = dataclasses.replace(spec, mode=mode, record_play=True)
         click.echo(render_hand(spec, deal if deal is not None else game, hand_no or 0))
 
 
