@@ -24,7 +24,8 @@ F_LED = 8
 F_WIN_CARD = 9
 F_WIN_SEAT = 10
 F_TRICKS = 11  # 4 fields: tricks won, by seat
-N_FIELDS = 15
+F_FIRST_WON = 15  # 4 fields: the card with which the seat won its first trick (if any)
+N_FIELDS = 19
 
 _JOKERS = np.uint64((1 << 52) | (1 << 53))
 _SUIT_BITS = np.uint64(0x1FFF)
@@ -110,15 +111,27 @@ def play_random_lockstep_nb(st, players, two_clubs, any_time):
 
     On entry each deal's hands, leader and ``key + counter * GOLDEN`` (``F_KEY``) are
     set and its tricks are 0;
-    on return its tricks per seat are in ``F_TRICKS``.
+    on return its tricks per seat are in ``F_TRICKS`` (``F_FIRST_WON``: see
+    ``end_trick_nb``).
     """
     for b in range(LANES):
         st[_at(F_BROKEN, b)] = ZERO
     for trick_no in range(13):
         for j in range(players):
             _play_position_nb(st, trick_no, j, players, two_clubs, any_time)
-        for b in range(LANES):
-            win = st[_at(F_WIN_SEAT, b)]
-            for s in range(4):
-                st[_at(F_TRICKS + s, b)] += np.uint64(win == np.uint64(s))
-            st[_at(F_LEADER, b)] = win
+        end_trick_nb(st)
+
+
+@njit(inline="always", cache=True)
+def end_trick_nb(st):
+    """Close the trick in every lane: count it for its winner, remember the card of the
+    winner's first trick (``F_FIRST_WON``, what broke a nil), and let the winner lead."""
+    for b in range(LANES):
+        win = st[_at(F_WIN_SEAT, b)]
+        card = st[_at(F_WIN_CARD, b)]
+        for s in range(4):
+            won = win == np.uint64(s)
+            first = won & (st[_at(F_TRICKS + s, b)] == ZERO)
+            st[_at(F_FIRST_WON + s, b)] = card if first else st[_at(F_FIRST_WON + s, b)]
+            st[_at(F_TRICKS + s, b)] += np.uint64(won)
+        st[_at(F_LEADER, b)] = win

@@ -18,8 +18,16 @@ import numpy as np
 from numba import njit, prange
 
 from spades_sim._nb import layout as L
-from spades_sim._nb.bitboard import ONE, SUIT_MASKS, bit_nb, popcount_nb, select_bit_nb
+from spades_sim._nb.bitboard import (
+    JOKER_DECK,
+    ONE,
+    STANDARD_DECK,
+    bit_nb,
+    popcount_nb,
+    select_bit_nb,
+)
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
+from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import (
     F_HAND,
     F_KEY,
@@ -95,9 +103,16 @@ def set_bid_nb(info, seat, bid, nil_kind):
 
 
 @njit(cache=True)
-def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
+def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind):  # fmt: skip
     """Everything before the first lead: deal (or draw), blind nil decisions, bids, blind
     nil exchange. Returns (first leader, random counter for the play, policy errors).
+
+    ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
+    hands already in ``masks[M_HANDS:]`` (a conditional deal, ``odds``), and that seat
+    bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
+    declared at its blind-nil turn) instead of asking its policy; everything else
+    (other seats' decisions, the exchange or two-player redraw) runs as usual.
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
     counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
@@ -122,19 +137,25 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
     counter = DECISION_COUNTER_BASE
     errors = 0
     exchange = rules[L.R_BLIND_NIL_EXCHANGE]
+    dealt = forced_seat >= 0
     if players == 4:
-        deal_four_nb(scratch, key, masks, M_HANDS)
+        if not dealt:
+            deal_four_nb(scratch, key, masks, M_HANDS)
         for s in range(4):
             masks[M_DEALT + s] = masks[M_HANDS + s]
         seat = first
         for _ in range(4):
             blind = False
-            if blind_nil_allowed_nb(rules, info, seat):
+            if seat == forced_seat:
+                blind = forced_kind == 2
+            elif blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
                 blind = blind_nil_wanted_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
             counter += 1
             if blind:
                 set_bid_nb(info, seat, 0, 2)
+            elif seat == forced_seat:
+                set_bid_nb(info, seat, forced_bid, forced_kind)
             else:
                 bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
                 errors += err
@@ -154,14 +175,19 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
         seat = first
         for _ in range(2):
             going_nil = False
-            if blind_nil_allowed_nb(rules, info, seat):
+            if seat == forced_seat:
+                going_nil = forced_kind == 2
+            elif blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
                 going_nil = blind_nil_wanted_nb(seat, info, rules, params[P_BID + seat], rand)
             counter += 1
             if going_nil:
                 set_bid_nb(info, seat, 0, 2)
             seat = 1 - seat
-        unused = draw_two_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
+        if dealt:
+            unused = deck_mask_nb(rules) & ~(masks[M_HANDS] | masks[M_HANDS + 1])
+        else:
+            unused = draw_two_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
         for s in range(4):
             masks[M_DEALT + s] = masks[M_HANDS + s]
         seat = first
@@ -182,7 +208,9 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks):
             seat = 1 - seat
         seat = first
         for _ in range(2):
-            if info[L.I_NIL + seat] != 2:
+            if seat == forced_seat and forced_kind != 2:
+                set_bid_nb(info, seat, forced_bid, forced_kind)
+            elif info[L.I_NIL + seat] != 2:
                 bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
                 errors += err
                 set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
@@ -202,7 +230,9 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
 
     ``prepare_hand_nb`` then 13 tricks with the play policies (see there for the
     arguments)."""
-    leader, counter, errors = prepare_hand_nb(rules, scratch, key, dealer, params, info, masks)
+    leader, counter, errors = prepare_hand_nb(
+        rules, scratch, key, dealer, params, info, masks, -1, 0, 0
+    )
     for s in range(4):
         masks[M_WORK + s] = masks[M_HANDS + s]
     counter, play_errors = play_tricks_nb(
@@ -227,35 +257,18 @@ def score_hand_nb(rules, info, out):
         )  # fmt: skip
 
 
-ACE_MASK = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
-KING_MASK = ACE_MASK >> np.uint64(1)
-QUEEN_MASK = ACE_MASK >> np.uint64(2)
-JACK_MASK = ACE_MASK >> np.uint64(3)
-HIGH_SPADE_MASK = np.uint64((0b111 << 49) | (1 << 52) | (1 << 53))  # QS, KS, AS, LJ, BJ
-
-
 @njit(inline="always", cache=True)
 def write_features_nb(hand, row, out_i8):
-    """Hand features: spade count, high spades, aces/kings/queens, shortest suit, voids,
-    high-card points (A4 K3 Q2 J1)."""
-    aces = popcount_nb(hand & ACE_MASK)
-    kings = popcount_nb(hand & KING_MASK)
-    queens = popcount_nb(hand & QUEEN_MASK)
-    jacks = popcount_nb(hand & JACK_MASK)
-    shortest = 13
-    voids = 0
-    for suit in range(4):
-        n = popcount_nb(hand & SUIT_MASKS[suit])
-        shortest = min(shortest, n)
-        voids += n == 0
-    out_i8[L.O_SPADES, row] = popcount_nb(hand & SUIT_MASKS[3])
-    out_i8[L.O_HIGH_SPADES, row] = popcount_nb(hand & HIGH_SPADE_MASK)
+    """The hand's features (``features.hand_features_nb``) into its output row."""
+    spades, high, aces, kings, queens, shortest, voids, points = hand_features_nb(hand)
+    out_i8[L.O_SPADES, row] = spades
+    out_i8[L.O_HIGH_SPADES, row] = high
     out_i8[L.O_ACES, row] = aces
     out_i8[L.O_KINGS, row] = kings
     out_i8[L.O_QUEENS, row] = queens
     out_i8[L.O_SHORTEST, row] = shortest
     out_i8[L.O_VOIDS, row] = voids
-    out_i8[L.O_POINTS, row] = 4 * aces + 3 * kings + 2 * queens + jacks
+    out_i8[L.O_POINTS, row] = points
 
 
 @njit(inline="always", cache=True)
@@ -286,6 +299,12 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
         out_i32[L.O_SCORE_AFTER, row] = score_before + res[3]
         out_i32[L.O_BAGS_BEFORE, row] = info[L.I_BAGS + side]
         out_i32[L.O_BAGS_AFTER, row] = res[5]
+
+
+@njit(inline="always", cache=True)
+def deck_mask_nb(rules):
+    """The mask of this rule set's 52 cards."""
+    return JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
 
 
 @njit(cache=True)
@@ -415,6 +434,33 @@ def hands_nb(
         )  # fmt: skip
 
 
+@njit(inline="always", cache=True)
+def load_lane_nb(st, b, info, masks, leader, play_key):
+    """Put a prepared hand (``prepare_hand_nb``) into lane ``b`` of the lock-step state."""
+    for s in range(4):
+        st[(F_HAND + s) * LANES + b] = masks[M_HANDS + s]
+        st[(F_TRICKS + s) * LANES + b] = 0
+        st[(H_BIDS + s) * LANES + b] = max(info[L.I_BIDS + s], 0)
+        st[(H_NILS + s) * LANES + b] = info[L.I_NIL + s] != 0
+    st[F_LEADER * LANES + b] = leader
+    st[F_KEY * LANES + b] = play_key
+
+
+@njit(inline="always", cache=True)
+def play_lockstep_nb(st, rules, params, heuristic):
+    """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
+    players = rules[L.R_PLAYERS]
+    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
+    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    if heuristic:
+        play_heuristic_lockstep_nb(
+            st, players, two_clubs, any_time, rules[L.R_JOKERS] != 0,
+            rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0, params[P_PLAY], params[P_PLAY + 1],
+        )  # fmt: skip
+    else:
+        play_random_lockstep_nb(st, players, two_clubs, any_time)
+
+
 @njit(cache=True)
 def hands_lockstep_block_nb(
     block, rules, seed, deal_start, n, params, heuristic, out_hand, out_i8, out_i32, out_errors
@@ -435,26 +481,12 @@ def hands_lockstep_block_nb(
         deal = deal_start + i
         key = stream_key_nb(seed, KIND_HANDS, deal, 0)
         leader, counter, errors = prepare_hand_nb(
-            rules, scratch, key, deal % players, params, infos[b], masks[b]
+            rules, scratch, key, deal % players, params, infos[b], masks[b], -1, 0, 0
         )
         if lo + b < hi:
             out_errors[i] = errors
-        for s in range(4):
-            st[(F_HAND + s) * LANES + b] = masks[b, M_HANDS + s]
-            st[(F_TRICKS + s) * LANES + b] = 0
-            st[(H_BIDS + s) * LANES + b] = max(infos[b, L.I_BIDS + s], 0)
-            st[(H_NILS + s) * LANES + b] = infos[b, L.I_NIL + s] != 0
-        st[F_LEADER * LANES + b] = leader
-        st[F_KEY * LANES + b] = key + np.uint64(counter) * GOLDEN
-    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
-    any_time = rules[L.R_SPADES_ANY_TIME] != 0
-    if heuristic:
-        play_heuristic_lockstep_nb(
-            st, players, two_clubs, any_time, rules[L.R_JOKERS] != 0,
-            rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0, params[P_PLAY], params[P_PLAY + 1],
-        )  # fmt: skip
-    else:
-        play_random_lockstep_nb(st, players, two_clubs, any_time)
+        load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+    play_lockstep_nb(st, rules, params, heuristic)
     for b in range(hi - lo):
         info = infos[b]
         for s in range(4):

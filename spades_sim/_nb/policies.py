@@ -62,6 +62,7 @@ from spades_sim._nb.lockstep import (
     F_WIN_SEAT,
     LANES,
     N_FIELDS,
+    end_trick_nb,
 )
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb, unit_nb
 
@@ -1144,11 +1145,7 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_par
                 st, trick_no, j, False, players, two_clubs, any_time, deck, flags0, flags1,
                 push0, push1,
             )  # fmt: skip
-        for b in range(LANES):
-            win = st[_at_nb(F_WIN_SEAT, b)]
-            for s in range(4):
-                st[_at_nb(F_TRICKS + s, b)] += np.uint64(win == np.uint64(s))
-            st[_at_nb(F_LEADER, b)] = win
+        end_trick_nb(st)
 
 
 # --- Exchanges and the two-player draw -------------------------------------------------
