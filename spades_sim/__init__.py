@@ -16,6 +16,7 @@ from spades_sim.rules import Rules
 __version__ = "0.1.0"
 
 from spades_sim.hand import replay_hand, score_hand
+from spades_sim.odds import NilOdds, nil_odds
 from spades_sim.simulate import simulate_games, simulate_hands
 
 __all__ = [
@@ -24,12 +25,14 @@ __all__ = [
     "HandScore",
     "IllegalPlay",
     "Misdeal",
+    "NilOdds",
     "Rules",
     "SpadesError",
     "__version__",
     "check_deal",
     "format_card",
     "format_hand",
+    "nil_odds",
     "parse_card",
     "parse_hand",
     "replay_hand",

@@ -1,0 +1,246 @@
+"""Kernels for the nil odds of a given hand: conditional deals, then the hand played with
+one seat's bid fixed.
+
+``sample_deals_nb`` completes a partly known deal at random, exactly from the
+conditional distribution: the unknown cards are a uniformly random arrangement of the
+cards nobody is known to hold, and a completion whose hands fall outside the feature
+ranges is drawn again (rejection, so the accepted ones follow the truncated law).
+Completion ``i`` draws only from its own stream ``(seed, KIND_ODDS_DEAL, i, attempt)``,
+so the deals are the same for any thread count or chunking.
+
+``play_deals_nb`` plays every completion once per *scenario* (a forced bid of the hero
+seat: nil, blind nil or a number), through ``loop.prepare_hand_nb`` with the other seats
+bidding by their policies, then in lock-step (``random``/``heuristic`` on both sides) or
+card by card (any built-in play policy). All scenarios of a completion share its dealer
+and random stream, so their difference is due to the bid alone (common random numbers).
+Per scenario it records the hero side's score, the hero's tricks, whether its nil was made
+and the card with which it won its first trick (what broke the nil).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from spades_sim._nb import layout as L
+from spades_sim._nb.bitboard import ZERO, bit_nb
+from spades_sim._nb.features import hand_features_nb
+from spades_sim._nb.lockstep import F_FIRST_WON, F_TRICKS, LANES
+from spades_sim._nb.loop import (
+    M_HANDS,
+    N_MASKS,
+    P_PLAY,
+    load_lane_nb,
+    new_scratch_nb,
+    play_lockstep_nb,
+    prepare_hand_nb,
+    score_hand_nb,
+)
+from spades_sim._nb.play import play_tricks_nb
+from spades_sim._nb.policies import N_HEURISTIC_FIELDS, builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
+
+KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
+KIND_ODDS_PLAY = 4
+KIND_ODDS_PILOT = 5
+DEALER_ITEM = 0xFFFFFFFF  # the ``b`` coordinate of a completion's dealer draw
+BLOCK = 64
+
+PLAY_SCALAR, PLAY_RANDOM_LOCKSTEP, PLAY_HEURISTIC_LOCKSTEP = 0, 1, 2
+
+
+@njit(inline="always", cache=True)
+def in_ranges_nb(hand, lo, hi):
+    """Whether every feature of ``hand`` (``features.FEATURES`` order) is in [lo, hi]."""
+    f0, f1, f2, f3, f4, f5, f6, f7 = hand_features_nb(hand)
+    return (
+        lo[0] <= f0 <= hi[0]
+        and lo[1] <= f1 <= hi[1]
+        and lo[2] <= f2 <= hi[2]
+        and lo[3] <= f3 <= hi[3]
+        and lo[4] <= f4 <= hi[4]
+        and lo[5] <= f5 <= hi[5]
+        and lo[6] <= f6 <= hi[6]
+        and lo[7] <= f7 <= hi[7]
+    )
+
+
+@njit(inline="always", cache=True)
+def complete_deal_nb(key, known, pool, work, need, out):
+    """One random completion: ``out[s]`` = ``known[s]`` plus ``need[s]`` cards of ``pool``
+    (partial Fisher-Yates over ``work``, a permutation of ``pool``)."""
+    size = pool.shape[0]
+    k = 0
+    counter = 0
+    bits = ZERO
+    for s in range(4):
+        hand = known[s]
+        for _ in range(need[s]):
+            if k & 1 == 0:
+                bits = draw_nb(key, counter)
+                counter += 1
+                r = bits & LOW32
+            else:
+                r = bits >> np.uint64(32)
+            j = k + below_nb(r, size - k)
+            card = work[j]
+            work[j] = work[k]
+            work[k] = card
+            hand |= bit_nb(card)
+            k += 1
+        out[s] = hand
+
+
+@njit(cache=True, parallel=True)
+def sample_deals_nb(seed, kind, start, n, known, pool, need, lo, hi, max_tries, out_deals,
+                    out_tries):  # fmt: skip
+    """Completions ``start .. start+n-1``: ``out_deals[i]`` the four hands, ``out_tries[i]``
+    the attempts it took (``-max_tries`` when none of them met the ranges ``lo``/``hi``,
+    shape (4, 8), checked for the seats whose row is not all-permissive)."""
+    checked = np.zeros(4, dtype=np.bool_)
+    for s in range(4):
+        for f in range(lo.shape[1]):
+            checked[s] |= lo[s, f] > 0 or hi[s, f] < 99
+    for block in prange((n + BLOCK - 1) // BLOCK):
+        work = pool.copy()
+        hands = np.zeros(4, dtype=np.uint64)
+        for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+            work[:] = pool  # every completion starts from the same order: reproducible
+            out_tries[i] = -max_tries
+            for attempt in range(max_tries):
+                key = stream_key_nb(seed, kind, start + i, attempt)
+                complete_deal_nb(key, known, pool, work, need, hands)
+                ok = True
+                for s in range(4):
+                    if checked[s] and not in_ranges_nb(hands[s], lo[s], hi[s]):
+                        ok = False
+                if ok:
+                    out_tries[i] = attempt + 1
+                    break
+            for s in range(4):
+                out_deals[i, s] = hands[s]
+
+
+@njit(cache=True)
+def number_bid_nb(rules, hand, seat, params):
+    """The bid of the policy ``params`` for ``hand`` at ``seat`` when first to bid at a
+    fresh table (scores 0), with its nil option switched off by the caller's parameters."""
+    info = np.zeros(L.N_INFO, dtype=np.int64)
+    info[L.I_PLAYERS] = rules[L.R_PLAYERS]
+    for s in range(4):
+        info[L.I_BIDS + s] = -1
+    info[L.I_FIRST_TO_ACT] = seat
+    return builtin_bid_nb(hand, seat, info, rules, params, stream_key_nb(0, KIND_ODDS_PLAY, 0, 0))
+
+
+@njit(inline="always", cache=True)
+def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
+                      out_nil_made, out_first_won):  # fmt: skip
+    score_hand_nb(rules, info, side_out)
+    res = side_out[hero & 1]
+    out_score[t] = res[3]
+    out_tricks[t] = info[L.I_TRICKS_WON + hero]
+    out_nil_made[t] = res[9] if hero >= 2 else res[8]
+    out_first_won[t] = first_won if info[L.I_TRICKS_WON + hero] > 0 else -1
+
+
+@njit(cache=True)
+def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+                  out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
+                  rec_moves):  # fmt: skip
+    """Tasks ``block * LANES ...`` of ``play_deals_nb`` (task t: completion t // S,
+    scenario t % S)."""
+    n_scen = bids.shape[0]
+    n_tasks = deals.shape[0] * n_scen
+    players = rules[L.R_PLAYERS]
+    scratch = new_scratch_nb(rules)
+    infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
+    masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    side_out = np.zeros((2, 10), dtype=np.int64)
+    plays = np.zeros(13 * players, dtype=np.int8)
+    record = rec_held.shape[0] > 0
+    winners = np.zeros(13, dtype=np.int8)
+    lo = block * LANES
+    hi = min(n_tasks, lo + LANES)
+    for b in range(LANES):
+        t = lo + b if lo + b < hi else lo  # lanes past the end replay the first task
+        i = t // n_scen
+        k = t % n_scen
+        key = stream_key_nb(seed, KIND_ODDS_PLAY, start + i, 0)
+        info = infos[b]
+        m = masks[b]
+        for s in range(4):
+            m[M_HANDS + s] = deals[i, s]
+        leader, counter, errors = prepare_hand_nb(
+            rules, scratch, key, dealers[i], params, info, m, hero, bids[k], kinds[k]
+        )
+        if lo + b < hi:
+            out_errors[t] = errors
+        if mode != PLAY_SCALAR:
+            load_lane_nb(st, b, info, m, leader, key + np.uint64(counter) * GOLDEN)
+        elif lo + b < hi:
+            if record:  # the hands when play begins, the bids and nil kinds
+                for s in range(4):
+                    rec_held[t, s] = m[M_HANDS + s]
+                    rec_moves[t, s] = info[L.I_BIDS + s]
+                    rec_moves[t, 4 + s] = info[L.I_NIL + s]
+            _, err = play_tricks_nb(
+                rules, m, M_HANDS, leader, info, params, P_PLAY,
+                builtin_play_nb, builtin_play_nb, key, counter, plays, winners,
+            )  # fmt: skip
+            out_errors[t] += err
+            if record:
+                for j in range(13 * players):
+                    rec_moves[t, 8 + j] = plays[j]
+            first_won = -1
+            lead = leader
+            for trick in range(13):
+                if winners[trick] == hero:
+                    first_won = plays[trick * players + (hero - lead) % players]
+                    break
+                lead = winners[trick]
+            record_outcome_nb(
+                rules, info, hero, side_out, t, first_won,
+                out_score, out_tricks, out_nil_made, out_first_won,
+            )  # fmt: skip
+    if mode == PLAY_SCALAR:
+        return
+    play_lockstep_nb(st, rules, params, mode == PLAY_HEURISTIC_LOCKSTEP)
+    for b in range(hi - lo):
+        info = infos[b]
+        for s in range(4):
+            info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
+        first_won = np.int64(st[(F_FIRST_WON + hero) * LANES + b])
+        record_outcome_nb(
+            rules, info, hero, side_out, lo + b, first_won,
+            out_score, out_tricks, out_nil_made, out_first_won,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def play_deals_nb(rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+                  out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
+                  rec_moves):  # fmt: skip
+    """Play completions ``start ..`` (``deals`` (n, 4) hands, ``dealers`` (n,)) once per
+    scenario k (the hero bids ``bids[k]`` with nil kind ``kinds[k]``). Outputs, one per
+    task ``i * S + k``: the hero side's score change, the hero's tricks, its nil made
+    (-1 no nil, 0, 1), the card of its first trick won (-1 none) and policy errors.
+    ``params`` rows as ``loop.hands_nb``; ``mode`` ``PLAY_*``. With ``PLAY_SCALAR`` and
+    non-empty ``rec_held`` (tasks, 4) and ``rec_moves`` (tasks, 60) each task also records
+    the hands at the first lead, then bids, nil kinds and the plays (for the tests)."""
+    n_tasks = deals.shape[0] * bids.shape[0]
+    for block in prange((n_tasks + LANES - 1) // LANES):
+        play_block_nb(
+            block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+            out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def draw_dealers_nb(seed, start, n, players, fixed, out):
+    """Each completion's dealer: ``fixed`` (a seat), or drawn from its own stream (-1)."""
+    for i in range(n):
+        if fixed >= 0:
+            out[i] = fixed
+        else:
+            key = stream_key_nb(seed, KIND_ODDS_DEAL, start + i, DEALER_ITEM)
+            out[i] = below_nb(draw_nb(key, 0) & LOW32, players)
