@@ -7,6 +7,8 @@ Commands
               a summary at the end (one line of JSON when stdout is not a terminal);
 ``show``      regenerate one deal (or one hand of a game) and print the four hands, the
               bids, the play trick by trick and the score;
+``nil-odds``  how often a given hand makes nil (``spades_sim.odds.nil_odds``), and
+              whether nil beats a number bid;
 ``rules``     the presets and rule fields, with defaults;
 ``policies``  the built-in bidding, play and draw policies with their parameters.
 
@@ -208,7 +210,7 @@ def _rules_options(func: F) -> F:
         ),
         click.option(
             "--play",
-            default="random",
+            default="heuristic",
             show_default=True,
             metavar="NAME[:p=v,...]",
             help="Play policy of every seat.",
@@ -487,7 +489,7 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     >>> from spades_sim.simulate import RunSpec
     >>> text = render_hand(RunSpec.build(seed=1, record_play=True), 0)
     >>> text.splitlines()[0]
-    'deal 0 of seed 1 · rules standard · bidding count · play random'
+    'deal 0 of seed 1 · rules standard · bidding count · play heuristic'
     """
     import numpy as np
 
@@ -588,6 +590,108 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
 
 
 # --------------------------------------------------------------------------------------
+# nil-odds
+# --------------------------------------------------------------------------------------
+
+
+def _seat_pairs(items: Sequence[str], option: str) -> dict[int | str, str]:
+    """``SEAT=CARDS`` items (``--given``) as a mapping seat -> cards."""
+    out: dict[int | str, str] = {}
+    for item in items:
+        seat, eq, cards = str(item).partition("=")
+        if not eq or not seat.strip() or not cards.strip():
+            raise click.BadParameter(f"expected SEAT=CARDS, got {item!r}", param_hint=option)
+        out[seat.strip()] = f"{out.get(seat.strip(), '')} {cards.strip()}".strip()
+    return out
+
+
+def _requirements(items: Sequence[str]) -> dict[int | str, dict[str, str]]:
+    """``SEAT:FEATURE=LO..HI`` items (``--require``) as seat -> feature -> range."""
+    out: dict[int | str, dict[str, str]] = {}
+    for item in items:
+        head, eq, value = str(item).partition("=")
+        seat, colon, feature = head.partition(":")
+        if not (eq and colon and seat.strip() and feature.strip() and value.strip()):
+            raise click.BadParameter(
+                f"expected SEAT:FEATURE=LO..HI, got {item!r}", param_hint="'--require'"
+            )
+        out.setdefault(seat.strip(), {})[feature.strip()] = value.strip()
+    return out
+
+
+@cli.command("nil-odds")
+@click.argument("hand")
+@click.option("--seat", default=None, metavar="S", help="Seat holding HAND [default: S; P0].")
+@click.option(
+    "-n", "n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
+    help="Random completions of the deal to play.",
+)  # fmt: skip
+@click.option("--partner", metavar="HAND", help="The partner's cards (four players).")
+@click.option(
+    "--given", multiple=True, metavar="SEAT=CARDS", help="Cards a seat is known to hold; repeat."
+)
+@click.option(
+    "--require",
+    multiple=True,
+    metavar="SEAT:FEATURE=LO..HI",
+    help="A range of a hand feature of another seat (spades, high_spades, aces, kings, "
+    "queens, points, voids, shortest_suit); repeat.",
+)
+@click.option("--blind", is_flag=True, help="Bid blind nil (before seeing HAND).")
+@click.option(
+    "--number-bid",
+    "number_bids",
+    multiple=True,
+    type=click.IntRange(1, 13),
+    metavar="B",
+    help="Number bid to compare with nil; repeat [default: the policy's bid and one either side].",
+)
+@click.option("--dealer", metavar="S", help="Fix the dealer [default: random per completion].")
+@_rules_options
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+def nil_odds_command(**params: Any) -> None:
+    """How often HAND makes nil, and whether nil beats a number bid.
+
+    HAND is 13 cards (`AS KS 7H ...` or PBN `S.H.D.C`). The other cards are dealt at
+    random N times, given what you know; each deal is played with HAND bidding nil and
+    bidding each number bid, everyone else by the policies.
+
+    \b
+    Examples:
+      spades-sim nil-odds Q73.J52.T84.9632
+      spades-sim nil-odds Q73.J52.T84.9632 --partner AKJ.AK.AK.AKQJT9
+      spades-sim nil-odds Q73.J52.T84.9632 --require N:spades=4..13 --given E=AS
+      spades-sim nil-odds Q73.J52.T84.9632 --blind --rules blind-nil-exchange --json
+    """
+    from spades_sim.odds import nil_odds
+
+    spec = _build_spec(params, seed=params["seed"], mode="hands")
+    given = _seat_pairs(params["given"], "'--given'")
+    require = _requirements(params["require"])
+    with _user_errors():
+        odds = nil_odds(
+            params["hand"],
+            seat=params["seat"],
+            rules=spec.rules,
+            bidding=spec.bidding,
+            play=spec.play,
+            draw=spec.draw,
+            n=params["n"],
+            seed=params["seed"],
+            partner=params["partner"],
+            given=given,
+            require=require,
+            blind=params["blind"],
+            number_bids=list(params["number_bids"]) or None,
+            dealer=params["dealer"],
+            threads=params["threads"],
+        )
+    click.echo(odds.to_json() if params["as_json"] else str(odds))
+
+
+# --------------------------------------------------------------------------------------
 # rules, policies
 # --------------------------------------------------------------------------------------
 
@@ -652,6 +756,62 @@ def policies() -> None:
                 )
             lines.append(f"      source: {spec.source}")
     click.echo("\n".join(lines))
+
+
+# --------------------------------------------------------------------------------------
+# analyze
+# --------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option(
+    "--what",
+    type=click.Choice(["nil", "bags", "bids", "all"]),
+    default="all",
+    show_default=True,
+    help="Which analyses: nil bids, bags (per hand; per game too for games runs), bids.",
+)
+@click.option(
+    "--by",
+    "by_text",
+    default="",
+    metavar="COLS",
+    help="Group by these columns, comma-separated (spades,seat; policy; rules; blind; ...).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "csv", "json"]),
+    default="text",
+    show_default=True,
+    help="Aligned tables, one CSV (a 'table' column names each row's table), or JSON.",
+)
+def analyze(run_dir: Path, what: str, by_text: str, fmt: str) -> None:
+    """Tables with n and 95% intervals from a run directory, read part by part.
+
+    \b
+    Examples:
+      spades-sim analyze runs/first
+      spades-sim analyze runs/first --what nil --by spades
+      spades-sim analyze runs/mercy --what bags --by side,outcome --format csv
+    """
+    from spades_sim.analysis import tables
+    from spades_sim.analysis.source import UnknownKey
+
+    by = [name.strip() for name in by_text.split(",") if name.strip()]
+    with _user_errors():
+        try:
+            result = tables.analyze(run_dir, what=what, by=by)
+        except UnknownKey as exc:
+            message = _one_line(str(exc)).removeprefix("by: ")
+            raise click.BadParameter(message, param_hint="'--by'") from None
+    if fmt == "csv":
+        click.echo(tables.to_csv(result), nl=False)
+    elif fmt == "json":
+        click.echo(tables.to_json(result))
+    else:
+        click.echo(tables.to_text(result))
 
 
 def main() -> None:

@@ -40,6 +40,8 @@ from spades_sim.schema import (
 PolicyArg = str | Policy | Callable[..., Any]
 SidePolicies = PolicyArg | Sequence[PolicyArg] | Mapping[str, PolicyArg]
 
+DEFAULT_BIDDING = "count"
+DEFAULT_PLAY = "heuristic"  # realistic by default: random play makes nil look hopeless
 DEFAULT_HAND_CHUNK = 1 << 18  # deals: ~1M per-seat rows, one Parquet row group
 MAX_GAME_ROWS = 1 << 21  # games chunk sized so its row buffer stays under ~2M rows (memory)
 
@@ -109,8 +111,10 @@ class RunSpec:
 
     rules: Rules = field(default_factory=Rules)
     seed: int = 0
-    bidding: tuple[Policy, Policy] = field(default_factory=lambda: side_policies("count", "bid"))
-    play: tuple[Policy, Policy] = field(default_factory=lambda: side_policies("random", "play"))
+    bidding: tuple[Policy, Policy] = field(
+        default_factory=lambda: side_policies(DEFAULT_BIDDING, "bid")
+    )
+    play: tuple[Policy, Policy] = field(default_factory=lambda: side_policies(DEFAULT_PLAY, "play"))
     draw: Policy = field(default_factory=lambda: parse_policy("threshold", "draw"))
     mode: str = "hands"
     record_play: bool = False
@@ -129,8 +133,8 @@ class RunSpec:
         *,
         seed: int,
         rules: Rules | None = None,
-        bidding: SidePolicies = "count",
-        play: SidePolicies = "random",
+        bidding: SidePolicies = DEFAULT_BIDDING,
+        play: SidePolicies = DEFAULT_PLAY,
         draw: PolicyArg = "threshold",
         mode: str = "hands",
         record_play: bool = False,
@@ -418,8 +422,8 @@ def simulate_hands(
     *,
     seed: int,
     rules: Rules | None = None,
-    bidding: SidePolicies = "count",
-    play: SidePolicies = "random",
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
     draw: PolicyArg = "threshold",
     threads: int | None = None,
     chunk_size: int | None = None,
@@ -439,7 +443,9 @@ def simulate_hands(
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     with numba_threads(threads):
         chunks = [c.hands for c in iter_chunks(spec, n, chunk_size=chunk_size)]
-    return _frame(chunks, spec.hand_columns())
+    hands = _frame(chunks, spec.hand_columns())
+    hands.attrs["spades_sim"] = spec.meta()  # the run meta: analyses group by policy, rules
+    return hands
 
 
 def simulate_games(
@@ -447,8 +453,8 @@ def simulate_games(
     *,
     seed: int,
     rules: Rules | None = None,
-    bidding: SidePolicies = "count",
-    play: SidePolicies = "random",
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
     draw: PolicyArg = "threshold",
     threads: int | None = None,
     chunk_size: int | None = None,
@@ -466,6 +472,7 @@ def simulate_games(
         chunks = list(iter_chunks(spec, n, chunk_size=chunk_size))
     hands = _frame([c.hands for c in chunks], spec.hand_columns())
     games = _frame([c.games for c in chunks if c.games is not None], GAME_COLUMNS)
+    hands.attrs["spades_sim"] = games.attrs["spades_sim"] = spec.meta()  # for analyses
     return hands, games
 
 
