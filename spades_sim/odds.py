@@ -279,6 +279,13 @@ def _feature_bounds(known: int, need: int, pool: int) -> dict[str, Range]:
     return bounds
 
 
+def _holding_text(mask: int) -> str:
+    """A whole hand in PBN, a few known cards as a list (``AS KH``)."""
+    if mask.bit_count() == 13:
+        return format_hand(mask)
+    return " ".join(format_card(c) for c in sorted(cards_of(mask), reverse=True))
+
+
 def _range_text(r: Range) -> str:
     lo, hi = r
     return str(lo) if lo == hi else f"{lo}.." + ("" if hi >= NO_LIMIT else str(hi))
@@ -380,7 +387,7 @@ class Conditions:
         lo = np.zeros((4, N_FEATURES), dtype=np.int64)
         hi = np.full((4, N_FEATURES), NO_LIMIT, dtype=np.int64)
         words = [
-            f"{seat_name(s, players)} holds {format_hand(known[s])}"
+            f"{seat_name(s, players)} holds {_holding_text(known[s])}"
             for s in range(players)
             if s != hero and known[s]
         ]

@@ -291,7 +291,7 @@ def test_cli_nil_odds_prints_the_answer_and_json() -> None:
     as_json = runner.invoke(cli, [*args, "--json", "--given", "E=AS KH", "--play", "random"])
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.output)
-    assert data["n"] == 2000 and data["play"] == "random" and "E holds A.K.." in data["conditions"]
+    assert data["n"] == 2000 and data["play"] == "random" and "E holds AS KH" in data["conditions"]
 
 
 @pytest.mark.parametrize(
