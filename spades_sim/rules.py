@@ -97,7 +97,8 @@ class Rules:
         need(1 <= self.bag_limit <= 1_000, "bag_limit", "must be 1..1000")
         need(0 <= self.bag_penalty <= 10_000, "bag_penalty", "must be 0..10000")
         need(1 <= self.target <= 100_000, "target", "must be 1..100000")
-        need(1 <= self.max_hands <= 100_000, "max_hands", "must be 1..100000")
+        # 10,000 keeps every count and score of a game inside its column (schema.py)
+        need(1 <= self.max_hands <= 10_000, "max_hands", "must be 1..10000")
         if self.loss_threshold is not None:
             need(
                 -100_000 <= self.loss_threshold < self.target,

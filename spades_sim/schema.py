@@ -5,6 +5,12 @@ into the columns named here, in this order. The same list drives the Parquet wri
 (``nullable`` int8 columns become Arrow booleans with nulls), the pandas frames
 (pandas ``boolean``), and the README's schema table. Bump ``SCHEMA_VERSION`` when a
 column changes meaning or type.
+
+Widths are chosen so that no rule set :class:`~spades_sim.rules.Rules` accepts can wrap
+a value: a hand's score change reaches about 160,000 (two blind nils at 10,000, a
+Boston bonus of 10,000, 13 bag penalties of 10,000 with ``bag_limit=1``), so scores
+and penalties are int32; bags carried without a penalty reach 13 per hand times
+``max_hands`` (at most 10,000), so bags are int32 too; hand counts stay below 32,768.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: scores, penalties and bags widened so no rule set can wrap them
 
 
 @dataclass(frozen=True)
@@ -56,14 +62,14 @@ HAND_COLUMNS: tuple[Column, ...] = (
     _c("side_tricks", "int8", "tricks counted toward the side's contract"),
     _c("made", "int8", "side contract made (null when the contract is 0)", nullable_bool=True),
     _c("nil_made", "int8", "this seat's nil or blind nil made (null: no nil)", nullable_bool=True),
-    _c("score_change", "int16", "side's points this hand, bag penalty included"),
+    _c("score_change", "int32", "side's points this hand, bag penalty included"),
     _c("bags_change", "int8", "bags the side took this hand"),
-    _c("bag_penalty", "int16", "points the side lost to the bag penalty this hand"),
+    _c("bag_penalty", "int32", "points the side lost to the bag penalty this hand"),
     _c("boston", "bool", "the side won all 13 tricks"),
     _c("score_before", "int32", "side's score before the hand (games mode)", games_only=True),
     _c("score_after", "int32", "side's score after the hand (games mode)", games_only=True),
-    _c("bags_before", "int16", "side's bags before the hand (games mode)", games_only=True),
-    _c("bags_after", "int16", "side's bags after the hand (games mode)", games_only=True),
+    _c("bags_before", "int32", "side's bags before the hand (games mode)", games_only=True),
+    _c("bags_after", "int32", "side's bags after the hand (games mode)", games_only=True),
 )
 
 GAME_COLUMNS: tuple[Column, ...] = (
@@ -74,8 +80,8 @@ GAME_COLUMNS: tuple[Column, ...] = (
     _c("hands", "int16", "hands played"),
     _c("score_ns", "int32", "final score of side 0 (N-S, or player 0)"),
     _c("score_ew", "int32", "final score of side 1 (E-W, or player 1)"),
-    _c("bags_ns", "int16", "final bags of side 0"),
-    _c("bags_ew", "int16", "final bags of side 1"),
+    _c("bags_ns", "int32", "final bags of side 0"),
+    _c("bags_ew", "int32", "final bags of side 1"),
     _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game"),
     _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game"),
 )

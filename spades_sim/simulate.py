@@ -324,8 +324,8 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
             "hands": status[:, L.G_HANDS].astype(np.int16),
             "score_ns": status[:, L.G_SCORE0].astype(np.int32),
             "score_ew": status[:, L.G_SCORE1].astype(np.int32),
-            "bags_ns": status[:, L.G_BAGS0].astype(np.int16),
-            "bags_ew": status[:, L.G_BAGS1].astype(np.int16),
+            "bags_ns": status[:, L.G_BAGS0].astype(np.int32),
+            "bags_ew": status[:, L.G_BAGS1].astype(np.int32),
             "bag_penalty_ns": status[:, L.G_PENALTY0].astype(np.int32),
             "bag_penalty_ew": status[:, L.G_PENALTY1].astype(np.int32),
         }

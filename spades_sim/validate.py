@@ -110,10 +110,17 @@ def check_blind_nil_deficit(
         side = seat % 2
         behind = scores_before[1 - side] - scores_before[side]
         if behind < need:
+            standing = (
+                f"is behind by {behind} points"
+                if behind > 0
+                else "is level"
+                if behind == 0
+                else f"is ahead by {-behind} points"
+            )
             raise ValueError(
                 f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
-                f"side {side_label(side, rules.players)} is behind by {behind} points, "
-                f"blind_nil_min_deficit is {need}"
+                f"side {side_label(side, rules.players)} {standing}, it must be behind by "
+                f"at least {need} (blind_nil_min_deficit)"
             )
 
 

@@ -338,7 +338,10 @@ def test_blind_nil_min_deficit():
     with pytest.raises(ValueError, match=r"blind_nil: seat E .* behind by 50"):
         score_hand((4, 0, 4, 5), (4, 0, 5, 4), rules, blind_nil=[1], scores_before=(300, 250))
     # Ahead: refused.
-    with pytest.raises(ValueError, match=r"blind_nil: seat N .* behind by -100"):
+    with pytest.raises(
+        ValueError,
+        match=r"blind_nil: seat N .* side N-S is ahead by 100 points, it must be behind by",
+    ):
         score_hand((0, 4, 4, 5), (0, 4, 5, 4), rules, blind_nil=[0], scores_before=(100, 0))
 
 
@@ -667,7 +670,9 @@ def test_replay_hand_refuses_bad_arguments():
         replay_hand(STRUCTURED, "W", (0, 3, 3), STRUCTURED_PLAYS)
     with pytest.raises(ValueError, match="blind_nil: seat E bid 3"):
         replay_hand(STRUCTURED, "W", (0, 3, 3, 4), STRUCTURED_PLAYS, blind_nil=["E"])
-    with pytest.raises(ValueError, match=r"blind_nil: seat N .* behind by 0"):
+    with pytest.raises(
+        ValueError, match=r"blind_nil: seat N .* side N-S is level, it must be behind by at least"
+    ):
         replay_hand(
             STRUCTURED, "W", (0, 3, 3, 4), STRUCTURED_PLAYS,
             Rules(blind_nil_min_deficit=50), blind_nil=["N"],
