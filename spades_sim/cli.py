@@ -98,8 +98,12 @@ def _user_errors(option: str | None = None) -> Iterator[None]:
         yield
     except click.ClickException:
         raise
-    except (ValueError, FileExistsError, FileNotFoundError, NotADirectoryError) as exc:
+    except (ValueError, OSError) as exc:
+        # OSError covers the output's permission, disk-full and read-only errors: they
+        # are the user's environment, not a bug, so one line, naming the file
         message = _one_line(str(exc)) or type(exc).__name__
+        if isinstance(exc, OSError) and exc.strerror and exc.filename:
+            message = f"{exc.filename}: {exc.strerror}"
         if option is not None:
             raise click.BadParameter(message, param_hint=f"'{option}'") from None
         raise UserError(message) from None

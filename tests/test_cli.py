@@ -365,3 +365,19 @@ def test_show_mistakes_are_one_line(workdir: Path) -> None:
 
 def test_unknown_command_is_one_line() -> None:
     assert_one_error_line(CliRunner().invoke(cli, ["simulat"]), "simulat")
+
+
+def test_os_errors_on_the_output_are_one_line(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (workdir / "file").write_text("not a directory")
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--out", "file/run"])
+    assert_one_error_line(result, "file/run")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(workdir / "locked"))
+
+    monkeypatch.setattr("spades_sim.run.run_dataset", refuse)
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--out", "locked"])
+    assert_one_error_line(result, "locked: Permission denied")
+    assert result.exit_code == 1

@@ -230,7 +230,7 @@ def play_deals_nb(rules, seed, start, deals, dealers, hero, bids, kinds, params,
     n_tasks = deals.shape[0] * bids.shape[0]
     for block in prange((n_tasks + LANES - 1) // LANES):
         play_block_nb(
-            block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+            np.int64(block), rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
             out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
         )  # fmt: skip
 
