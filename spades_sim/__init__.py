@@ -11,7 +11,7 @@ play policies; results go to pandas frames or Parquet datasets for analysis.
 from spades_sim.cards import check_deal, format_card, format_hand, parse_card, parse_hand
 from spades_sim.errors import CardError, IllegalPlay, Misdeal, SpadesError
 from spades_sim.results import HandResult, HandScore
-from spades_sim.rules import Rules
+from spades_sim.rules import FirstLead, Rules, SpadesLead
 
 __version__ = "0.1.0"
 
@@ -21,6 +21,7 @@ from spades_sim.simulate import simulate_games, simulate_hands
 
 __all__ = [
     "CardError",
+    "FirstLead",
     "HandResult",
     "HandScore",
     "IllegalPlay",
@@ -28,6 +29,7 @@ __all__ = [
     "NilOdds",
     "Rules",
     "SpadesError",
+    "SpadesLead",
     "__version__",
     "check_deal",
     "format_card",

@@ -1,11 +1,20 @@
-"""The rule set: one frozen dataclass field per variant of RULES.md, presets, lowering.
+"""The rule set: one frozen dataclass field per rule variant, presets, lowering.
 
-A :class:`Rules` is validated when it is built (``__post_init__``): a bad value or an
-impossible combination raises ``ValueError`` naming the field. ``Rules.lower()`` turns it
-into the int64 array the kernels read by the constants of ``spades_sim._nb.layout``.
+The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`Rules` is
+validated when it is built (``__post_init__``): a bad value or an impossible combination
+raises ``ValueError`` naming the field. The two string options are :class:`FirstLead` and
+:class:`SpadesLead` (``StrEnum``s; their plain string values are accepted and converted).
+``Rules.lower()`` turns a rule set into the int64 array the kernels read by the constants
+of ``spades_sim._nb.layout``.
 
 >>> Rules().target, Rules.preset("mercy").loss_threshold
 (500, -200)
+>>> Rules(first_lead="two_of_clubs").first_lead is FirstLead.TWO_OF_CLUBS
+True
+>>> Rules(spades_lead="whenever")
+Traceback (most recent call last):
+...
+ValueError: spades_lead: must be one of ('after_broken', 'any_time'), got 'whenever'
 >>> Rules(players=2, first_lead="two_of_clubs")
 Traceback (most recent call last):
 ...
@@ -16,41 +25,101 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 import numpy as np
 
 from spades_sim._nb import layout as L
 
-FIRST_LEADS = ("any_but_spades", "two_of_clubs")
-SPADES_LEADS = ("after_broken", "any_time")
+
+class FirstLead(StrEnum):
+    """How the first trick of a hand is led (:attr:`Rules.first_lead`)."""
+
+    ANY_BUT_SPADES = "any_but_spades"
+    """The player left of the dealer leads any card but a spade (a hand of only spades
+    leads a spade)."""
+    TWO_OF_CLUBS = "two_of_clubs"
+    """The holder of the 2♣ leads it (four players only)."""
+
+
+class SpadesLead(StrEnum):
+    """When spades may be led after the first trick (:attr:`Rules.spades_lead`)."""
+
+    AFTER_BROKEN = "after_broken"
+    """Only once spades are broken, or when the leader holds nothing but spades."""
+    ANY_TIME = "any_time"
+    """Whenever the leader likes."""
+
+
+FIRST_LEADS = tuple(choice.value for choice in FirstLead)
+"""The values :attr:`Rules.first_lead` accepts, as plain strings."""
+SPADES_LEADS = tuple(choice.value for choice in SpadesLead)
+"""The values :attr:`Rules.spades_lead` accepts, as plain strings."""
+
+_CHOICES: dict[str, type[StrEnum]] = {"first_lead": FirstLead, "spades_lead": SpadesLead}
 
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete Spades rule set (RULES.md); every field has the standard default.
+    """A complete Spades rule set (``docs/rules.md``); every field has the standard default.
+
+    ``first_lead`` and ``spades_lead`` take their enum or its string value
+    (``Rules(first_lead="two_of_clubs")``) and always hold the enum afterwards;
+    :meth:`to_dict` gives them back as plain strings.
 
     >>> Rules(target=300, bag_penalty=0).target
     300
     """
 
     players: int = 4
+    """Number of players: 4 (two fixed partnerships, N-S and E-W) or 2 (each scoring
+    alone, with the draw-and-discard instead of a deal). Default 4; 4 or 2."""
     jokers: bool = False
+    """Add a Big and a Little Joker as the two highest spades and remove the 2♥ and 2♦.
+    Default false."""
     blind_nil: bool = True
+    """Blind nil may be declared (nil bid before seeing the cards). Default true."""
     blind_nil_min_deficit: int = 0
+    """Blind nil only for a side behind by at least this many points; 0 allows it at any
+    score. Default 0; 0..100,000 (0 when ``blind_nil`` is false)."""
     blind_nil_exchange: int = 0
-    first_lead: str = "any_but_spades"
-    spades_lead: str = "after_broken"
+    """Cards exchanged after a blind nil: with four players the bidder and partner pass
+    each other this many (none if both bid blind nil); with two the bidder may replace up
+    to this many from the unused pile. Default 0; 0..13 (0 when ``blind_nil`` is false)."""
+    first_lead: FirstLead = FirstLead.ANY_BUT_SPADES
+    """How the first trick is led (:class:`FirstLead`). Default ``any_but_spades``;
+    ``two_of_clubs`` is refused with two players."""
+    spades_lead: SpadesLead = SpadesLead.AFTER_BROKEN
+    """When spades may be led after the first trick (:class:`SpadesLead`). Default
+    ``after_broken``; or ``any_time``."""
     boston_bonus: int = 0
+    """Points added to a side (or player) that wins all 13 tricks. Default 0; 0..10,000."""
     nil_value: int = 100
+    """Points won for a made nil, lost for a failed one. Default 100; 0..10,000."""
     blind_nil_value: int = 200
+    """Points won for a made blind nil, lost for a failed one. Default 200; 0..10,000."""
     nil_tricks_count_for_partner: bool = False
+    """A nil bidder's tricks count toward the partner's contract. Default false; not
+    together with ``nil_tricks_count_as_bags``."""
     nil_tricks_count_as_bags: bool = True
+    """Each trick a nil bidder wins is a bag (and a point) for the side, whatever happens
+    to the contract. Default true; not together with ``nil_tricks_count_for_partner``."""
     bag_limit: int = 10
+    """Accumulated bags that trigger the bag penalty. Default 10; 1..1,000."""
     bag_penalty: int = 100
+    """Points lost each time a side's bags reach ``bag_limit`` (the count then drops by
+    ``bag_limit``); 0 turns the penalty off and bags just accumulate. Default 100;
+    0..10,000."""
     target: int = 500
+    """Score that wins the game (the higher score if both reach it in the same hand).
+    Default 500; 1..100,000."""
     loss_threshold: int | None = None
+    """Score at or below which a side loses at once (a mercy rule); None is off. Default
+    None; -100,000 up to ``target - 1``."""
     max_hands: int = 200
+    """Hands after which a simulated game that has not ended stops, recorded as
+    unfinished. Default 200; 1..10,000."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -65,6 +134,7 @@ class Rules:
             "blind_nil": False,
         },
     }
+    """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -85,8 +155,9 @@ class Rules:
                 raise ValueError(f"{name}: {what}, got {getattr(self, name)!r}")
 
         need(self.players in (2, 4), "players", "must be 4 or 2")
-        need(self.first_lead in FIRST_LEADS, "first_lead", f"must be one of {FIRST_LEADS}")
-        need(self.spades_lead in SPADES_LEADS, "spades_lead", f"must be one of {SPADES_LEADS}")
+        for name, choices in _CHOICES.items():
+            # the string options: a str value becomes its enum (the dataclass is frozen)
+            object.__setattr__(self, name, _choice(name, choices, getattr(self, name)))
         need(
             0 <= self.blind_nil_min_deficit <= 100_000, "blind_nil_min_deficit", "must be 0..100000"
         )
@@ -107,7 +178,7 @@ class Rules:
             )
 
     def _check_combinations(self) -> None:
-        if self.players == 2 and self.first_lead == "two_of_clubs":
+        if self.players == 2 and self.first_lead is FirstLead.TWO_OF_CLUBS:
             raise ValueError(
                 "first_lead: 'two_of_clubs' is refused with two players (the 2C may lie unused)"
             )
@@ -123,7 +194,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
-        """A named rule set of RULES.md, optionally with some fields changed.
+        """A named rule set (``docs/rules.md`` "Presets"), optionally with some fields changed.
 
         >>> Rules.preset("two-player").blind_nil_exchange
         3
@@ -167,8 +238,13 @@ class Rules:
         return self.replace(**changes)
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict (for manifests and Parquet metadata)."""
-        return dataclasses.asdict(self)
+        """The fields as a plain dict (for manifests and Parquet metadata); the string
+        options as plain ``str``, so the dict is the same JSON as ever.
+
+        >>> Rules(first_lead="two_of_clubs").to_dict()["first_lead"].__class__.__name__
+        'str'
+        """
+        return {spec.name: _plain(getattr(self, spec.name)) for spec in fields(self)}
 
     def lower(self) -> np.ndarray:
         """The int64 parameter array the kernels read (indices in ``_nb.layout``)."""
@@ -178,8 +254,8 @@ class Rules:
         out[L.R_BLIND_NIL] = self.blind_nil
         out[L.R_BLIND_NIL_MIN_DEFICIT] = self.blind_nil_min_deficit
         out[L.R_BLIND_NIL_EXCHANGE] = self.blind_nil_exchange
-        out[L.R_FIRST_LEAD_TWO_CLUBS] = self.first_lead == "two_of_clubs"
-        out[L.R_SPADES_ANY_TIME] = self.spades_lead == "any_time"
+        out[L.R_FIRST_LEAD_TWO_CLUBS] = self.first_lead is FirstLead.TWO_OF_CLUBS
+        out[L.R_SPADES_ANY_TIME] = self.spades_lead is SpadesLead.ANY_TIME
         out[L.R_BOSTON_BONUS] = self.boston_bonus
         out[L.R_NIL_VALUE] = self.nil_value
         out[L.R_BLIND_NIL_VALUE] = self.blind_nil_value
@@ -192,6 +268,25 @@ class Rules:
         out[L.R_LOSS_THRESHOLD] = 0 if self.loss_threshold is None else self.loss_threshold
         out[L.R_MAX_HANDS] = self.max_hands
         return out
+
+
+def _choice(name: str, choices: type[StrEnum], value: Any) -> StrEnum:
+    """``value`` as a member of ``choices`` (a member, or its string value); else a one-line
+    ValueError naming the field and the values allowed."""
+    if isinstance(value, choices):
+        return value
+    if isinstance(value, str):
+        try:
+            return choices(value)
+        except ValueError:
+            pass
+    allowed = tuple(choice.value for choice in choices)
+    raise ValueError(f"{name}: must be one of {allowed}, got {value!r}")
+
+
+def _plain(value: Any) -> Any:
+    """An enum member as its plain value; anything else as it is."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def _convert(name: str, type_name: Any, text: Any) -> Any:
