@@ -1,11 +1,11 @@
 """spades_sim against OpenSpiel's spades, measured alternately in one run.
 
-The yardstick (DESIGN.md) is OpenSpiel 2.0.2's ``spades`` played by its C++
-``pyspiel.evaluate_bots`` loop with uniform random bots, one thread: one call plays one
-hand (4 bids, 52 cards, scoring). Absolute rates differ up to 3x between machines of this
-kind, so what this script reports is the *ratio* of each spades_sim path to the yardstick
-measured in the same rounds (the yardstick and every path take turns; medians of
-``--rounds``), with absolute rates beside them.
+The yardstick (docs/architecture.md "Performance yardstick") is OpenSpiel 2.0.2's ``spades``
+played by its C++ ``pyspiel.evaluate_bots`` loop with uniform random bots, one thread: one
+call plays one hand (4 bids, 52 cards, scoring). Absolute rates differ up to 3x between
+machines of this kind, so what this script reports is the *ratio* of each spades_sim path
+to the yardstick measured in the same rounds (the yardstick and every path take turns;
+medians of ``--rounds``), with absolute rates beside them.
 
 Paths:
   kernel only     the kernel call that fills the output arrays (1 thread)

@@ -1,9 +1,10 @@
-"""Card ids, hand masks, and the two text notations of RULES.md.
+"""Card ids, hand masks, and the two text notations of docs/rules.md ("Cards and notation").
 
-Contract (DESIGN.md): ``id = suit * 13 + rank`` with suits C=0, D=1, H=2, S=3 and ranks
-2=0 ... A=12; with the jokers variant the Little Joker is id 52 and the Big Joker id 53
-(spade ranks 13 and 14), and the 2♦ (id 13) and 2♥ (id 26) leave the deck. A hand is a
-``uint64``-sized ``int`` with bit ``id`` set for each card held. Seats N=0, E=1, S=2, W=3.
+Contract (docs/architecture.md "Data contracts"): ``id = suit * 13 + rank`` with suits C=0,
+D=1, H=2, S=3 and ranks 2=0 ... A=12; with the jokers variant the Little Joker is id 52 and
+the Big Joker id 53 (spade ranks 13 and 14), and the 2♦ (id 13) and 2♥ (id 26) leave the
+deck. A hand is a ``uint64``-sized ``int`` with bit ``id`` set for each card held. Seats
+N=0, E=1, S=2, W=3.
 
 Text: a card is rank ``2-9 T J Q K A`` (or ``10``) then suit ``S H D C`` (any case, or
 ``♠ ♥ ♦ ♣``); jokers are ``LJ`` and ``BJ``. A hand is either cards separated by spaces

@@ -78,7 +78,7 @@ def score_hand(
     scores_before: Sequence[int] = (0, 0),
     bags_before: Sequence[int] = (0, 0),
 ) -> HandScore:
-    """Score one hand from the bids and the tricks won, per seat (RULES.md "Scoring").
+    """Score one hand from the bids and the tricks won, per seat (docs/rules.md "Scoring a hand").
 
     A bid of 0 is Nil, or Blind Nil for the seats in ``blind_nil``; ``scores_before`` and
     ``bags_before`` are per side. Bad input raises ``ValueError`` naming the argument.

@@ -1,8 +1,8 @@
 """Policy names, parameters and the registry; user-written policies.
 
-A policy is a name plus numeric parameters (DESIGN.md "Policies"). Built-in policies are
-dispatched inside the kernel by integer id, with a float64 parameter vector, so a
-parameter sweep never recompiles. A policy is given as text (``"count"``,
+A policy is a name plus numeric parameters (docs/architecture.md "Data contracts"). Built-in
+policies are dispatched inside the kernel by integer id, with a float64 parameter vector, so
+a parameter sweep never recompiles. A policy is given as text (``"count"``,
 ``"count:bias=0.5,nil_threshold=2"``), as a :class:`Policy`, or, for a user-written policy,
 as an ``@njit`` function with the documented signature (see ``spades_sim._nb.policies``):
 

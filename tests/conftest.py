@@ -11,5 +11,5 @@ PRESETS = tuple(Rules.PRESETS)
 
 @pytest.fixture(params=PRESETS)
 def preset_rules(request: pytest.FixtureRequest) -> Rules:
-    """Each named preset of RULES.md in turn."""
+    """Each named preset of docs/rules.md ("Presets") in turn."""
     return Rules.preset(request.param)

@@ -1,6 +1,6 @@
 """Hand-worked hands for every preset, through both engines' replay_hand and score_hand.
 
-Each expected figure is worked out in the comments from RULES.md; the same numbers must
+Each expected figure is worked out in the comments from docs/rules.md; the same numbers must
 come out of the kernel-backed API (``spades_sim.hand``) and of the reference engine.
 """
 

@@ -1,6 +1,6 @@
-"""Both engines against hand-worked examples from RULES.md, and the reference's invariants.
+"""Both engines against hand-worked examples from docs/rules.md, and the reference's invariants.
 
-Every expected number below is worked out by hand in the comments, from RULES.md and the
+Every expected number below is worked out by hand in the comments, from docs/rules.md and the
 interpretations listed in ``spades_sim.reference``; none is copied from an engine. The
 ``engine`` fixture runs every test twice: with the reference engine's ``score_hand`` and
 ``replay_hand``, and with the kernel-backed ones of ``spades_sim.hand``, so the two must

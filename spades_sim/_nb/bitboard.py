@@ -1,9 +1,10 @@
 """Bit-mask helpers for hands as 64-bit masks: popcount, lowest/highest card, suit masks.
 
-Card ids follow DESIGN.md (``suit * 13 + rank``, spades 39..51, jokers 52 and 53), so every
-spade, jokers included, has a higher id than any other card: the highest set bit of a
-trick's spades is its winning trump. ``popcount_nb``/``lowest_card_nb``/``highest_card_nb``
-compile to single ``popcnt``/``tzcnt``/``lzcnt`` instructions via LLVM intrinsics.
+Card ids follow docs/architecture.md "Data contracts" (``suit * 13 + rank``, spades 39..51,
+jokers 52 and 53), so every spade, jokers included, has a higher id than any other card:
+the highest set bit of a trick's spades is its winning trump.
+``popcount_nb``/``lowest_card_nb``/``highest_card_nb`` compile to single
+``popcnt``/``tzcnt``/``lzcnt`` instructions via LLVM intrinsics.
 """
 
 import numpy as np

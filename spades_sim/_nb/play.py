@@ -1,6 +1,6 @@
 """Card play: the legal-card mask, one whole hand of 13 tricks, and a validating replay.
 
-Legal cards (RULES.md "Play"): follow the suit led if able (jokers are spades); the first
+Legal cards (docs/rules.md "Play"): follow the suit led if able (jokers are spades); the first
 lead obeys ``first_lead`` (no spade unless only spades, or the 2C); later leads may not be
 spades before they are broken unless the hand holds only spades (``spades_lead``
 ``after_broken``). A trick goes to its highest spade, else the highest card of the suit

@@ -1,6 +1,6 @@
 """Scoring as pure functions: one side's hand score, and the end-of-game test.
 
-``score_side_nb`` implements RULES.md "Scoring a hand" for one side (a partnership, or a
+``score_side_nb`` implements docs/rules.md "Scoring a hand" for one side (a partnership, or a
 lone player with two players); ``game_result_nb`` implements "Ending a game".
 """
 
