@@ -33,7 +33,7 @@ from numba import njit
 
 from spades_sim._nb import layout as L
 from spades_sim._nb.policies import heuristic_play_nb
-from spades_sim.analysis import bid_accuracy, duplicate
+from spades_sim.analysis import bid_accuracy, duplicate, estimate_of
 from spades_sim.policies import Policy
 from spades_sim.simulate import simulate_hands
 
@@ -119,7 +119,8 @@ def main(deals: int = 4000) -> None:
     start = time.perf_counter()
     hands = simulate_hands(deals, seed=1, bidding=bidder, play=player)
     print(f"{deals} hands with the example policies in {time.perf_counter() - start:.1f} s")
-    print(f"bid accuracy (MAE of side tricks vs contract): {bid_accuracy(hands)}")
+    mae = estimate_of(bid_accuracy(hands), "abs_difference")
+    print(f"bid accuracy (MAE of side tricks vs contract): {mae}")
     match = duplicate(player, "heuristic", deals, seed=2, bidding="count")
     print(f"play, duplicate: example vs heuristic, margin per hand {match.margin}")
     match = duplicate(bidder, "count", deals, seed=3, kind="bid", play="heuristic")

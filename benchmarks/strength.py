@@ -44,6 +44,7 @@ from spades_sim.analysis import (  # noqa: E402
     Estimate,
     bid_accuracy,
     duplicate,
+    estimate_of,
     mean_ci,
     nil_success,
 )
@@ -181,8 +182,9 @@ def main(argv: list[str] | None = None) -> None:
         sides = df[(df.seat < 2) & (df.side_contract > 0)]
         made = (sides.made == 1).mean()
         score = df[df.seat < 2].score_change.mean()
+        mae = estimate_of(bid_accuracy(df), "abs_difference")
         print(
-            f"    {bidder:24s} {bid_accuracy(df)!s:36s} {made:5.3f}  {score:6.1f}"
+            f"    {bidder:24s} {mae!s:36s} {made:5.3f}  {score:6.1f}"
             f"  ({time.perf_counter() - t:.0f} s)"
         )
 
@@ -194,8 +196,9 @@ def main(argv: list[str] | None = None) -> None:
 
     print("\n(d) nils bid by the built-in nil rules, heuristic play (Wilson 95% CI):")
     for bidder in BIDDERS[:4]:
-        df = frames[bidder]
-        print(f"    {bidder:24s} made {nil_success(df)}, nil bid by {df.nil.mean():.3f} of seats")
+        nils = nil_success(frames[bidder])
+        made, rate = estimate_of(nils, "success_rate"), estimate_of(nils, "nil_rate")
+        print(f"    {bidder:24s} made {made}, nil bid by {rate.value:.3f} of seats")
 
     print(f"\n(e) throughput, one thread, median of 5 runs of {args.speed_deals} deals")
     print("    (hands/s by wall clock | by CPU time; the machine may be shared):")

@@ -768,7 +768,9 @@ def policies() -> None:
 
 
 @cli.command()
-@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument(
+    "run_dirs", metavar="RUN...", nargs=-1, required=True, type=click.Path(path_type=Path)
+)
 @click.option(
     "--what",
     type=click.Choice(["nil", "bags", "bids", "all"]),
@@ -791,22 +793,26 @@ def policies() -> None:
     show_default=True,
     help="Aligned tables, one CSV (a 'table' column names each row's table), or JSON.",
 )
-def analyze(run_dir: Path, what: str, by_text: str, fmt: str) -> None:
-    """Tables with n and 95% intervals from a run directory, read part by part.
+def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> None:
+    """Tables with n and 95% intervals from run directories, read part by part.
+
+    Several runs are analysed together: group by policy or rules to tell them apart.
 
     \b
     Examples:
       spades-sim analyze runs/first
       spades-sim analyze runs/first --what nil --by spades
       spades-sim analyze runs/mercy --what bags --by side,outcome --format csv
+      spades-sim analyze runs/first runs/config --what bids --by policy
     """
     from spades_sim.analysis import tables
-    from spades_sim.analysis.source import UnknownKey
+    from spades_sim.analysis.source import Data, UnknownKey
 
     by = [name.strip() for name in by_text.split(",") if name.strip()]
     with _user_errors():
         try:
-            result = tables.analyze(run_dir, what=what, by=by)
+            several: list[Data] = list(run_dirs)
+            result = tables.analyze(run_dirs[0] if len(run_dirs) == 1 else several, what, by)
         except UnknownKey as exc:
             message = _one_line(str(exc)).removeprefix("by: ")
             raise click.BadParameter(message, param_hint="'--by'") from None

@@ -39,7 +39,7 @@ import numpy as np
 
 from spades_sim._nb import odds as nb
 from spades_sim._nb.features import FEATURES, N_FEATURES
-from spades_sim.analysis.stats import Estimate, proportion_ci, z_value
+from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 from spades_sim.cards import (
     SPADE_MASK,
     Hand,
@@ -289,16 +289,6 @@ def _holding_text(mask: int) -> str:
 def _range_text(r: Range) -> str:
     lo, hi = r
     return str(lo) if lo == hi else f"{lo}.." + ("" if hi >= NO_LIMIT else str(hi))
-
-
-def _moments(total: float, total_sq: float, n: int, level: float = 0.95) -> Estimate:
-    """A mean and its normal interval from a count, a sum and a sum of squares."""
-    mean = total / n
-    if n < 2:
-        return Estimate(mean, -math.inf, math.inf, n, level)
-    var = max(total_sq - n * mean * mean, 0.0) / (n - 1)
-    half = z_value(level) * math.sqrt(var / n)
-    return Estimate(mean, mean - half, mean + half, n, level)
 
 
 @dataclass(frozen=True)
@@ -686,13 +676,13 @@ def nil_odds(
             made += int((nil == 1).sum())
             fatal += np.bincount(played.first_won[nil == 0, 0], minlength=54)
     ci = proportion_ci(made, n)
-    estimates = [_moments(sums[k], squares[k], n) for k in range(len(bids))]
+    estimates = [mean_ci_of_moments(n, sums[k], squares[k]) for k in range(len(bids))]
     number_scores = {bid: estimates[k + 1] for k, bid in enumerate(candidates)}
     best = max(number_scores, key=lambda b: number_scores[b].value) if candidates else None
     gain = None
     if best is not None:
         k = candidates.index(best) + 1
-        gain = _moments(diff_sums[k], diff_squares[k], n)
+        gain = mean_ci_of_moments(n, diff_sums[k], diff_squares[k])
     order = np.argsort(-fatal, kind="stable")
     failures = max(n - made, 1)
     fatal_cards = {format_card(int(c)): float(fatal[c] / failures) for c in order if fatal[c]}

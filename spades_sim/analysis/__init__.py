@@ -1,30 +1,60 @@
-"""Analyses of simulated hands: interval estimates and strategy comparisons.
+"""Analyses of simulated hands and games: tables with ``n`` and 95% intervals.
 
-``stats`` gives closed-form intervals (a mean, a proportion); ``compare`` plays duplicate
-matches between policies and measures bid accuracy and nil success.
+Every analysis takes a per-seat frame (as ``simulate_hands`` returns), the ``(hands,
+games)`` pair ``simulate_games`` returns, a run directory (scanned part by part, so a run
+larger than memory is fine) or a list of them, and returns a tidy frame: ``measure``,
+the group keys, ``n``, ``total``, ``estimate``, ``ci_low``, ``ci_high``. Frames and run
+directories give identical tables: each analysis reduces its rows to sufficient
+statistics that add across parts (:mod:`.reduce`), then estimates from those.
+
+- :func:`nil_success`: nil and blind nil success rates, and how often seats bid nil;
+- :func:`bag_accumulation`: bags and the bag penalty per hand, or per game;
+- :func:`bid_accuracy`: side tricks against contracts, and tricks by bid;
+- :func:`analyze`: several of them in one pass (the ``spades-sim analyze`` command);
+- :func:`duplicate`: two policies on the same deals with the sides swapped, hands or games;
+- :func:`estimate_of`: one row of a table as an :class:`Estimate`;
+- ``stats``: the intervals (a mean, a proportion).
 
 >>> from spades_sim.analysis import mean_ci
 >>> mean_ci([2.0, 4.0]).value
 3.0
 """
 
+from spades_sim.analysis.bags import bag_accumulation
+from spades_sim.analysis.bids import bid_accuracy
 from spades_sim.analysis.compare import (
     Duplicate,
-    bid_accuracy,
     duplicate,
-    nil_success,
+    hand_margins,
     side_margins,
+    side_rows,
 )
-from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci, proportion_of
+from spades_sim.analysis.nil import nil_success
+from spades_sim.analysis.reduce import estimate_of
+from spades_sim.analysis.stats import (
+    Estimate,
+    mean_ci,
+    mean_ci_of_moments,
+    proportion_ci,
+    proportion_of,
+)
+from spades_sim.analysis.tables import Analysis, analyze
 
 __all__ = [
+    "Analysis",
     "Duplicate",
     "Estimate",
+    "analyze",
+    "bag_accumulation",
     "bid_accuracy",
     "duplicate",
+    "estimate_of",
+    "hand_margins",
     "mean_ci",
+    "mean_ci_of_moments",
     "nil_success",
     "proportion_ci",
     "proportion_of",
     "side_margins",
+    "side_rows",
 ]

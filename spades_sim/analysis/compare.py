@@ -1,19 +1,32 @@
-"""Comparing strategies: duplicate matches, bid accuracy, nil success.
+"""Comparing strategies: duplicate matches of two policies, hands or whole games.
 
 A **duplicate** comparison plays the same deals twice with the sides swapped: once with
 A North-South and B East-West, once the other way round. The random streams are
-counter-based (a deal's cards depend only on the seed and the deal's index), so one seed
-gives the same deals in both runs and A holds each side's cards once. Pairing the two
-plays of a deal cancels most of the luck of the cards, which is what makes small
-differences between strategies measurable (the method of duplicate bridge).
+counter-based (a deal's cards depend only on the seed and the deal's index; in games,
+hand ``h`` of game ``g`` depends only on the seed, ``g`` and ``h``), so one seed gives
+the same deals in both runs and A holds each side's cards once. Pairing the two plays of
+a deal cancels most of the luck of the cards, which is what makes small differences
+between strategies measurable (the method of duplicate bridge).
 
-A's score margin on a deal is its side's score minus B's side's score for the hand; the
-paired margin is the average over the two seatings, and the reported figure its mean per
-hand with a normal 95% interval (``stats.mean_ci``).
+A's score margin on a hand is its side's score change minus B's side's; the paired
+margin of a deal is the average over the two seatings, and the reported figure its mean
+per hand with a normal 95% interval (``stats.mean_ci``).
+
+Games mode (``mode="games"``) plays ``n`` whole games with A as N-S and the same ``n``
+games (same seed, so the same deals hand by hand) with A as E-W. It reports A's win rate
+over the ``2 n`` games with a Wilson interval (an unfinished game, one that reached the
+rules' ``max_hands``, counts as not won) and the share of unfinished games separately,
+beside the per-hand margin. The games of the two seatings last different numbers of
+hands, so the margin pairs the hands both played (game ``g``, hand ``h``: the same
+cards); its interval treats those hands as independent, although hands of one game are
+tied together by the score.
 
 >>> r = duplicate("heuristic", "random", 200, seed=1)
 >>> r.margin.value > 0
 True
+>>> g = duplicate("heuristic", "random", 20, seed=1, mode="games")
+>>> g.wins.n, g.wins.value > 0.5
+(40, True)
 """
 
 from __future__ import annotations
@@ -24,15 +37,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from spades_sim.analysis.stats import Estimate, mean_ci, proportion_of
+from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
 from spades_sim.policies import Kind, Policy
 from spades_sim.rules import Rules
-from spades_sim.simulate import PolicyArg, simulate_hands
+from spades_sim.simulate import PolicyArg, simulate_games, simulate_hands
 
 
 @dataclass(frozen=True)
 class Duplicate:
-    """The result of a duplicate comparison of policy ``a`` against ``b``."""
+    """The result of a duplicate comparison of policy ``a`` against ``b``.
+
+    In games mode ``wins`` is A's win rate over the ``2 n`` games and ``unfinished`` the
+    share of them that reached ``max_hands`` (both None in hands mode).
+    """
 
     kind: Kind
     a: str
@@ -40,22 +57,60 @@ class Duplicate:
     margin: Estimate  # A's mean score margin per hand, paired over the two seatings
     a_as_ns: Estimate  # A's margin when seated North-South only
     a_as_ew: Estimate  # ... and East-West only
-    paired: np.ndarray  # the paired margin of every deal
+    paired: np.ndarray  # the paired margin of every deal (games: of every hand both played)
+    mode: str = "hands"
+    wins: Estimate | None = None
+    unfinished: Estimate | None = None
 
     def __str__(self) -> str:
-        return f"{self.a} vs {self.b} ({self.kind}, duplicate): A's margin {self.margin}"
+        text = f"{self.a} vs {self.b} ({self.kind}, duplicate {self.mode}): "
+        if self.wins is not None and self.unfinished is not None:
+            text += f"A won {self.wins}, unfinished {self.unfinished.value:.3f}; "
+        return text + f"A's margin per hand {self.margin}"
+
+    def to_frame(self) -> pd.DataFrame:
+        """The figures as a tidy table (``measure``, ``n``, ``estimate``, ``ci_low``,
+        ``ci_high``), as the other analyses give them.
+
+        >>> duplicate("heuristic", "random", 50, seed=2).to_frame().measure.tolist()
+        ['margin', 'a_as_ns', 'a_as_ew']
+        """
+        rows = [("margin", self.margin), ("a_as_ns", self.a_as_ns), ("a_as_ew", self.a_as_ew)]
+        if self.wins is not None and self.unfinished is not None:
+            rows += [("win_rate", self.wins), ("unfinished", self.unfinished)]
+        return pd.DataFrame(
+            [(name, e.n, e.value, e.low, e.high) for name, e in rows],
+            columns=["measure", "n", "estimate", "ci_low", "ci_high"],
+        )
+
+
+def _hand_keys(hands: pd.DataFrame) -> list[str]:
+    return ["game", "hand_no"] if "game" in hands.columns else ["deal"]
+
+
+def hand_margins(hands: pd.DataFrame) -> pd.Series:
+    """Side 0's score change minus side 1's, per hand, indexed by the deal (hands mode)
+    or by game and hand number (games mode), in that order.
+
+    >>> hands, _ = simulate_games(2, seed=1)
+    >>> hand_margins(hands).index.names
+    FrozenList(['game', 'hand_no'])
+    """
+    keys = _hand_keys(hands)
+    first = hands[hands.seat == 0].set_index(keys).score_change.astype(np.float64)
+    second = hands[hands.seat == 1].set_index(keys).score_change.astype(np.float64)
+    return (first - second).sort_index()
 
 
 def side_margins(hands: pd.DataFrame) -> np.ndarray:
-    """Per deal (in deal order): side 0's score change minus side 1's.
+    """Per deal (in deal order; games: per hand, by game and hand): side 0's score change
+    minus side 1's.
 
     >>> df = simulate_hands(3, seed=1)
     >>> side_margins(df).shape
     (3,)
     """
-    first = hands[hands.seat == 0].sort_values("deal")
-    second = hands[hands.seat == 1].sort_values("deal")
-    return first.score_change.to_numpy(np.float64) - second.score_change.to_numpy(np.float64)
+    return hand_margins(hands).to_numpy()
 
 
 def _label(policy: PolicyArg) -> str:
@@ -73,6 +128,7 @@ def duplicate(
     *,
     seed: int,
     kind: Kind = "play",
+    mode: str = "hands",
     rules: Rules | None = None,
     bidding: PolicyArg = "count",
     play: PolicyArg = "heuristic",
@@ -80,7 +136,8 @@ def duplicate(
     threads: int | None = None,
     level: float = 0.95,
 ) -> Duplicate:
-    """Play ``n`` deals twice, A North-South then A East-West, and compare A with B.
+    """Play ``n`` deals (``mode="games"``: ``n`` whole games under ``rules``) twice, A
+    North-South then A East-West, and compare A with B.
 
     ``kind`` says which policies A and B are: ``"play"`` (both sides bid with
     ``bidding``) or ``"bid"`` (both sides play with ``play``).
@@ -91,57 +148,55 @@ def duplicate(
     """
     if kind not in ("play", "bid"):
         raise ValueError(f"kind: must be 'play' or 'bid', got {kind!r}")
+    if mode not in ("hands", "games"):
+        raise ValueError(f"mode: must be 'hands' or 'games', got {mode!r}")
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
     if kind == "play":
-        first = simulate_hands(n, bidding=bidding, play=(a, b), **common)
-        second = simulate_hands(n, bidding=bidding, play=(b, a), **common)
+        seatings: list[dict[str, Any]] = [
+            {"bidding": bidding, "play": (a, b)},
+            {"bidding": bidding, "play": (b, a)},
+        ]
     else:
-        first = simulate_hands(n, bidding=(a, b), play=play, **common)
-        second = simulate_hands(n, bidding=(b, a), play=play, **common)
-    ns = side_margins(first)
-    ew = -side_margins(second)
-    paired = (ns + ew) / 2
+        seatings = [{"bidding": (a, b), "play": play}, {"bidding": (b, a), "play": play}]
+    games: list[pd.DataFrame] = []
+    if mode == "games":
+        (first, first_games), (second, second_games) = (
+            simulate_games(n, **common, **seating) for seating in seatings
+        )
+        games = [first_games, second_games]
+    else:
+        first, second = (simulate_hands(n, **common, **seating) for seating in seatings)
+    ns = hand_margins(first)
+    ew = -hand_margins(second)
+    ns_paired, ew_paired = ns.align(ew, join="inner")  # games: the hands both seatings played
+    paired = ((ns_paired + ew_paired) / 2).to_numpy()
+    wins = unfinished = None
+    if games:
+        won = int((games[0].winner == 0).sum() + (games[1].winner == 1).sum())
+        open_games = int((games[0].winner < 0).sum() + (games[1].winner < 0).sum())
+        wins = proportion_ci(won, 2 * n, level)
+        unfinished = proportion_ci(open_games, 2 * n, level)
     return Duplicate(
         kind=kind,
         a=_label(a),
         b=_label(b),
         margin=mean_ci(paired, level),
-        a_as_ns=mean_ci(ns, level),
-        a_as_ew=mean_ci(ew, level),
+        a_as_ns=mean_ci(ns.to_numpy(), level),
+        a_as_ew=mean_ci(ew.to_numpy(), level),
         paired=paired,
+        mode=mode,
+        wins=wins,
+        unfinished=unfinished,
     )
 
 
 def side_rows(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per side and hand (the rows of seats 0 and 1 carry their side's figures)."""
+    """One row per side and hand (the rows of seats 0 and 1 carry their side's figures).
+
+    >>> len(side_rows(simulate_hands(3, seed=1)))
+    6
+    """
     return hands[hands.seat < 2]
 
 
-def bid_accuracy(hands: pd.DataFrame, level: float = 0.95) -> Estimate:
-    """Mean absolute error of a side's tricks against its contract, over the sides with
-    a contract (a side whose bids are all nil has nothing to make).
-
-    >>> e = bid_accuracy(simulate_hands(200, seed=2))
-    >>> 0 < e.value < 5
-    True
-    """
-    sides = side_rows(hands)
-    sides = sides[sides.side_contract > 0]
-    error = sides.side_tricks.to_numpy(np.float64) - sides.side_contract.to_numpy(np.float64)
-    return mean_ci(np.abs(error), level)
-
-
-def nil_success(hands: pd.DataFrame, blind: bool = False, level: float = 0.95) -> Estimate:
-    """The share of nil bids (or blind nils) made, with its Wilson interval.
-
-    >>> e = nil_success(simulate_hands(400, seed=2, play="heuristic"))
-    >>> 0 <= e.low <= e.value <= e.high <= 1
-    True
-    """
-    rows = hands[hands.blind_nil] if blind else hands[hands.nil]
-    if rows.empty:
-        raise ValueError("nil_success: no " + ("blind nil" if blind else "nil") + " bids")
-    return proportion_of(rows.nil_made, level)
-
-
-__all__ = ["Duplicate", "bid_accuracy", "duplicate", "nil_success", "side_margins", "side_rows"]
+__all__ = ["Duplicate", "duplicate", "hand_margins", "side_margins", "side_rows"]

@@ -87,6 +87,29 @@ def mean_ci(values: Iterable[float] | np.ndarray, level: float = 0.95) -> Estima
     return Estimate(mean, mean - half, mean + half, n, level)
 
 
+def mean_ci_of_moments(n: int, total: float, sumsq: float, level: float = 0.95) -> Estimate:
+    """:func:`mean_ci` from the sufficient statistics of a sample: its size ``n``, the sum
+    of its values ``total`` and the sum of their squares ``sumsq`` (which add across the
+    parts of a run). The sample variance is ``(sumsq - total²/n) / (n - 1)``; with
+    whole-number values below 2**53 in float64 the sums are exact, so the same sample gives
+    the same interval however it was split.
+
+    >>> x = np.arange(101.0)
+    >>> e = mean_ci_of_moments(101, x.sum(), (x * x).sum())
+    >>> e.value, round(e.low, 2), round(e.high, 2)
+    (50.0, 44.29, 55.71)
+    """
+    n = int(n)
+    if n <= 0:
+        raise ValueError("mean_ci_of_moments: n must be at least 1")
+    mean = float(total) / n
+    if n == 1:
+        return Estimate(mean, -math.inf, math.inf, 1, level)
+    variance = max(0.0, (float(sumsq) - float(total) * float(total) / n) / (n - 1))
+    half = z_value(level) * math.sqrt(variance / n)
+    return Estimate(mean, mean - half, mean + half, n, level)
+
+
 def proportion_ci(successes: int, n: int, level: float = 0.95) -> Estimate:
     """The proportion ``successes / n`` with Wilson's score interval:
     ``(p + z²/2n ± z √(p(1-p)/n + z²/4n²)) / (1 + z²/n)``.
@@ -120,4 +143,4 @@ def proportion_of(flags: Iterable[bool] | np.ndarray, level: float = 0.95) -> Es
     return proportion_ci(int(values.astype(bool).sum()), int(values.size), level)
 
 
-__all__ = ["Estimate", "mean_ci", "proportion_ci", "proportion_of", "z_value"]
+__all__ = ["Estimate", "mean_ci", "mean_ci_of_moments", "proportion_ci", "proportion_of", "z_value"]

@@ -1,0 +1,206 @@
+"""Bid accuracy: how far a side's tricks land from its contract, and what a bid is worth.
+
+Contract
+--------
+:func:`bid_accuracy` gives one tidy table per ``view`` (:mod:`.reduce`'s columns):
+
+``view="summary"``: units are sides with a contract in a hand (side rows, the rows of
+seats 0 and 1, with ``side_contract > 0``: a side whose bids are all nil has nothing to
+make). The *difference* is ``side_tricks - side_contract``. Measures:
+
+- ``difference``: its mean (positive: overtricks, bags);
+- ``abs_difference``: the mean absolute difference (the mean absolute error of the bid);
+- ``exact``, ``over``, ``set``: the shares of side-hands with a difference of 0, above
+  0 and below 0 (a set contract).
+
+``view="distribution"``: the same units, one row per group and value of ``difference``:
+measure ``share``, ``n`` the side-hands of the group, ``total`` those with that
+difference (the counts add up to ``n``), Wilson intervals.
+
+Groups of these two: the side's own columns (:data:`~spades_sim.analysis.source.SIDE_KEYS`;
+``side_contract`` is the bid level), ``policy``, ``rules``.
+
+``view="calibration"``: units are seats that bid a number (not nil or blind nil); one row
+per group and ``bid``: measure ``tricks``, the mean tricks the seat took. Groups: any
+per-seat column (:data:`~spades_sim.analysis.source.SEAT_KEYS`), ``policy``, ``rules``.
+
+Sufficient statistics: per group (and ``difference`` or ``bid``), the measures' ``n``,
+sum and sum of squares.
+
+>>> from spades_sim import simulate_hands
+>>> df = simulate_hands(1000, seed=3, play="heuristic")
+>>> t = bid_accuracy(df)
+>>> t.measure.tolist()
+['difference', 'abs_difference', 'exact', 'over', 'set']
+>>> d = bid_accuracy(df, view="distribution")
+>>> int(d.total.sum()) == int(((df.seat < 2) & (df.side_contract > 0)).sum())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from spades_sim.analysis.reduce import (
+    Kind,
+    Plan,
+    finalize,
+    group_sum,
+    proportion_rows,
+    run_plan,
+    unit_frame,
+)
+from spades_sim.analysis.source import SEAT_KEYS, SIDE_KEYS, Data
+
+SUMMARY_MEASURES = {
+    "difference": "side tricks minus contract, mean",
+    "abs_difference": "|side tricks - contract|, mean (the bid's mean absolute error)",
+    "exact": "share of contracts made exactly",
+    "over": "share of contracts made with overtricks",
+    "set": "share of contracts set",
+}
+DISTRIBUTION_MEASURES = {"share": "share of side-hands with this difference (tricks - contract)"}
+CALIBRATION_MEASURES = {"tricks": "tricks a seat took with this bid (number bids), mean"}
+_SUMMARY_KINDS: dict[str, Kind] = {
+    "difference": "mean",
+    "abs_difference": "mean",
+    "exact": "proportion",
+    "over": "proportion",
+    "set": "proportion",
+}
+
+
+def _contracts(hands: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The side rows with a contract (a mask) and their tricks minus contract."""
+    contract = hands["side_contract"].to_numpy()
+    sides = (hands["seat"].to_numpy() < 2) & (contract > 0)
+    tricks = hands["side_tricks"].to_numpy()[sides].astype(np.int64)
+    return sides, tricks - contract[sides].astype(np.int64)
+
+
+def _derive_summary(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    sides, difference = _contracts(hands)
+    units = unit_frame(hands, keys, sides)
+    units["difference"] = difference
+    units["abs_difference"] = np.abs(difference)
+    units["exact"] = difference == 0
+    units["over"] = difference > 0
+    units["set"] = difference < 0
+    return [units]
+
+
+def _derive_distribution(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    sides, difference = _contracts(hands)
+    units = unit_frame(hands, keys, sides)
+    units["difference"] = difference
+    units["sides"] = np.ones(len(difference))
+    return [units]
+
+
+def _finalize_distribution(stats: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
+    outer = [k for k in by if k != "difference"]
+    groups = group_sum(stats, outer, ["sides.n"]).rename(columns={"sides.n": "group_n"})
+    counts = stats[[*outer, "difference", "sides.n"]]
+    if outer:
+        table = counts.merge(groups, on=outer)
+    else:
+        table = counts.assign(group_n=float(groups["group_n"].sum()))
+    keys = [*outer, "difference"]
+    return proportion_rows(table, keys, table["sides.n"], table["group_n"], "share", level)
+
+
+def _derive_calibration(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    number = ~(hands["nil"].to_numpy() | hands["blind_nil"].to_numpy())
+    units = unit_frame(hands, keys, number)
+    units["bid"] = hands["bid"].to_numpy()[number]
+    units["tricks"] = hands["tricks"].to_numpy()[number]
+    return [units]
+
+
+def _finalize_calibration(stats: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
+    keys = [*(k for k in by if k != "bid"), "bid"]
+    return finalize(stats, keys, {"tricks": "mean"}, level)
+
+
+SUMMARY_PLAN = Plan(
+    name="bid_accuracy (summary)",
+    keys=SIDE_KEYS,
+    hands_columns=("side_contract", "side_tricks"),
+    derive=_derive_summary,
+    finalize=lambda stats, by, level: finalize(stats, by, _SUMMARY_KINDS, level),
+    unit="a side in a hand",
+    measures=SUMMARY_MEASURES,
+)
+DISTRIBUTION_PLAN = Plan(
+    name="bid_accuracy (distribution)",
+    keys=SIDE_KEYS,
+    hands_columns=("side_contract", "side_tricks"),
+    derive=_derive_distribution,
+    finalize=_finalize_distribution,
+    internal=("difference",),
+    unit="a side in a hand",
+    measures=DISTRIBUTION_MEASURES,
+)
+CALIBRATION_PLAN = Plan(
+    name="bid_accuracy (calibration)",
+    keys=SEAT_KEYS,
+    hands_columns=("nil", "blind_nil", "bid", "tricks"),
+    derive=_derive_calibration,
+    finalize=_finalize_calibration,
+    internal=("bid",),
+    unit="a seat in a hand",
+    measures=CALIBRATION_MEASURES,
+)
+PLANS = {
+    "summary": SUMMARY_PLAN,
+    "distribution": DISTRIBUTION_PLAN,
+    "calibration": CALIBRATION_PLAN,
+}
+
+
+def bid_accuracy(
+    data: Data | list[Data],
+    by: str | Sequence[str] | None = None,
+    *,
+    view: Literal["summary", "distribution", "calibration"] = "summary",
+    level: float = 0.95,
+) -> pd.DataFrame:
+    """How well contracts match the tricks taken, per group of ``by``.
+
+    ``data``: a frame, a ``(hands, games)`` pair, a run directory, or a list of them.
+    ``view``: ``"summary"`` (mean difference, mean absolute difference, exact / over /
+    set rates), ``"distribution"`` (share of each difference) or ``"calibration"``
+    (mean tricks per number bid). Returns the tidy table of :mod:`.reduce`.
+
+    >>> from spades_sim import simulate_hands
+    >>> df = simulate_hands(1000, seed=3, play="heuristic")
+    >>> t = bid_accuracy(df, by="side_contract")
+    >>> sorted(t.side_contract.unique().tolist())[:3]
+    [1, 2, 3]
+    >>> c = bid_accuracy(df, view="calibration")
+    >>> bool((c.groupby("bid").estimate.first().diff().dropna() > 0).all())
+    True
+    """
+    plan = PLANS.get(view)
+    if plan is None:
+        raise ValueError(f"view: must be one of {', '.join(PLANS)}, got {view!r}")
+    return run_plan(data, plan, by, level)
+
+
+__all__ = [
+    "CALIBRATION_MEASURES",
+    "DISTRIBUTION_MEASURES",
+    "PLANS",
+    "SUMMARY_MEASURES",
+    "bid_accuracy",
+]
