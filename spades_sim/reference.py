@@ -1,18 +1,19 @@
-"""The reference engine: a plain, readable pure-Python Spades engine written from RULES.md.
+"""The reference engine: a plain, readable pure-Python Spades engine written from docs/rules.md.
 
 Contract. This module exists to check the fast Numba engine (``spades_sim._nb``), so it is
-written straight from RULES.md and shares no code with the kernels: it uses only the card
-conventions and parsers of :mod:`spades_sim.cards`, the rule set :class:`~spades_sim.rules.
-Rules`, the result records of :mod:`spades_sim.results` and the package's exceptions. It
-favours clarity over speed, keeping hands as ``int`` masks so that a replay still runs at
-about ten thousand hands per second.
+written straight from docs/rules.md and shares no code with the kernels: it uses only the
+card conventions and parsers of :mod:`spades_sim.cards`, the rule set
+:class:`~spades_sim.rules.Rules`, the result records of :mod:`spades_sim.results` and the
+package's exceptions. It favours clarity over speed, keeping hands as ``int`` masks so
+that a replay still runs at about ten thousand hands per second.
 
-Conventions (DESIGN.md): card ``id = suit * 13 + rank`` (C=0, D=1, H=2, S=3; 2=0 ... A=12;
-Little Joker 52, Big Joker 53, both spades); a hand is an ``int`` mask; seats N=0, E=1, S=2,
-W=3 with partner ``seat ^ 2`` and side ``seat % 2``; with two players the seats are 0 and 1
-and each player is its own side. Per-side tuples always have two entries.
+Conventions (docs/architecture.md "Data contracts"): card ``id = suit * 13 + rank`` (C=0,
+D=1, H=2, S=3; 2=0 ... A=12; Little Joker 52, Big Joker 53, both spades); a hand is an
+``int`` mask; seats N=0, E=1, S=2, W=3 with partner ``seat ^ 2`` and side ``seat % 2``;
+with two players the seats are 0 and 1 and each player is its own side. Per-side tuples
+always have two entries.
 
-Where RULES.md leaves room, this engine takes the interpretations agreed for both engines:
+Where docs/rules.md leaves room, this engine takes the interpretations agreed for both engines:
 
 * The seat left of the dealer, ``(dealer + 1) % 4``, bids and leads first; with two players
   the player who did not draw first (``1 - dealer``). With ``first_lead="two_of_clubs"`` the
@@ -146,7 +147,7 @@ def score_hand(
     scores_before: Sequence[int] = (0, 0),
     bags_before: Sequence[int] = (0, 0),
 ) -> HandScore:
-    """Score one hand from the bids and the tricks each seat won (RULES.md, Scoring).
+    """Score one hand from the bids and the tricks each seat won (docs/rules.md, "Scoring a hand").
 
     ``bids`` and ``tricks`` are per seat (4, or 2 with two players), a bid of 0 being Nil,
     or Blind Nil for the seats in ``blind_nil``. ``scores_before`` and ``bags_before`` are
