@@ -1,0 +1,442 @@
+"""Nil-odds atlas: how often a nil is made, and what it gains over a number bid, by the
+shape of the hand (spades, high spades, shortest suit, aces), under the standard rules.
+
+Design. A bidder's own nils describe only the hands it chose, so the atlas bids nil on
+every hand instead: in the *nil* run North-South bid with ``count:nil_threshold=50``,
+so the first of them to bid always bids nil (its partner, seeing the nil, bids a
+number), against East-West bidding ``count``; everyone plays ``heuristic`` (the nil
+bidder ducks, its partner covers, the opponents attack). The *number* run plays the
+same deals (same seed: deal ``i`` holds the same cards) with North-South never bidding
+nil (``count:nil_threshold=-1``). Per deal, the nil bidder's hand shape, whether the nil
+was made, and the gain: North-South's margin (their score change minus East-West's) in
+the nil run minus that in the number run, the value of bidding nil instead of a number
+on that very deal. The first North-South bidder's hand is a uniformly random hand, so a
+shape's share of the deals is its share of all hands.
+
+Run it (from a checkout with ``pip install -e '.[report]'``)::
+
+    python analyses/nil_atlas.py --out studies/nil-atlas            # 100M hands each
+    python analyses/nil_atlas.py --out /tmp/atlas --hands 2000000   # a quick look
+
+Writes ``DIR/report.html`` (the atlas, figures with n and 95% intervals),
+``DIR/headline.json`` and ``DIR/headline.md`` (the headline figures), ``DIR/atlas.csv``
+(every shape: deals, nil made, gain, with intervals) and keeps the two runs in
+``DIR/runs/`` (about 47 MB per million hands each: 9.4 GB at the default size) unless
+``--clean``. Re-running
+resumes the runs and redoes only the analysis. Reproducible from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+if __name__ == "__main__":  # run as a script: import the package from this checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+import pandas as pd
+
+from spades_sim import __version__
+from spades_sim.analysis.compare import hand_margins
+from spades_sim.analysis.reduce import Kind, combine, finalize, reduce_units
+from spades_sim.analysis.source import sources
+from spades_sim.analysis.stats import Estimate
+from spades_sim.report import Document, Figure, Section, Table, Text
+from spades_sim.report import words as w
+from spades_sim.report.figures import Panel, Series, heatmap_png, panels_png
+from spades_sim.run import run_dataset
+from spades_sim.simulate import RunSpec
+
+HANDS = 100_000_000
+SEED = 2026
+KEYS = ("spades", "high_spades", "shortest_suit", "aces")
+TITLES = {
+    "spades": "spades held",
+    "high_spades": "spades queen or higher",
+    "shortest_suit": "length of the shortest suit",
+    "aces": "aces held",
+}
+NIL_BIDDER = "count:nil_threshold=50"  # any hand's nil risk is below 50: always nil
+NUMBER_BIDDER = "count:nil_threshold=-1"  # never nil
+OPPONENTS = "count"
+MEASURES: dict[str, Kind] = {"made": "proportion", "gain": "mean"}
+
+
+def specs(seed: int) -> dict[str, RunSpec]:
+    """The two runs: North-South always nil, and never nil, on the same deals."""
+    return {
+        "nil": RunSpec.build(seed=seed, bidding=(NIL_BIDDER, OPPONENTS), play="heuristic"),
+        "number": RunSpec.build(seed=seed, bidding=(NUMBER_BIDDER, OPPONENTS), play="heuristic"),
+    }
+
+
+def simulate(runs: Path, hands: int, seed: int, threads: int | None) -> dict[str, float]:
+    """Make (or resume) both runs; their wall times in seconds (a run already complete
+    keeps the time its first making took, from the earlier headline.json)."""
+    before = earlier_times(runs.parent)
+    times = {}
+    for name, spec in specs(seed).items():
+        start = time.perf_counter()
+        summary = run_dataset(
+            spec, hands, runs / name, threads=threads, resume=True, progress=sys.stderr.isatty()
+        )
+        times[name] = time.perf_counter() - start
+        if summary.new_hands == 0 and name in before:
+            times[name] = before[name]
+        print(f"{name}: {summary.hands:,} hands in {times[name]:,.0f} s", file=sys.stderr)
+    return times
+
+
+def earlier_times(out: Path) -> dict[str, float]:
+    """The run times an earlier invocation recorded in ``out/headline.json``, if any."""
+    try:
+        return dict(json.loads((out / "headline.json").read_text())["run_seconds"])
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def scan(runs: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """One pass over both runs, part by part: the statistics of ``made`` and ``gain`` per
+    shape of the nil bidder's hand, those of the opponents' own nils (by spades) in the
+    number run, and the number of deals."""
+    (nil_run,), (number_run,) = sources(runs / "nil"), sources(runs / "number")
+    nil_columns = ["deal", "seat", "nil", "nil_made", "score_change", *KEYS]
+    number_columns = ["deal", "seat", "nil", "nil_made", "score_change", "spades"]
+    shape_stats: pd.DataFrame | None = None
+    natural_stats: pd.DataFrame | None = None
+    deals = 0
+    pairs = itertools.zip_longest(nil_run.batches(nil_columns), number_run.batches(number_columns))
+    for nil_batch, number_batch in pairs:
+        if nil_batch is None or number_batch is None:
+            raise ValueError("the two runs have different numbers of parts")
+        f, b = nil_batch[0], number_batch[0]
+        margin_f, margin_b = hand_margins(f), hand_margins(b)
+        if not margin_f.index.equals(margin_b.index):
+            raise ValueError("the two runs' parts hold different deals")
+        bidder = f[(f["seat"].to_numpy() % 2 == 0) & f["nil"].to_numpy()]
+        bidder = bidder.sort_values("deal", kind="stable")
+        if not np.array_equal(bidder["deal"].to_numpy(), margin_f.index.to_numpy()):
+            raise ValueError("a deal without exactly one North-South nil in the nil run")
+        units = bidder[list(KEYS)].reset_index(drop=True)
+        units["made"] = bidder["nil_made"].to_numpy()
+        units["gain"] = (margin_f - margin_b).to_numpy()
+        deals += len(units)
+        part = reduce_units(units, list(KEYS))
+        shape_stats = part if shape_stats is None else combine([shape_stats, part], list(KEYS))
+        own = b[(b["seat"].to_numpy() % 2 == 1) & b["nil"].to_numpy()]
+        mine = pd.DataFrame(
+            {"spades": own["spades"].to_numpy(), "made": own["nil_made"].to_numpy()}
+        )
+        part = reduce_units(mine, ["spades"])
+        natural_stats = (
+            part if natural_stats is None else combine([natural_stats, part], ["spades"])
+        )
+    assert shape_stats is not None and natural_stats is not None
+    return shape_stats, natural_stats, deals
+
+
+def tables(shape_stats: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """``made`` and ``gain`` per group of ``keys`` (summed over the other shape keys)."""
+    return finalize(combine([shape_stats], keys), keys, MEASURES)
+
+
+def est(row: pd.Series) -> Estimate:
+    return Estimate(float(row.estimate), float(row.ci_low), float(row.ci_high), int(row.n))
+
+
+def wide(t: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """One row per group: made and gain side by side."""
+    made = t[t.measure == "made"].set_index(keys)
+    gain = t[t.measure == "gain"].set_index(keys)
+    return made.add_suffix("_made").join(gain.add_suffix("_gain"))
+
+
+def grid(t: pd.DataFrame, rows: str, columns: str, measure: str) -> tuple[np.ndarray, ...]:
+    """A measure of a 2-key table as arrays (value, low, high, n) for a heatmap."""
+    part = t[t.measure == measure]
+    r = sorted(part[rows].unique())
+    c = sorted(part[columns].unique())
+    out = [np.full((len(r), len(c)), np.nan) for _ in range(3)] + [np.zeros((len(r), len(c)))]
+    for row in part.itertuples(index=False):
+        i, j = r.index(getattr(row, rows)), c.index(getattr(row, columns))
+        out[0][i, j], out[1][i, j], out[2][i, j] = row.estimate, row.ci_low, row.ci_high
+        out[3][i, j] = row.n
+    return (*out, np.array(r), np.array(c))
+
+
+def build_report(
+    shape_stats: pd.DataFrame, natural_stats: pd.DataFrame, deals: int, seed: int, times: dict
+) -> tuple[Document, dict, pd.DataFrame]:
+    """The atlas as a report, its headline figures and the full table."""
+    overall = tables(shape_stats, [])
+    made = est(overall[overall.measure == "made"].iloc[0])
+    gain = est(overall[overall.measure == "gain"].iloc[0])
+    natural = finalize(combine([natural_stats], []), [], {"made": "proportion"})
+    natural_made = est(natural.iloc[0])
+    full = wide(tables(shape_stats, list(KEYS)), list(KEYS)).reset_index()
+    full["share"] = full["n_made"] / deals
+    min_n = max(2_000, deals // 50_000)
+    common = full[full["n_made"] >= min_n]
+    pays = full[full["ci_low_gain"] > 0]
+    share_pays = float(pays["n_made"].sum()) / deals
+
+    def shape(r: pd.Series) -> dict[str, int]:
+        return {k: int(r[k]) for k in KEYS}
+
+    def made_of(r: pd.Series) -> Estimate:
+        return Estimate(r.estimate_made, r.ci_low_made, r.ci_high_made, int(r.n_made))
+
+    def gain_of(r: pd.Series) -> Estimate:
+        return Estimate(r.estimate_gain, r.ci_low_gain, r.ci_high_gain, int(r.n_gain))
+
+    best = common.sort_values("ci_low_gain", ascending=False).head(5)
+    likeliest = common.sort_values("ci_low_made", ascending=False).head(3)
+    best_said = [
+        w.nil_gain_sentence(shape(r), made_of(r), gain_of(r), r.share) for _, r in best.iterrows()
+    ]
+    likeliest_said = [
+        w.nil_shape_sentence(shape(r), made_of(r), "these policies")
+        for _, r in likeliest.iterrows()
+    ]
+    low, high = sorted((abs(gain.low), abs(gain.high)))
+    magnitude = Estimate(abs(gain.value), low, high, gain.n)
+    policies = f"North-South nil bidder {NIL_BIDDER}, partner and opponents {OPPONENTS}"
+    doc = Document(
+        "Nil-odds atlas: when a nil is made, and when it pays",
+        f"{deals:,} deals played twice under the standard rules, seed {seed}",
+        facts=[
+            ("rules", "standard (nil 100, bags 10 for 100, target irrelevant: single hands)"),
+            ("policies", f"{policies}; number run {NUMBER_BIDDER}; play heuristic"),
+            ("seed", str(seed)),
+            ("size", f"{deals:,} deals in each of two runs ({2 * deals:,} hands)"),
+            ("version", f"spades_sim {__version__}"),
+            ("run time", ", ".join(f"{k} run {v:,.0f} s" for k, v in times.items())),
+        ],
+    )
+    intro = Section(
+        "How the atlas was made",
+        [
+            Text(
+                [
+                    "On every deal the first North-South player to bid bids nil, whatever "
+                    "the hand, and its partner covers; the same deals are then played again "
+                    "with North-South bidding numbers. A hand's success is the share of its "
+                    "nils made; its gain is North-South's score margin with the nil minus "
+                    "the margin with a number bid on the same deal (positive: nil pays). "
+                    f"Overall a nil on any hand is made {w.stated(made, percent=True)}, and "
+                    f"bidding nil on any hand {'gains' if gain.value >= 0 else 'costs'} "
+                    f"{w.stated(magnitude)}"
+                    " points a hand. The count bidder's own nils (East-West in the number "
+                    f"run, on hands it chose) are made {w.stated(natural_made, percent=True)}."
+                ]
+            )
+        ],
+    )
+    by_key = {k: tables(shape_stats, [k]) for k in KEYS}
+    success_panels = [
+        Panel(
+            f"by {TITLES[k]}",
+            TITLES[k],
+            "nil made",
+            [
+                Series.of(
+                    "every hand bids nil",
+                    [
+                        (int(r[k]), est(r))
+                        for _, r in by_key[k][by_key[k].measure == "made"].iterrows()
+                        if r.n >= 100
+                    ],
+                    total=deals,
+                )
+            ],
+            percent=True,
+            n_word="deals",
+        )
+        for k in KEYS
+    ]
+    trends = [
+        w.trend_sentence(
+            "Nil success",
+            k,
+            [(int(r[k]), est(r)) for _, r in by_key[k][by_key[k].measure == "made"].iterrows()],
+            min_n=1_000,
+        )
+        for k in ("spades", "high_spades", "shortest_suit")
+    ]
+    two_d = tables(shape_stats, ["spades", "high_spades"])
+    v, lo, hi, n, rows, cols = grid(two_d, "spades", "high_spades", "made")
+    keep = n.sum(axis=1) >= 1_000
+    success = Section(
+        "Nil success by hand shape",
+        [
+            Figure(
+                panels_png(success_panels, columns=2, height=2.6),
+                "How often a nil is made, against each feature of the nil bidder's hand "
+                "(every hand bids nil). " + " ".join(trends),
+            ),
+            Figure(
+                heatmap_png(
+                    v[keep],
+                    lo[keep],
+                    hi[keep],
+                    n[keep],
+                    [str(c) for c in cols],
+                    [str(r) for r in rows[keep]],
+                    "nil made, by spades and high spades",
+                    "spades queen or higher",
+                    "spades held",
+                    min_n=1_000,
+                ),
+                "Nil success by spade count (rows) and spades from the queen up (columns).",
+            ),
+            Text(likeliest_said, bullets=True),
+        ],
+    )
+    gain_panels = [
+        Panel(
+            f"by {TITLES[k]}",
+            TITLES[k],
+            "points per hand",
+            [
+                Series.of(
+                    "nil minus number bid",
+                    [
+                        (int(r[k]), est(r))
+                        for _, r in by_key[k][by_key[k].measure == "gain"].iterrows()
+                        if r.n >= 100
+                    ],
+                    total=deals,
+                )
+            ],
+            reference=0.0,
+            n_word="deals",
+        )
+        for k in KEYS
+    ]
+    gv, glo, ghi, gn, _, _ = grid(two_d, "spades", "high_spades", "gain")
+    rows_table = [
+        [
+            w.shape_phrase(shape(r)),
+            w.one_in(r.share),
+            w.bracketed(made_of(r), percent=True),
+            w.bracketed(gain_of(r), sign=True),
+            w.count(r.n_made),
+        ]
+        for _, r in common.sort_values("ci_low_gain", ascending=False).head(15).iterrows()
+    ]
+    worth = Section(
+        "The hands most worth a nil",
+        [
+            Text(
+                [
+                    f"Nil beats a number bid (its gain's interval above zero) on "
+                    f"{w.pct(share_pays)} of all hands. The shapes it pays most on, with at "
+                    f"least {min_n:,} deals each:"
+                ]
+            ),
+            Text(best_said, bullets=True),
+            Figure(
+                panels_png(gain_panels, columns=2, height=2.6),
+                "Points a hand that bidding nil gains over a number bid on the same deal, "
+                "against each feature of the hand (above the dashed line nil pays).",
+            ),
+            Figure(
+                heatmap_png(
+                    gv[keep],
+                    glo[keep],
+                    ghi[keep],
+                    gn[keep],
+                    [str(c) for c in cols],
+                    [str(r) for r in rows[keep]],
+                    "points gained by nil, by spades and high spades",
+                    "spades queen or higher",
+                    "spades held",
+                    min_n=1_000,
+                    percent=False,
+                ),
+                "Gain of nil over a number bid, points per hand (green: nil pays).",
+            ),
+            Table(
+                ["hand", "how common", "nil made (95% CI)", "gain (95% CI)", "deals"],
+                rows_table,
+                caption="The 15 shapes where nil pays most (ranked by the gain's lower bound)",
+            ),
+        ],
+    )
+    doc.sections += [intro, success, worth]
+    doc.footer = (
+        f"Made by analyses/nil_atlas.py with spades_sim {__version__}; every sentence was "
+        "generated from the numbers it states."
+    )
+    top = best.iloc[0]
+    headline = {
+        "deals": deals,
+        "seed": seed,
+        "run_seconds": times,
+        "nil_made_any_hand": [made.value, made.low, made.high, made.n],
+        "nil_gain_any_hand": [gain.value, gain.low, gain.high, gain.n],
+        "own_nils_made": [natural_made.value, natural_made.low, natural_made.high, natural_made.n],
+        "share_of_hands_where_nil_pays": share_pays,
+        "best_shape": {
+            **shape(top),
+            "share": float(top.share),
+            "made": [top.estimate_made, top.ci_low_made, top.ci_high_made],
+            "gain": [top.estimate_gain, top.ci_low_gain, top.ci_high_gain],
+            "n": int(top.n_made),
+        },
+        "best_sentences": best_said,
+        "likeliest_sentences": likeliest_said,
+    }
+    return doc, headline, full
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, type=Path, help="Output directory.")
+    parser.add_argument("--hands", type=int, default=HANDS, help=f"Deals (default {HANDS:,}).")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"Seed (default {SEED}).")
+    parser.add_argument("--threads", type=int, default=None, help="Kernel threads.")
+    parser.add_argument("--clean", action="store_true", help="Delete the runs when done.")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    runs = args.out / "runs"
+    times = simulate(runs, args.hands, args.seed, args.threads)
+    scan_start = time.perf_counter()
+    shape_stats, natural_stats, deals = scan(runs)
+    times["analysis"] = time.perf_counter() - scan_start
+    doc, headline, full = build_report(shape_stats, natural_stats, deals, args.seed, times)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "report.html").write_text(doc.to_html(), encoding="utf-8")
+    full.to_csv(args.out / "atlas.csv", index=False)
+    headline["simulation_seconds"] = times["nil"] + times["number"]  # kept from the first making
+    headline["report_seconds"] = time.perf_counter() - scan_start
+    headline["total_seconds"] = time.perf_counter() - started
+    (args.out / "headline.json").write_text(json.dumps(headline, indent=1, default=float))
+    made = Estimate(*headline["nil_made_any_hand"])
+    gain = Estimate(*headline["nil_gain_any_hand"])
+    own = Estimate(*headline["own_nils_made"])
+    lines = [
+        f"# Nil-odds atlas ({deals:,} deals, seed {args.seed})",
+        "",
+        f"- nil made on any hand: {w.stated(made, percent=True)}",
+        f"- nil minus a number bid on any hand, points: {w.stated(gain, sign=True)}",
+        f"- the count bidder's own nils made: {w.stated(own, percent=True)}",
+        f"- nil pays on {w.pct(headline['share_of_hands_where_nil_pays'])} of hands",
+        *(f"- {s}" for s in headline["best_sentences"][:3]),
+        f"- run time: {headline['simulation_seconds']:,.0f} s of simulation, "
+        f"{headline['report_seconds']:,.0f} s of analysis and report",
+    ]
+    (args.out / "headline.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    if args.clean:
+        shutil.rmtree(runs)
+
+
+if __name__ == "__main__":
+    main()
