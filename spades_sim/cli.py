@@ -5,12 +5,17 @@ Commands
 ``simulate``  play hands or whole games into a Parquet run directory
               (:func:`spades_sim.run.run_dataset`), with a progress bar on a terminal and
               a summary at the end (one line of JSON when stdout is not a terminal);
+              ``--scheduler`` runs it on a Dask cluster (:mod:`spades_sim.distributed`);
 ``show``      regenerate one deal (or one hand of a game) and print the four hands, the
               bids, the play trick by trick and the score;
 ``nil-odds``  how often a given hand makes nil (``spades_sim.odds.nil_odds``), and
               whether nil beats a number bid;
 ``rules``     the presets and rule fields, with defaults;
 ``policies``  the built-in bidding, play and draw policies with their parameters.
+``report``    a strategy report of a run, or of a duplicate pair of runs, as one
+              self-contained HTML file (:mod:`spades_sim.report`; the report extra);
+``compare``   play the same deals (games) twice with two policies swapped between the
+              sides, into two runs that ``report`` pairs deal by deal.
 
 Contract: the commands parse options, call the API and print. Every user mistake (a bad
 option value, an unknown preset, field, policy or parameter, a clash of options, an
@@ -328,6 +333,12 @@ def cli() -> None:
     help="Kernel threads [default: all cores]; the rows do not depend on it.",
 )
 @click.option(
+    "--scheduler",
+    metavar="ADDR",
+    help="Run on a Dask cluster: tcp://HOST:8786 (a running scheduler) or local:N (start N "
+    "worker processes here); same rows as a local run. Needs the dask extra.",
+)
+@click.option(
     "--chunk-size",
     type=click.IntRange(min=1),
     metavar="C",
@@ -335,9 +346,9 @@ def cli() -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=click.Path(file_okay=False),  # a str: a URI such as s3://bucket/run is no path
     metavar="DIR",
-    help="Run directory to write (required).",
+    help="Run directory to write (required): a path, or a URI such as s3://bucket/run.",
 )
 @click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace the run in --out.")
@@ -361,6 +372,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
       spades-sim simulate --games 10000 --rules mercy --set target=300 --out runs/g
       spades-sim simulate --hands 100000 --ns-bidding count:bias=1 --out runs/b
       spades-sim simulate --config run.toml --seed 2
+      spades-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786 --out /shared/r
     """
     from spades_sim.run import RunInterrupted, run_dataset
 
@@ -380,7 +392,17 @@ def simulate(ctx: click.Context, **params: Any) -> None:
 
     threads = params["threads"]
     cores: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
-    if threads is not None and threads > cores:
+    scheduler = params["scheduler"]
+    if scheduler is not None:  # workers check --threads against their own cores
+        from spades_sim.distributed import Scheduler, require_dask
+
+        with _user_errors("--scheduler"):
+            scheduler = Scheduler.parse(scheduler)
+        try:
+            require_dask()
+        except ImportError as exc:
+            raise UserError(str(exc)) from None
+    elif threads is not None and threads > cores:
         raise click.BadParameter(
             f"at most {cores} on this machine, got {threads}",
             param_hint="'--threads'",
@@ -399,7 +421,10 @@ def simulate(ctx: click.Context, **params: Any) -> None:
                 resume=params["resume"],
                 overwrite=params["overwrite"],
                 progress=show_bar,
+                scheduler=scheduler,
             )
+    except ConnectionError as exc:  # the --scheduler cannot be reached
+        raise UserError(_one_line(str(exc))) from None
     except RunInterrupted as stop:
         s = stop.summary
         click.echo(

@@ -53,6 +53,21 @@ writes; refused with ``ValueError`` if there is no manifest but other files) or
 first differing key; parts whose files are missing or short are dropped, temporary and
 unlisted files deleted, and ``done_parts`` says what to skip).
 
+Locations. ``DIR`` is a local path, or a URI for which ``pyarrow.fs.FileSystem.from_uri``
+resolves a filesystem (``file:///abs/dir``, ``s3://bucket/dir``, ``gs://...``,
+``hdfs://...``); the writer and the readers below take either. On a URI a part is still
+written under a temporary name and then moved into place: on a local or network
+filesystem a rename, on an object store a copy (the object appears whole) and a delete.
+``fsync`` applies to local paths only.
+
+Parts written elsewhere. :func:`write_part_files` writes one part's files (temporary name,
+then rename) and returns its manifest entry without touching the manifest; a process that
+owns the :class:`DatasetWriter` then records the part with
+:meth:`DatasetWriter.record_part`. This is how Dask workers write parts while the client
+alone keeps the manifest (:mod:`spades_sim.distributed`). A part written twice (a retried
+task) is written the same way twice: each attempt has its own temporary name, and the
+rename replaces a file with an identical one.
+
 Background writing. :meth:`DatasetWriter.write_part_async` validates in the caller's
 thread, queues the part and returns a ``concurrent.futures.Future``; ``writer_threads``
 threads (pyarrow releases the GIL while encoding) write parts in parallel, and at most
@@ -79,6 +94,7 @@ columns over a million rows prune nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -105,12 +121,15 @@ __all__ = [
     "MANIFEST_NAME",
     "METADATA_KEY",
     "DatasetWriter",
+    "PartFormat",
     "file_metadata",
+    "is_uri",
     "load",
     "load_games",
     "open_dataset",
     "part_files",
     "read_manifest",
+    "write_part_files",
 ]
 
 FORMAT: Final = "spades_sim-run"
@@ -136,7 +155,7 @@ TABLE_DIRS: Final[dict[str, str]] = {"hands": "", "games": "_games", "plays": "_
 # underscore-names ending in .parquet, so temporary files must not end in ".parquet", and it
 # does not descend into _games/ or _plays/ (read_parquet('DIR') and 'DIR/**' do).
 _PART_RE: Final = re.compile(r"part-(\d{5})\.parquet")
-_TMP_RE: Final = re.compile(r"\.part-(\d{5})\.parquet\.tmp")
+_TMP_RE: Final = re.compile(r"\.part-(\d{5})\.parquet(?:\.[0-9a-z]+)?\.tmp")
 _MANIFEST_TMP: Final = "._manifest.json.tmp"
 _RESERVED_PART_KEYS: Final = frozenset(
     {"rows", "file"} | {f"{t}_{k}" for t in ("games", "plays") for k in ("rows", "file")}
@@ -150,8 +169,9 @@ def _part_name(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-def _tmp_name(index: int) -> str:
-    return f".part-{index:05d}.parquet.tmp"
+def _tmp_name(index: int, attempt: str = "") -> str:
+    """The temporary name of a part file; ``attempt`` tells concurrent writers apart."""
+    return f".part-{index:05d}.parquet{'.' + attempt if attempt else ''}.tmp"
 
 
 # --------------------------------------------------------------------------------------
@@ -196,6 +216,177 @@ def _write_text_atomic(path: Path, text: str, fsync: bool) -> None:
     os.replace(tmp, path)
     if fsync:
         _fsync_dir(path.parent)
+
+
+# --------------------------------------------------------------------------------------
+# Where a run lives: a local directory, or a directory on a pyarrow filesystem (a URI)
+# --------------------------------------------------------------------------------------
+
+_URI_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_uri(location: str | os.PathLike[str]) -> bool:
+    """Whether ``location`` is a URI (``scheme://...``) rather than a local path.
+
+    >>> is_uri("file:///tmp/run"), is_uri("s3://bucket/runs/a"), is_uri("runs/first")
+    (True, True, False)
+    """
+    return isinstance(location, str) and _URI_RE.match(location) is not None
+
+
+class _LocalStore:
+    """A run directory given as a local path: ``os`` calls, fsync and atomic rename.
+
+    Every method takes a name relative to the run directory (``""`` for the directory
+    itself, ``"_games/part-00000.parquet"`` for a file in a table directory).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.local_path: Path | None = root
+
+    def _path(self, rel: str) -> Path:
+        return self.root / rel if rel else self.root
+
+    def describe(self, rel: str = "") -> str:
+        return str(self._path(rel))
+
+    def kind(self, rel: str = "") -> str | None:
+        """``"dir"``, ``"file"`` or None (missing)."""
+        path = self._path(rel)
+        return "dir" if path.is_dir() else "file" if path.exists() else None
+
+    def makedirs(self, rel: str = "") -> None:
+        self._path(rel).mkdir(parents=True, exist_ok=True)
+
+    def entries(self, rel: str = "") -> list[tuple[str, bool]]:
+        """``(name, is a directory)`` of each entry, sorted by name."""
+        return sorted((e.name, e.is_dir()) for e in self._path(rel).iterdir())
+
+    def read_text(self, rel: str) -> str:
+        return self._path(rel).read_text(encoding="utf-8")
+
+    def write_text_atomic(self, rel: str, text: str, fsync: bool) -> None:
+        _write_text_atomic(self._path(rel), text, fsync)
+
+    def write_parquet(self, table: pa.Table, rel: str, **options: Any) -> None:
+        _write_parquet(table, self._path(rel), **options)
+
+    def sync_file(self, rel: str) -> None:
+        _fsync_file(self._path(rel))
+
+    def sync_dir(self, rel: str) -> None:
+        _fsync_dir(self._path(rel))
+
+    def replace(self, src: str, dst: str) -> None:
+        os.replace(self._path(src), self._path(dst))
+
+    def remove(self, rel: str) -> None:
+        self._path(rel).unlink(missing_ok=True)
+
+    def rmdir(self, rel: str) -> None:
+        self._path(rel).rmdir()
+
+    def parquet_metadata(self, rel: str) -> pq.FileMetaData:
+        return pq.read_metadata(self._path(rel))
+
+    def dataset(self, rels: Sequence[str]) -> pads.Dataset:
+        return pads.dataset([str(self._path(r)) for r in rels], format="parquet")
+
+
+class _ArrowStore:
+    """A run directory given as a URI, on the ``pyarrow.fs`` filesystem it names.
+
+    Same methods as :class:`_LocalStore`. A move is a rename on a local or network
+    filesystem and a copy then a delete on an object store, where the copied object
+    appears whole; there is no fsync.
+    """
+
+    def __init__(self, uri: str) -> None:
+        import pyarrow.fs as pafs
+
+        try:
+            fs, base = pafs.FileSystem.from_uri(uri)
+        except (pa.ArrowException, ValueError, OSError) as exc:
+            message = " ".join(str(exc).split())
+            raise ValueError(f"{uri}: not a location pyarrow can open ({message})") from None
+        self.fs: pafs.FileSystem = fs
+        self.uri = uri.rstrip("/")
+        self.base = base.rstrip("/")
+        self.local_path: Path | None = (
+            Path(self.base) if isinstance(fs, pafs.LocalFileSystem) else None
+        )
+
+    def _path(self, rel: str) -> str:
+        return f"{self.base}/{rel}" if rel else self.base
+
+    def describe(self, rel: str = "") -> str:
+        return f"{self.uri}/{rel}" if rel else self.uri
+
+    def kind(self, rel: str = "") -> str | None:
+        import pyarrow.fs as pafs
+
+        found = self.fs.get_file_info(self._path(rel)).type
+        if found == pafs.FileType.Directory:
+            return "dir"
+        return "file" if found == pafs.FileType.File else None
+
+    def makedirs(self, rel: str = "") -> None:
+        self.fs.create_dir(self._path(rel), recursive=True)
+
+    def entries(self, rel: str = "") -> list[tuple[str, bool]]:
+        import pyarrow.fs as pafs
+
+        infos = self.fs.get_file_info(pafs.FileSelector(self._path(rel), allow_not_found=True))
+        return sorted((i.base_name, i.type == pafs.FileType.Directory) for i in infos)
+
+    def read_text(self, rel: str) -> str:
+        with self.fs.open_input_stream(self._path(rel)) as f:
+            data: bytes = f.read()
+        return data.decode("utf-8")
+
+    def write_text_atomic(self, rel: str, text: str, fsync: bool) -> None:
+        head, _, name = rel.rpartition("/")
+        tmp = f"{head}/.{name}.tmp" if head else f".{name}.tmp"
+        with self.fs.open_output_stream(self._path(tmp)) as f:
+            f.write(text.encode("utf-8"))
+        self.fs.move(self._path(tmp), self._path(rel))
+
+    def write_parquet(self, table: pa.Table, rel: str, **options: Any) -> None:
+        pq.write_table(table, self._path(rel), filesystem=self.fs, **options)
+
+    def sync_file(self, rel: str) -> None:
+        return None  # nothing to flush: pyarrow's output stream is closed, the data handed over
+
+    def sync_dir(self, rel: str) -> None:
+        return None
+
+    def replace(self, src: str, dst: str) -> None:
+        self.fs.move(self._path(src), self._path(dst))
+
+    def remove(self, rel: str) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.fs.delete_file(self._path(rel))
+
+    def rmdir(self, rel: str) -> None:
+        self.fs.delete_dir(self._path(rel))
+
+    def parquet_metadata(self, rel: str) -> pq.FileMetaData:
+        return pq.read_metadata(self._path(rel), filesystem=self.fs)
+
+    def dataset(self, rels: Sequence[str]) -> pads.Dataset:
+        paths = [self._path(r) for r in rels]
+        return pads.dataset(paths, format="parquet", filesystem=self.fs)
+
+
+_Store = _LocalStore | _ArrowStore
+
+
+def _store(location: str | os.PathLike[str]) -> _Store:
+    """The store of a run directory given as a local path or a URI."""
+    if is_uri(location):
+        return _ArrowStore(str(location))
+    return _LocalStore(Path(location))
 
 
 def _json_normal(obj: Any, what: str) -> Any:
@@ -330,10 +521,9 @@ def _auto_encoding(schema: pa.Schema, integer_encoding: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------
 
 
-def _is_run_entry(entry: Path) -> bool:
+def _is_run_entry(name: str, is_dir: bool) -> bool:
     """True for a name a run writes (part, temporary, manifest, table directory)."""
-    name = entry.name
-    if entry.is_dir():
+    if is_dir:
         return name in ("_games", "_plays")
     return (
         name in (MANIFEST_NAME, _MANIFEST_TMP)
@@ -342,26 +532,226 @@ def _is_run_entry(entry: Path) -> bool:
     )
 
 
-def _table_dir(root: Path, table: str) -> Path:
+def _table_rel(table: str) -> str:
+    """The directory of a table's part files, relative to the run directory."""
     if table not in TABLE_DIRS:
         raise ValueError(f"unknown table {table!r}; expected one of {', '.join(TABLE_DIRS)}")
-    sub = TABLE_DIRS[table]
-    return root / sub if sub else root
+    return TABLE_DIRS[table]
 
 
-def _load_manifest_file(path: Path) -> dict[str, Any]:
+def _in_table(table_rel: str, name: str) -> str:
+    return f"{table_rel}/{name}" if table_rel else name
+
+
+def _parse_manifest(text: str, where: str) -> dict[str, Any]:
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not a spades_sim run manifest: {exc}") from None
+        raise ValueError(f"{where} is not a spades_sim run manifest: {exc}") from None
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a spades_sim run manifest (no format {FORMAT!r})")
+        raise ValueError(f"{where} is not a spades_sim run manifest (no format {FORMAT!r})")
     if manifest.get("format_version", 0) > FORMAT_VERSION:
         raise ValueError(
-            f"{path} has format version {manifest['format_version']}; this spades_sim reads "
+            f"{where} has format version {manifest['format_version']}; this spades_sim reads "
             f"up to {FORMAT_VERSION}"
         )
     return manifest
+
+
+def _part_names(store: _Store, table: str) -> list[str]:
+    """The complete part files of one table, relative to the run directory, in part order."""
+    folder = _table_rel(table)
+    if store.kind(folder) != "dir":
+        return []
+    return [
+        _in_table(folder, name)
+        for name, is_dir in store.entries(folder)
+        if not is_dir and _PART_RE.fullmatch(name)
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# Writing one part's files
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartFormat:
+    """How part files are encoded: the writing options of :class:`DatasetWriter`.
+
+    Plain values, so it pickles: a Dask worker given a run's ``PartFormat`` writes a part
+    exactly as the client's writer would (:func:`write_part_files`). Fields as the
+    writer's arguments of the same names.
+
+    >>> PartFormat(write_statistics=("deal",)).compression
+    'zstd'
+    """
+
+    nullable_bool: frozenset[str] = frozenset()
+    row_group_size: int = 1_000_000
+    compression: str = "zstd"
+    compression_level: int | None = None
+    use_dictionary: bool | tuple[str, ...] | None = None
+    write_statistics: bool | tuple[str, ...] = True
+    integer_encoding: str = "DELTA_BINARY_PACKED"
+    fsync: bool = True
+
+    def __post_init__(self) -> None:
+        if self.row_group_size < 1:
+            raise ValueError(f"row_group_size must be at least 1, got {self.row_group_size}")
+        if self.integer_encoding not in INTEGER_ENCODINGS:
+            raise ValueError(
+                f"integer_encoding must be one of {', '.join(INTEGER_ENCODINGS)}, "
+                f"got {self.integer_encoding!r}"
+            )
+
+    def statistics(self, schema: pa.Schema) -> bool | list[str]:
+        """``write_statistics`` as pyarrow takes it, for a table of this schema."""
+        if isinstance(self.write_statistics, bool):
+            return self.write_statistics
+        return [name for name in self.write_statistics if name in schema.names] or False
+
+    def encoding(self, schema: pa.Schema) -> dict[str, Any]:
+        """The dictionary and column-encoding options for a table of this schema."""
+        if self.use_dictionary is None:
+            return _auto_encoding(schema, self.integer_encoding)
+        dictionary = self.use_dictionary
+        return {"use_dictionary": dictionary if isinstance(dictionary, bool) else list(dictionary)}
+
+
+def _part_index(part_index: int) -> int:
+    if isinstance(part_index, bool) or not isinstance(part_index, (int, np.integer)):
+        raise ValueError(f"part_index must be an int, got {part_index!r}")
+    index = int(part_index)
+    if not 0 <= index <= MAX_PART:
+        raise ValueError(f"part_index must be in 0..{MAX_PART}, got {index}")
+    return index
+
+
+def _check_part(
+    part_index: int,
+    hands: Columns | npt.NDArray[Any],
+    games: Columns | npt.NDArray[Any] | None,
+    plays: Columns | npt.NDArray[Any] | None,
+    part_meta: Mapping[str, Any] | None,
+    nullable_bool: frozenset[str],
+) -> tuple[int, dict[str, dict[str, npt.NDArray[Any]]], dict[str, Any]]:
+    """Validate one part: its index, tables (contiguous columns) and JSON part meta."""
+    index = _part_index(part_index)
+    extra = _json_normal(dict(part_meta or {}), "part_meta")
+    clash = sorted(_RESERVED_PART_KEYS & extra.keys())
+    if clash:
+        raise ValueError(f"part_meta key {clash[0]!r} is reserved for the manifest")
+    tables = {"hands": _check_columns("hands", hands, nullable_bool)}
+    if games is not None:
+        tables["games"] = _check_columns("games", games, nullable_bool)
+    if plays is not None:
+        tables["plays"] = _check_columns("plays", plays, nullable_bool)
+    return index, tables, extra
+
+
+def _write_files(
+    store: _Store,
+    index: int,
+    tables: Mapping[str, Mapping[str, npt.NDArray[Any]]],
+    meta: Mapping[str, Any],
+    part_meta: Mapping[str, Any],
+    fmt: PartFormat,
+    attempt: str = "",
+) -> dict[str, Any]:
+    """Write every table of a part, rename them into place; return the manifest entry."""
+    rows: dict[str, Any] = {}
+    files: dict[str, str] = {}
+    renames: list[tuple[str, str]] = []
+    try:
+        # Renamed in this order: a hands file in place means the part's other tables are.
+        for table in ("plays", "games", "hands"):
+            cols = tables.get(table)
+            if cols is None:
+                continue
+            folder = _table_rel(table)
+            if folder:
+                store.makedirs(folder)
+            tmp = _in_table(folder, _tmp_name(index, attempt))
+            final = _in_table(folder, _part_name(index))
+            renames.append((tmp, final))
+            file_meta = {
+                "format": PART_FORMAT,
+                "format_version": FORMAT_VERSION,
+                "table": table,
+                "part": index,
+                "meta": meta,
+                "part_meta": part_meta,
+            }
+            arrow = _to_arrow(table, cols, fmt.nullable_bool, {METADATA_KEY: json.dumps(file_meta)})
+            store.write_parquet(
+                arrow,
+                tmp,
+                row_group_size=fmt.row_group_size,
+                compression=fmt.compression,
+                compression_level=fmt.compression_level,
+                write_statistics=fmt.statistics(arrow.schema),
+                **fmt.encoding(arrow.schema),
+            )
+            if fmt.fsync:
+                store.sync_file(tmp)
+            prefix = "" if table == "hands" else f"{table}_"
+            rows[prefix + "rows"] = arrow.num_rows
+            files[prefix + "file"] = final
+        for tmp, final in renames:
+            store.replace(tmp, final)
+        if fmt.fsync:
+            for folder in {final.rpartition("/")[0] for _, final in renames}:
+                store.sync_dir(folder)
+    except BaseException:
+        for tmp, _ in renames:
+            store.remove(tmp)
+        raise
+    return {**dict(reversed(rows.items())), **part_meta, **dict(reversed(files.items()))}
+
+
+def write_part_files(
+    location: str | os.PathLike[str],
+    part_index: int,
+    hands: Columns | npt.NDArray[Any],
+    games: Columns | npt.NDArray[Any] | None = None,
+    plays: Columns | npt.NDArray[Any] | None = None,
+    *,
+    meta: Mapping[str, Any],
+    part_meta: Mapping[str, Any] | None = None,
+    fmt: PartFormat = PartFormat(),
+    attempt: str = "",
+) -> dict[str, Any]:
+    """Write part ``part_index`` of the run at ``location``; leave the manifest alone.
+
+    The files are written as :meth:`DatasetWriter.write_part` writes them (temporary
+    name, then rename) and the part's manifest entry is returned, for the process that
+    owns the run's :class:`DatasetWriter` to pass to :meth:`DatasetWriter.record_part`.
+    ``meta`` is the run meta (:attr:`DatasetWriter.meta`), ``fmt`` the writer's
+    :attr:`DatasetWriter.format`. Writers of the same part that may run at the same time
+    (a task retried while its first attempt still runs) pass distinct ``attempt`` labels
+    (lowercase letters and digits) so their temporary files differ; either rename leaves
+    the same complete file.
+
+    >>> import tempfile, numpy as np
+    >>> run = tempfile.mkdtemp()
+    >>> w = DatasetWriter(run, meta={"seed": 3})
+    >>> entry = write_part_files(run, 4, {"x": np.arange(3, dtype=np.int8)}, meta=w.meta)
+    >>> entry
+    {'rows': 3, 'file': 'part-00004.parquet'}
+    >>> w.record_part(4, entry)
+    >>> read_manifest(run)["parts"]["00004"]["rows"], load(run)["x"].tolist()
+    (3, [0, 1, 2])
+    """
+    if attempt and not re.fullmatch(r"[0-9a-z]+", attempt):
+        raise ValueError(f"attempt must be lowercase letters and digits, got {attempt!r}")
+    index, tables, extra = _check_part(
+        part_index, hands, games, plays, part_meta, fmt.nullable_bool
+    )
+    store = _store(location)
+    if store.kind() != "dir":
+        raise FileNotFoundError(f"{store.describe()} is not a directory: open the run first")
+    return _write_files(store, index, tables, _json_normal(dict(meta), "meta"), extra, fmt, attempt)
 
 
 # --------------------------------------------------------------------------------------
@@ -380,20 +770,21 @@ class _Job:
 class DatasetWriter:
     """Write one run's part files and manifest, atomically, optionally in the background.
 
-    ``path`` is the run directory, created if missing. ``meta`` (JSON-serialisable: rules,
-    policies, seed, package and schema version, ...) is stored in the manifest and in every
-    file. An existing non-empty directory is refused (``FileExistsError``) unless
-    ``overwrite`` (delete what a run writes; ``ValueError`` if the directory is not a run
-    but holds other files) or ``resume`` (continue: the stored meta must equal ``meta``,
-    else ``ValueError`` naming the first differing key; :attr:`done_parts` tells what to
-    skip). ``nullable_bool`` names the integer columns (1/0/-1) stored as booleans with
-    nulls.
+    ``path`` is the run directory (a local path or a URI, see "Locations"), created if
+    missing. ``meta`` (JSON-serialisable: rules, policies, seed, package and schema
+    version, ...) is stored in the manifest and in every file. An existing non-empty
+    directory is refused (``FileExistsError``) unless ``overwrite`` (delete what a run
+    writes; ``ValueError`` if the directory is not a run but holds other files) or
+    ``resume`` (continue: the stored meta must equal ``meta``, else ``ValueError`` naming
+    the first differing key; :attr:`done_parts` tells what to skip). ``nullable_bool``
+    names the integer columns (1/0/-1) stored as booleans with nulls.
 
     Writing options: ``row_group_size`` rows per row group, ``compression`` and
     ``compression_level`` (zstd level 1 by default), ``use_dictionary`` (None: no
     dictionary, integers in ``integer_encoding``; see "Encoding" above), ``write_statistics``
     (True, False or the columns that get min/max statistics), ``fsync`` (flush files and
-    directories to disk before renaming; turn off only for throwaway output). Background writes
+    directories to disk before renaming; turn off only for throwaway output). They are
+    kept together as :attr:`format` (a :class:`PartFormat`). Background writes
     (:meth:`write_part_async`) run on ``writer_threads`` threads with at most
     ``max_pending`` parts queued behind them.
 
@@ -431,29 +822,29 @@ class DatasetWriter:
             raise ValueError("overwrite and resume exclude each other: pick one")
         if not isinstance(meta, Mapping):
             raise ValueError(f"meta must be a mapping, got {type(meta).__name__}")
-        if row_group_size < 1:
-            raise ValueError(f"row_group_size must be at least 1, got {row_group_size}")
         if max_pending < 1:
             raise ValueError(f"max_pending must be at least 1, got {max_pending}")
         if writer_threads < 1:
             raise ValueError(f"writer_threads must be at least 1, got {writer_threads}")
-        self.path = Path(path)
-        self.meta: dict[str, Any] = _json_normal(dict(meta), "meta")
-        self.nullable_bool = frozenset(nullable_bool)
-        self.row_group_size = row_group_size
-        self.compression = compression
-        self.compression_level = compression_level
-        self.use_dictionary = use_dictionary
-        if integer_encoding not in INTEGER_ENCODINGS:
-            raise ValueError(
-                f"integer_encoding must be one of {', '.join(INTEGER_ENCODINGS)}, "
-                f"got {integer_encoding!r}"
-            )
-        self.integer_encoding = integer_encoding
-        self.write_statistics = (
-            write_statistics if isinstance(write_statistics, bool) else list(write_statistics)
+        self.format = PartFormat(
+            nullable_bool=frozenset(nullable_bool),
+            row_group_size=row_group_size,
+            compression=compression,
+            compression_level=compression_level,
+            use_dictionary=(
+                use_dictionary
+                if use_dictionary is None or isinstance(use_dictionary, bool)
+                else tuple(use_dictionary)
+            ),
+            write_statistics=(
+                write_statistics if isinstance(write_statistics, bool) else tuple(write_statistics)
+            ),
+            integer_encoding=integer_encoding,
+            fsync=fsync,
         )
-        self.fsync = fsync
+        self.path: str | Path = str(path) if is_uri(path) else Path(path)
+        self.meta: dict[str, Any] = _json_normal(dict(meta), "meta")
+        self._store = _store(path)
 
         self._lock = threading.Lock()
         self._pending: set[int] = set()
@@ -468,16 +859,19 @@ class DatasetWriter:
     # ----------------------------------------------------------------------- opening
 
     def _open_directory(self, *, overwrite: bool, resume: bool) -> dict[str, Any]:
-        root = self.path
-        if root.exists() and not root.is_dir():
+        store = self._store
+        root = store.describe()
+        if store.kind() == "file":
             raise FileExistsError(f"{root} exists and is not a directory")
-        root.mkdir(parents=True, exist_ok=True)
-        entries = sorted(root.iterdir())
-        foreign = [e.name for e in entries if not _is_run_entry(e)]
+        store.makedirs()
+        entries = store.entries()
+        foreign = [name for name, is_dir in entries if not _is_run_entry(name, is_dir)]
         stored: dict[str, Any] | None = None
-        if (root / MANIFEST_NAME).is_file():
+        if (MANIFEST_NAME, False) in entries:
             try:
-                stored = _load_manifest_file(root / MANIFEST_NAME)
+                stored = _parse_manifest(
+                    store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME)
+                )
             except ValueError:
                 foreign.insert(0, MANIFEST_NAME)
         if entries and not (overwrite or resume):
@@ -535,7 +929,7 @@ class DatasetWriter:
                     return False
                 continue
             try:
-                rows = pq.read_metadata(self.path / name).num_rows
+                rows = self._store.parquet_metadata(name).num_rows
             except (OSError, pa.ArrowException):
                 return False
             if rows != entry.get(prefix + "rows"):
@@ -544,17 +938,27 @@ class DatasetWriter:
 
     def _remove_run_files(self, keep: set[int]) -> None:
         """Delete temporary files and the part files not in ``keep``; leave other files alone."""
+        store = self._store
         for table in TABLE_DIRS:
-            folder = _table_dir(self.path, table)
-            if not folder.is_dir():
+            folder = _table_rel(table)
+            if store.kind(folder) != "dir":
                 continue
-            for entry in folder.iterdir():
-                part = _PART_RE.fullmatch(entry.name)
-                if (part and int(part.group(1)) not in keep) or _TMP_RE.fullmatch(entry.name):
-                    entry.unlink()
-            if table != "hands" and not any(folder.iterdir()):
-                folder.rmdir()
-        (self.path / _MANIFEST_TMP).unlink(missing_ok=True)
+            for name, _ in store.entries(folder):
+                part = _PART_RE.fullmatch(name)
+                if (part and int(part.group(1)) not in keep) or _TMP_RE.fullmatch(name):
+                    store.remove(_in_table(folder, name))
+            if folder and not store.entries(folder):
+                store.rmdir(folder)
+        store.remove(_MANIFEST_TMP)
+
+    def remove_stray_files(self) -> None:
+        """Delete temporary files and part files the manifest does not list.
+
+        A worker that died while writing leaves a temporary file behind; the Dask backend
+        calls this before it marks a run complete. (Readers never take those files for
+        data, and opening the run again with ``resume`` deletes them as well.)
+        """
+        self._remove_run_files(keep=self.done_parts)
 
     # ----------------------------------------------------------------------- state
 
@@ -571,7 +975,7 @@ class DatasetWriter:
             return json.loads(json.dumps(self._manifest))
 
     def _write_manifest(self, manifest: Mapping[str, Any]) -> None:
-        _write_text_atomic(self.path / MANIFEST_NAME, _manifest_text(manifest), self.fsync)
+        self._store.write_text_atomic(MANIFEST_NAME, _manifest_text(manifest), self.format.fsync)
 
     def _raise_if_failed(self) -> None:
         if self._error is not None:
@@ -590,20 +994,9 @@ class DatasetWriter:
         if self._closed:
             raise RuntimeError(f"the writer for {self.path} is closed")
         self._raise_if_failed()
-        if isinstance(part_index, bool) or not isinstance(part_index, (int, np.integer)):
-            raise ValueError(f"part_index must be an int, got {part_index!r}")
-        index = int(part_index)
-        if not 0 <= index <= MAX_PART:
-            raise ValueError(f"part_index must be in 0..{MAX_PART}, got {index}")
-        extra = _json_normal(dict(part_meta or {}), "part_meta")
-        clash = sorted(_RESERVED_PART_KEYS & extra.keys())
-        if clash:
-            raise ValueError(f"part_meta key {clash[0]!r} is reserved for the manifest")
-        tables = {"hands": _check_columns("hands", hands, self.nullable_bool)}
-        if games is not None:
-            tables["games"] = _check_columns("games", games, self.nullable_bool)
-        if plays is not None:
-            tables["plays"] = _check_columns("plays", plays, self.nullable_bool)
+        index, tables, extra = _check_part(
+            part_index, hands, games, plays, part_meta, self.format.nullable_bool
+        )
         with self._lock:
             key = f"{index:05d}"
             if key in self._manifest["parts"] or index in self._pending:
@@ -696,70 +1089,40 @@ class DatasetWriter:
                     self._pending.discard(job.index)
                 self._queue.task_done()
 
-    def _statistics(self, schema: pa.Schema) -> bool | list[str]:
-        if isinstance(self.write_statistics, bool):
-            return self.write_statistics
-        return [name for name in self.write_statistics if name in schema.names] or False
-
     def _run(self, job: _Job) -> dict[str, Any]:
         """Write every table of a part, rename them into place, then record the part."""
-        rows: dict[str, Any] = {}
-        files: dict[str, str] = {}
-        tmp_files: list[tuple[Path, Path]] = []
-        try:
-            # Renamed in this order: a hands file in place means the part's other tables are.
-            for table in ("plays", "games", "hands"):
-                cols = job.tables.get(table)
-                if cols is None:
-                    continue
-                folder = _table_dir(self.path, table)
-                folder.mkdir(exist_ok=True)
-                tmp, final = folder / _tmp_name(job.index), folder / _part_name(job.index)
-                tmp_files.append((tmp, final))
-                file_meta = {
-                    "format": PART_FORMAT,
-                    "format_version": FORMAT_VERSION,
-                    "table": table,
-                    "part": job.index,
-                    "meta": self.meta,
-                    "part_meta": job.part_meta,
-                }
-                arrow = _to_arrow(
-                    table, cols, self.nullable_bool, {METADATA_KEY: json.dumps(file_meta)}
-                )
-                _write_parquet(
-                    arrow,
-                    tmp,
-                    row_group_size=self.row_group_size,
-                    compression=self.compression,
-                    compression_level=self.compression_level,
-                    write_statistics=self._statistics(arrow.schema),
-                    **(
-                        _auto_encoding(arrow.schema, self.integer_encoding)
-                        if self.use_dictionary is None
-                        else {"use_dictionary": self.use_dictionary}
-                    ),
-                )
-                if self.fsync:
-                    _fsync_file(tmp)
-                prefix = "" if table == "hands" else f"{table}_"
-                rows[prefix + "rows"] = arrow.num_rows
-                files[prefix + "file"] = final.relative_to(self.path).as_posix()
-            for tmp, final in tmp_files:
-                os.replace(tmp, final)
-            if self.fsync:
-                for folder in {final.parent for _, final in tmp_files}:
-                    _fsync_dir(folder)
-        except BaseException:
-            for tmp, _ in tmp_files:
-                tmp.unlink(missing_ok=True)
-            raise
-        entry = {**dict(reversed(rows.items())), **job.part_meta, **dict(reversed(files.items()))}
+        entry = _write_files(
+            self._store, job.index, job.tables, self.meta, job.part_meta, self.format
+        )
+        self._record(job.index, entry)
+        return dict(entry)
+
+    def _record(self, index: int, entry: dict[str, Any]) -> None:
         with self._lock:
-            self._manifest["parts"][f"{job.index:05d}"] = entry
+            self._manifest["parts"][f"{index:05d}"] = entry
             self._manifest["complete"] = False
             self._write_manifest(self._manifest)
-        return dict(entry)
+
+    def record_part(self, part_index: int, entry: Mapping[str, Any]) -> None:
+        """List in the manifest a part another process wrote with :func:`write_part_files`.
+
+        ``entry`` is what :func:`write_part_files` returned. The part's files are checked
+        first (present, with the row counts the entry gives): ``ValueError`` if they are
+        not, or if the part is already listed. See :func:`write_part_files` for an example.
+        """
+        if self._closed:
+            raise RuntimeError(f"the writer for {self.path} is closed")
+        index = _part_index(part_index)
+        normal = _json_normal(dict(entry), "entry")
+        if normal.get("file") != _part_name(index) or not self._part_intact(f"{index:05d}", normal):
+            raise ValueError(
+                f"part {index} of {self._store.describe()}: its files are missing or do not "
+                f"hold the rows its entry gives ({_short(normal, 120)})"
+            )
+        with self._lock:
+            if f"{index:05d}" in self._manifest["parts"] or index in self._pending:
+                raise ValueError(f"part {index} is already written or being written")
+        self._record(index, normal)
 
     # ----------------------------------------------------------------------- closing
 
@@ -827,24 +1190,30 @@ def read_manifest(path: str | os.PathLike[str]) -> dict[str, Any]:
     >>> m["format"], m["meta"], m["parts"], m["complete"]
     ('spades_sim-run', {'seed': 1}, {}, True)
     """
-    p = Path(path)
-    if p.is_dir():
-        p = p / MANIFEST_NAME
-    if not p.is_file():
-        raise FileNotFoundError(f"{p} not found: {Path(path)} is not a spades_sim run")
-    return _load_manifest_file(p)
+    store = _store(path)
+    rel = MANIFEST_NAME if store.kind() == "dir" else ""
+    if store.kind(rel) != "file":
+        raise FileNotFoundError(
+            f"{store.describe(rel)} not found: {store.describe()} is not a spades_sim run"
+        )
+    return _parse_manifest(store.read_text(rel), store.describe(rel))
 
 
 def part_files(path: str | os.PathLike[str], table: str = "hands") -> list[Path]:
     """The complete part files of one table of a run, in part order.
 
+    A run on a remote filesystem (a URI other than ``file://``) has no local files:
+    ``ValueError`` (read it with :func:`open_dataset` or :func:`load`).
+
     >>> part_files("/nonexistent-run")
     []
     """
-    folder = _table_dir(Path(path), table)
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if _PART_RE.fullmatch(p.name) and p.is_file())
+    store = _store(path)
+    if store.local_path is None:
+        raise ValueError(
+            f"{store.describe()} is not on a local filesystem: read it with open_dataset or load"
+        )
+    return [store.local_path / rel for rel in _part_names(store, table)]
 
 
 def open_dataset(path: str | os.PathLike[str], table: str = "hands") -> pads.Dataset:
@@ -860,14 +1229,14 @@ def open_dataset(path: str | os.PathLike[str], table: str = "hands") -> pads.Dat
     >>> open_dataset(run).count_rows()
     3
     """
-    root = Path(path)
-    if not root.is_dir():
-        raise FileNotFoundError(f"{root} is not a directory")
-    files = part_files(root, table)
-    if not files:
-        where = _table_dir(root, table)
+    store = _store(path)
+    if store.kind() != "dir":
+        raise FileNotFoundError(f"{store.describe()} is not a directory")
+    names = _part_names(store, table)
+    if not names:
+        where = store.describe(_table_rel(table))
         raise FileNotFoundError(f"{where} holds no {table} part files")
-    return pads.dataset([str(f) for f in files], format="parquet")
+    return store.dataset(names)
 
 
 def _to_pandas(table: pa.Table) -> pd.DataFrame:
@@ -904,19 +1273,20 @@ def load(
     >>> load(run, filters=[("deal", ">=", 4)])["deal"].tolist()
     [4, 5]
     """
-    root = Path(path)
-    if not root.is_dir():
+    store = _store(path)
+    root = store.describe()
+    if store.kind() != "dir":
         raise FileNotFoundError(f"{root} is not a directory")
-    if table != "hands" and not _table_dir(root, table).is_dir():
+    if table != "hands" and store.kind(_table_rel(table)) != "dir":
         raise FileNotFoundError(f"{root} has no {table} table ({TABLE_DIRS[table]}/)")
-    if not part_files(root, table):
+    if not _part_names(store, table):
         return pd.DataFrame()
     expression = (
         pq.filters_to_expression(filters)
         if filters is not None and not isinstance(filters, pads.Expression)
         else filters
     )
-    data = open_dataset(root, table).to_table(
+    data = open_dataset(path, table).to_table(
         columns=list(columns) if columns is not None else None, filter=expression
     )
     return _to_pandas(data)
@@ -955,7 +1325,7 @@ def file_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
     >>> info["meta"], info["part"], info["part_meta"]
     ({'seed': 5}, 2, {'deal_start': 8})
     """
-    kv = pq.read_metadata(str(path)).metadata or {}
+    kv = _store(path).parquet_metadata("").metadata or {}
     raw = kv.get(METADATA_KEY.encode())
     if raw is None:
         raise ValueError(f"{path} carries no {METADATA_KEY!r} metadata: not a spades_sim part")

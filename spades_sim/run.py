@@ -28,6 +28,10 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.io`).
   statistics) is tallied from the chunks as they are made, with a few NumPy reductions
   per chunk, and the per-part tallies are kept in the manifest (``part_meta["stats"]``),
   so a resumed run reports on the whole dataset without reading it back.
+- **Elsewhere.** With ``scheduler=`` the same parts are computed and written by the
+  workers of a Dask cluster (:mod:`spades_sim.distributed`) and the dataset is the same.
+  Both backends share :func:`compute_part` (one part's chunk, tally and part meta) and
+  :class:`RunCall` (plan, writer, resume, progress and summary of one call).
 
 >>> import tempfile
 >>> from spades_sim.io import load
@@ -50,13 +54,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numba
 import numpy as np
 
-from spades_sim.io import MANIFEST_NAME, MAX_PART, DatasetWriter
+from spades_sim.io import MAX_PART, DatasetWriter, read_manifest
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 
@@ -181,6 +184,10 @@ class Progress:
     """Hands computed by this call so far."""
     seconds: float
     """Time since the call started."""
+    parts: int = 0
+    """Parts finished, parts from an earlier run included."""
+    parts_total: int = 0
+    """Parts in the whole run."""
 
 
 @dataclass(frozen=True)
@@ -335,8 +342,9 @@ class _Terminated(KeyboardInterrupt):
 
 
 @contextlib.contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """While inside, SIGTERM raises :class:`_Terminated` in the main thread."""
+def sigterm_interrupts() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`_Terminated` (a ``KeyboardInterrupt``) in the
+    main thread; :func:`interrupt_signal` tells it from Ctrl-C."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -352,7 +360,7 @@ def _sigterm_interrupts() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _parallel_chunks(blocks: int) -> Iterator[None]:
+def parallel_chunks(blocks: int) -> Iterator[None]:
     """Dynamic prange scheduling in this thread, so a busy core does not stall the rest."""
     before = numba.get_parallel_chunksize()
     numba.set_parallel_chunksize(blocks)
@@ -385,19 +393,19 @@ def plan(spec: RunSpec, total: int, chunk_size: int | None = None) -> list[tuple
     return [(k, start, min(size, total - start)) for k, start in enumerate(range(0, total, size))]
 
 
-def _stored_chunk_size(out: Path) -> int | None:
+def _stored_chunk_size(out: str | os.PathLike[str]) -> int | None:
     try:
-        meta = json.loads((out / MANIFEST_NAME).read_text(encoding="utf-8")).get("meta", {})
-        size = meta.get("chunk_size")
-    except (OSError, ValueError, AttributeError):
+        size = read_manifest(out)["meta"].get("chunk_size")
+    except (OSError, ValueError, KeyError, AttributeError):
         return None
     return size if isinstance(size, int) and size >= 1 else None
 
 
 def _tqdm_progress(
-    spec: RunSpec, total: int, initial: int
+    spec: RunSpec, total: int, initial: int, show_parts: bool = False
 ) -> tuple[Callable[[Progress], None], Callable[[], None]]:
-    """A tqdm bar on stderr: items with ETA (and, for games, hands per second)."""
+    """A tqdm bar on stderr: items with ETA (for games, hands per second; with
+    ``show_parts``, the parts done, as the Dask backend shows them)."""
     from tqdm import tqdm
 
     games = spec.mode == "games"
@@ -413,14 +421,162 @@ def _tqdm_progress(
 
     def update(p: Progress) -> None:
         bar.update(p.done - bar.n)
+        notes = []
         if games and p.seconds > 0:
-            bar.set_postfix_str(f"{p.hands / p.seconds:,.0f} hands/s", refresh=False)
+            notes.append(f"{p.hands / p.seconds:,.0f} hands/s")
+        if show_parts:
+            notes.append(f"parts {p.parts}/{p.parts_total}")
+        if notes:
+            bar.set_postfix_str(", ".join(notes), refresh=False)
 
     return update, bar.close
 
 
 def _no_bar() -> None:
     return None
+
+
+def compute_part(
+    spec: RunSpec, index: int, start: int, count: int
+) -> tuple[Chunk, Tally, dict[str, Any]]:
+    """Part ``index`` of a run: items ``[start, start + count)`` as a :class:`Chunk`, its
+    :class:`Tally` and its part meta (the item range and the tally, as the manifest keeps
+    them). The one computation behind a part, here and on a Dask worker.
+
+    >>> chunk, tally, part_meta = compute_part(RunSpec.build(seed=1), 2, 10, 5)
+    >>> tally.hands, part_meta["deal_start"], part_meta["deal_stop"], len(chunk.hands["deal"])
+    (5, 10, 15, 20)
+    """
+    chunk = run_chunk(spec, index, start, count)
+    tally = Tally.of_chunk(chunk, spec.rules.players)
+    item = "game" if spec.mode == "games" else "deal"  # the part's item range keys
+    part_meta = {f"{item}_start": start, f"{item}_stop": start + count, "stats": asdict(tally)}
+    return chunk, tally, part_meta
+
+
+def interrupt_signal(exc: KeyboardInterrupt) -> int:
+    """The signal behind a ``KeyboardInterrupt`` caught inside :func:`sigterm_interrupts`."""
+    return signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT
+
+
+class RunCall:
+    """The bookkeeping of one call that runs a dataset, locally or on a cluster.
+
+    Plans the parts, opens the :class:`~spades_sim.io.DatasetWriter` (which owns the
+    manifest, the resume checks and the clean-up of a crashed run), works out what is left
+    (:attr:`todo`), reports :class:`Progress` and builds the :class:`RunSummary`. The
+    caller computes the parts in :attr:`todo`, has them written and calls
+    :meth:`part_done` for each; ``show_parts`` adds the parts done to the progress bar,
+    ``started`` is when the call began (default: now) and ``writer_options`` go to the
+    writer.
+    """
+
+    def __init__(
+        self,
+        spec: RunSpec,
+        total: int,
+        out: str | os.PathLike[str],
+        *,
+        chunk_size: int | None,
+        resume: bool,
+        overwrite: bool,
+        progress: bool | Callable[[Progress], None],
+        show_parts: bool = False,
+        started: float | None = None,
+        **writer_options: Any,
+    ) -> None:
+        self.started = time.perf_counter() if started is None else started
+        """When the call started (``time.perf_counter()``): its time and rate count from here."""
+        self.spec = spec
+        if resume and chunk_size is None:
+            chunk_size = _stored_chunk_size(out)
+        chunks = plan(spec, total, chunk_size)
+        self.total = int(total)
+        size = default_chunk_size(spec) if chunk_size is None else int(chunk_size)
+        self.meta: dict[str, Any] = {**spec.meta(), "total": self.total, "chunk_size": size}
+        nullable = (
+            nullable_names(spec.hand_columns())
+            | nullable_names(GAME_COLUMNS)
+            | nullable_names(PLAY_COLUMNS)
+        )
+        self.writer = DatasetWriter(
+            out,
+            meta=self.meta,
+            resume=resume,
+            overwrite=overwrite,
+            nullable_bool=nullable,
+            row_group_size=ROW_GROUP_ROWS,
+            write_statistics=STATISTICS_COLUMNS,
+            **writer_options,
+        )
+        done = self.writer.done_parts
+        stored = self.writer.manifest["parts"]
+        self.parts_skipped = len(stored)
+        self.before = Tally()
+        for entry in stored.values():
+            self.before += Tally.from_dict(entry.get("stats", {}))
+        self.todo = [c for c in chunks if c[0] not in done]
+        """The parts still to compute, as ``(part index, first item, item count)``."""
+        self.items_done = sum(n for k, _, n in chunks if k in done)
+        self.parts_done = len(chunks) - len(self.todo)
+        self.parts_total = len(chunks)
+        self.new = Tally()
+
+        self._callback: Callable[[Progress], None] | None = None
+        self.close_bar: Callable[[], None] = _no_bar
+        if progress is True:
+            self._callback, self.close_bar = _tqdm_progress(
+                spec, self.total, self.items_done, show_parts
+            )
+        elif callable(progress):
+            self._callback = progress
+
+    def report(self) -> None:
+        """Pass the progress so far to the callback, if there is one."""
+        if self._callback is not None:
+            elapsed = time.perf_counter() - self.started
+            self._callback(
+                Progress(
+                    self.items_done,
+                    self.total,
+                    self.new.hands,
+                    elapsed,
+                    self.parts_done,
+                    self.parts_total,
+                )
+            )
+
+    def part_done(self, count: int, tally: Tally) -> None:
+        """Count a part of ``count`` items handed to the writer (or written), and report."""
+        self.new += tally
+        self.items_done += count
+        self.parts_done += 1
+        self.report()
+
+    def summary(self, complete: bool) -> RunSummary:
+        """The :class:`RunSummary` of the dataset as it stands."""
+        whole = self.before + self.new
+        return RunSummary(
+            out=str(self.writer.path),
+            mode=self.spec.mode,
+            total=self.total,
+            hands=whole.hands,
+            games=whole.games,
+            rows=whole.rows,
+            parts=len(self.writer.done_parts),
+            parts_skipped=self.parts_skipped,
+            new_hands=self.new.hands,
+            seconds=time.perf_counter() - self.started,
+            complete=complete,
+            nil_rate=whole.nil_rate,
+            nil_success_rate=whole.nil_success_rate,
+            made_rate=whole.made_rate,
+            bags_per_hand=whole.bags_per_hand,
+            wins_ns=whole.wins_ns,
+            wins_ew=whole.wins_ew,
+            unfinished=whole.unfinished,
+            meta=self.meta,
+        )
 
 
 def run_dataset(
@@ -436,16 +592,22 @@ def run_dataset(
     writer_threads: int = 1,
     fsync: bool = True,
     integer_encoding: str = "DELTA_BINARY_PACKED",
+    scheduler: Any = None,
 ) -> RunSummary:
     """Play ``total`` hands (or games, per ``spec.mode``) into the run directory ``out``.
 
-    ``chunk_size`` items per part (None: about a million per-seat rows); ``threads``
-    Numba threads (None: all cores); ``resume``/``overwrite`` as in
-    :class:`~spades_sim.io.DatasetWriter`; ``progress`` True for a tqdm bar on stderr or a
-    callable taking a :class:`Progress`; ``writer_threads``, ``fsync`` and
-    ``integer_encoding`` go to the writer (``"BYTE_STREAM_SPLIT"`` takes ~10% less CPU
-    time per hand but needs recent readers; see :mod:`spades_sim.io`). Raises
-    ``ValueError`` for a bad argument or a resume with other settings,
+    ``out`` is a local path or a URI pyarrow's filesystems resolve (``file:///...``,
+    ``s3://...``; see :mod:`spades_sim.io`). ``chunk_size`` items per part (None: about a
+    million per-seat rows); ``threads`` Numba threads (None: all cores);
+    ``resume``/``overwrite`` as in :class:`~spades_sim.io.DatasetWriter`; ``progress``
+    True for a tqdm bar on stderr or a callable taking a :class:`Progress`;
+    ``writer_threads``, ``fsync`` and ``integer_encoding`` go to the writer
+    (``"BYTE_STREAM_SPLIT"`` takes ~10% less CPU time per hand but needs recent readers;
+    see :mod:`spades_sim.io`). ``scheduler`` runs the same parts on a Dask cluster
+    instead (a scheduler address ``"tcp://HOST:8786"``, ``"local:N"`` or a
+    ``distributed.Client``; see :func:`spades_sim.distributed.run_distributed`, where
+    ``threads`` is per worker and ``writer_threads`` does not apply): the dataset is the
+    same. Raises ``ValueError`` for a bad argument or a resume with other settings,
     ``FileExistsError`` for an existing run without ``resume``/``overwrite``, and
     :class:`RunInterrupted` on Ctrl-C or SIGTERM.
 
@@ -457,109 +619,58 @@ def run_dataset(
     >>> first.games, first.wins_ns + first.wins_ew + first.unfinished, again.parts_skipped
     (3, 3, 1)
     """
-    started = time.perf_counter()
-    root = Path(out)
-    if resume and chunk_size is None:
-        chunk_size = _stored_chunk_size(root)
-    chunks = plan(spec, total, chunk_size)
-    size = default_chunk_size(spec) if chunk_size is None else int(chunk_size)
-    meta = {**spec.meta(), "total": int(total), "chunk_size": size}
-    hands_nullable = nullable_names(spec.hand_columns())
-    nullable = hands_nullable | nullable_names(GAME_COLUMNS) | nullable_names(PLAY_COLUMNS)
-    players = spec.rules.players
-    item = "game" if spec.mode == "games" else "deal"  # part_meta: the item range per part
-    start_key, stop_key = f"{item}_start", f"{item}_stop"
+    if scheduler is not None:
+        from spades_sim.distributed import run_distributed
 
-    with numba_threads(threads):  # validates threads before anything is written
-        writer = DatasetWriter(
-            root,
-            meta=meta,
+        return run_distributed(
+            spec,
+            total,
+            out,
+            scheduler=scheduler,
+            chunk_size=chunk_size,
+            threads=threads,
             resume=resume,
             overwrite=overwrite,
-            nullable_bool=nullable,
-            row_group_size=ROW_GROUP_ROWS,
-            write_statistics=STATISTICS_COLUMNS,
+            progress=progress,
+            fsync=fsync,
+            integer_encoding=integer_encoding,
+        )
+    with numba_threads(threads):  # validates threads before anything is written
+        call = RunCall(
+            spec,
+            total,
+            out,
+            chunk_size=chunk_size,
+            resume=resume,
+            overwrite=overwrite,
+            progress=progress,
             max_pending=1,
             writer_threads=writer_threads,
             fsync=fsync,
             integer_encoding=integer_encoding,
         )
-        done = writer.done_parts
-        stored = writer.manifest["parts"]
-        before = Tally()
-        for entry in stored.values():
-            before += Tally.from_dict(entry.get("stats", {}))
-        todo = [c for c in chunks if c[0] not in done]
-        items_done = sum(n for k, _, n in chunks if k in done)
-
-        callback: Callable[[Progress], None] | None
-        close_bar: Callable[[], None] = _no_bar
-        if progress is True:
-            callback, close_bar = _tqdm_progress(spec, int(total), items_done)
-        elif callable(progress):
-            callback = progress
-        else:
-            callback = None
-
-        new = Tally()
+        writer = call.writer
         interrupted: int | None = None
-
-        def summary(complete: bool) -> RunSummary:
-            whole = before + new
-            manifest = writer.manifest
-            return RunSummary(
-                out=str(root),
-                mode=spec.mode,
-                total=int(total),
-                hands=whole.hands,
-                games=whole.games,
-                rows=whole.rows,
-                parts=len(manifest["parts"]),
-                parts_skipped=len(stored),
-                new_hands=new.hands,
-                seconds=time.perf_counter() - started,
-                complete=complete,
-                nil_rate=whole.nil_rate,
-                nil_success_rate=whole.nil_success_rate,
-                made_rate=whole.made_rate,
-                bags_per_hand=whole.bags_per_hand,
-                wins_ns=whole.wins_ns,
-                wins_ew=whole.wins_ew,
-                unfinished=whole.unfinished,
-                meta=meta,
-            )
-
         try:
-            with _sigterm_interrupts(), _parallel_chunks(PARALLEL_CHUNK_BLOCKS), writer:
-                if callback is not None:
-                    callback(Progress(items_done, int(total), 0, time.perf_counter() - started))
+            with sigterm_interrupts(), parallel_chunks(PARALLEL_CHUNK_BLOCKS), writer:
+                call.report()
                 try:
-                    for index, start, count in todo:
-                        chunk = run_chunk(spec, index, start, count)
-                        tally = Tally.of_chunk(chunk, players)
-                        part_meta = {
-                            start_key: start,
-                            stop_key: start + count,
-                            "stats": asdict(tally),
-                        }
+                    for index, start, count in call.todo:
+                        chunk, tally, part_meta = compute_part(spec, index, start, count)
                         writer.write_part_async(
                             index, chunk.hands, chunk.games, chunk.plays, part_meta
                         )
                         del chunk
-                        new += tally
-                        items_done += count
-                        if callback is not None:
-                            elapsed = time.perf_counter() - started
-                            callback(Progress(items_done, int(total), new.hands, elapsed))
+                        call.part_done(count, tally)
                 except KeyboardInterrupt as exc:
-                    interrupted = signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT
+                    interrupted = interrupt_signal(exc)
                 if interrupted is None:
                     writer.finish()
         finally:
-            close_bar()
+            call.close_bar()
     if interrupted is not None:
-        raise RunInterrupted(summary(complete=False), interrupted)
-    return summary(complete=True)
+        raise RunInterrupted(call.summary(complete=False), interrupted)
+    return call.summary(complete=True)
 
 
 def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:
