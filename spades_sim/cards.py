@@ -217,11 +217,13 @@ def format_hand(mask: int) -> str:
 def seat_index(seat: int | str, players: int = 4) -> int:
     """A seat given as 0..3 or a letter/name (``"N"``, ``"east"``) as an index.
 
-    >>> seat_index("W"), seat_index(2), seat_index("south")
-    (3, 2, 2)
+    >>> seat_index("W"), seat_index(2), seat_index("south"), seat_index("P1", players=2)
+    (3, 2, 2, 1)
     """
     if isinstance(seat, str):
         key = seat.strip().upper()
+        if players == 2 and key in ("P0", "P1"):  # the names seat_name gives two players
+            return int(key[1])
         for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS, strict=True)):
             if key in (letter, word.upper()):
                 seat = index

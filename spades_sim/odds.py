@@ -37,11 +37,23 @@ from typing import Any
 
 import numpy as np
 
+from spades_sim._nb import layout as L
 from spades_sim._nb import odds as nb
-from spades_sim._nb.features import FEATURES, N_FEATURES
+from spades_sim._nb.bitboard import SUIT_MASKS
+from spades_sim._nb.features import (
+    ACE_MASK,
+    FEATURES,
+    HIGH_SPADE_MASK,
+    JACK_MASK,
+    KING_MASK,
+    N_FEATURES,
+    QUEEN_MASK,
+)
+from spades_sim._nb.policies import B_NIL_THRESHOLD
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 from spades_sim.cards import (
-    SPADE_MASK,
+    SEAT_NAMES,
+    SEAT_WORDS,
     Hand,
     cards_of,
     deck_mask,
@@ -63,6 +75,7 @@ PILOT_FIRST = 1 << 12  # pilot tries before the first estimate of the acceptance
 PILOT_WANTED = 50  # acceptances that make the rate estimate good enough
 PILOT_MAX = 1 << 23  # pilot draws before conditions met by none are refused (about 1 s)
 NO_LIMIT = 99  # the kernels' "no upper bound" for a feature
+RANDOM_NIL_RATE = 1  # the random bidder's nil_rate slot (builtin_bid_nb)
 FAIL_EXPONENT = 40.0  # attempts per completion: 40 / rate, so a miss has odds e**-40
 
 Range = tuple[int, int]
@@ -112,7 +125,7 @@ class NilOdds:
         kind = "blind nil" if self.blind else "nil"
         pct = _percent
         lines = [
-            f"{SEAT_WORD[self.seat]} holding {self.hand} makes {kind} "
+            f"{SEAT_WORD.get(self.seat, self.seat)} holding {self.hand} makes {kind} "
             f"{pct(self.probability)} of the time [{pct(self.ci_low)}, {pct(self.ci_high)}], "
             f"over {self.n:,} random completions ({self.made:,} made; {self.bidding} bidding, "
             f"{self.play} play, {_rules_text(self.rules.to_dict())} rules; seed {self.seed})."
@@ -176,7 +189,7 @@ class NilOdds:
         return json.dumps(self.to_dict())
 
 
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West", "P0": "P0", "P1": "P1"}
+SEAT_WORD = dict(zip(SEAT_NAMES, SEAT_WORDS, strict=True))  # two players: P0, P1 as they are
 
 
 def _percent(x: float) -> str:
@@ -214,8 +227,6 @@ def parse_range(text: str | int | Sequence[int], what: str = "range") -> Range:
 
 
 def _seat(value: int | str, players: int, what: str) -> int:
-    if isinstance(value, str) and players == 2 and value.strip().upper() in ("P0", "P1"):
-        return int(value.strip()[1])
     try:
         return seat_index(value, players)
     except ValueError as error:
@@ -239,31 +250,36 @@ def _cards(hand: Hand, deck: int, what: str) -> int:
 
 def _feature_bounds(known: int, need: int, pool: int) -> dict[str, Range]:
     """The least and most each feature can be for a seat holding ``known`` plus ``need``
-    cards of ``pool`` (exact, feature by feature)."""
-    weights = {12: 4, 11: 3, 10: 2, 9: 1}
+    cards of ``pool`` (exact, feature by feature; masks as the kernels' features)."""
+    point_masks = (
+        (int(ACE_MASK), 4),
+        (int(KING_MASK), 3),
+        (int(QUEEN_MASK), 2),
+        (int(JACK_MASK), 1),
+    )
 
     def count_range(subset: int) -> Range:
         have, avail = (known & subset).bit_count(), (pool & subset).bit_count()
         rest = pool.bit_count() - avail
         return have + max(0, need - rest), have + min(need, avail)
 
-    def mask_where(pred: Any) -> int:
-        return sum(1 << c for c in range(54) if pred(c))
+    def points(card: int) -> int:
+        return sum(weight for mask, weight in point_masks if mask >> card & 1)
 
-    values = sorted(weights.get(c % 13, 0) if c < 52 else 0 for c in cards_of(pool))
-    base_points = sum(weights.get(c % 13, 0) for c in cards_of(known) if c < 52)
+    values = sorted(points(c) for c in cards_of(pool))
+    base_points = sum(points(c) for c in cards_of(known))
     bounds = {
-        "spades": count_range(SPADE_MASK),
-        "high_spades": count_range(mask_where(lambda c: c >= 52 or (c >= 39 and c % 13 >= 10))),
-        "aces": count_range(mask_where(lambda c: c < 52 and c % 13 == 12)),
-        "kings": count_range(mask_where(lambda c: c < 52 and c % 13 == 11)),
-        "queens": count_range(mask_where(lambda c: c < 52 and c % 13 == 10)),
+        "spades": count_range(int(SUIT_MASKS[3])),
+        "high_spades": count_range(int(HIGH_SPADE_MASK)),
+        "aces": count_range(int(ACE_MASK)),
+        "kings": count_range(int(KING_MASK)),
+        "queens": count_range(int(QUEEN_MASK)),
         "points": (
             base_points + sum(values[:need]),
-            base_points + sum(values[-need:] if need else []),
+            base_points + sum(values[len(values) - need :]),
         ),
     }
-    suits = [(0x1FFF << (13 * s)) | (SPADE_MASK if s == 3 else 0) for s in range(4)]
+    suits = [int(m) for m in SUIT_MASKS]
     have = [(known & m).bit_count() for m in suits]
     avail = [(pool & m).bit_count() for m in suits]
     shortest: list[int] = []
@@ -520,10 +536,10 @@ def _check_count(n: int, max_tries: int) -> None:
 def _no_nil(params: np.ndarray) -> np.ndarray:
     """A bidding parameter vector with its nil option switched off (built-in bidders)."""
     out = params.copy()
-    if int(out[0]) == 1:  # random: slot 1 is the nil rate
-        out[1] = 0.0
-    else:  # count, pagat, partner-aware, monte-carlo: slot 2 is the nil threshold
-        out[2] = -1e9
+    if int(out[0]) == L.BID_RANDOM:
+        out[RANDOM_NIL_RATE] = 0.0
+    else:  # count, pagat, partner-aware and monte-carlo share the nil threshold slot
+        out[B_NIL_THRESHOLD] = -1e9
     return out
 
 
@@ -626,11 +642,9 @@ def nil_odds(
     >>> odds.n, odds.tried > 1_000
     (1000, True)
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules: expected a Rules object, got {type(rules).__name__}")
     _check_count(n, max_tries)
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
+    rules = spec.rules  # validated by RunSpec.build
     if not spec.builtin:
         raise ValueError("nil_odds runs built-in policies only (for user-written ones: simulate)")
     if blind and not rules.blind_nil:
