@@ -229,11 +229,15 @@ def seat_index(seat: int | str, players: int = 4) -> int:
                 seat = index
                 break
         else:
-            raise ValueError(f"unknown seat {seat!r} (use N, E, S, W or 0..{players - 1})")
+            names = "N, E, S, W" if players == 4 else "P0, P1"
+            raise ValueError(f"unknown seat {seat!r} (use {names} or 0..{players - 1})")
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
         raise ValueError(f"unknown seat {seat!r}")
     if not 0 <= int(seat) < players:
-        raise ValueError(f"seat {seat} is out of range 0..{players - 1} for {players} players")
+        names = "" if players == 4 else " (P0, P1)"
+        raise ValueError(
+            f"seat {seat} is out of range 0..{players - 1}{names} for {players} players"
+        )
     return int(seat)
 
 
