@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     import pandas as pd
     import pyarrow as pa
 
-    from spades_sim.io import read_manifest
+    from spades_sim.dataset import read_manifest
 
     print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
     print(

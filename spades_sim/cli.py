@@ -472,7 +472,7 @@ def show(ctx: click.Context, **params: Any) -> None:
       spades-sim show --run runs/first --deal 17
       spades-sim show --run runs/games --game 3 --hand 0
     """
-    from spades_sim.io import read_manifest
+    from spades_sim.dataset import read_manifest
     from spades_sim.run import spec_from_meta
 
     deal, game, hand_no = params["deal"], params["game"], params["hand_no"]

@@ -20,11 +20,11 @@ workers of a Dask cluster, and leaves the same dataset: the same parts (the same
   part's chunk with :func:`~spades_sim.run.compute_part` on all the worker machine's
   cores (Numba threads, as locally; ``threads`` caps them), one kernel at a time per
   worker process, then writes the part's files atomically
-  (:func:`~spades_sim.io.write_part_files`) and returns its manifest entry. A worker
+  (:func:`~spades_sim.dataset.write_part_files`) and returns its manifest entry. A worker
   with two or more task threads thus writes one part while the next one's kernel runs,
   as the local writer thread does. The client alone opens the run (resume checks,
   clean-up of a crashed run, overwrite) before any task starts, and alone writes the
-  manifest, part by part as tasks finish (:meth:`~spades_sim.io.DatasetWriter.record_part`).
+  manifest, part by part as tasks finish (:meth:`~spades_sim.dataset.DatasetWriter.record_part`).
 - **Warm-up.** A worker plugin loads the run's kernels once per worker process, before
   its first part (from Numba's cache on that machine; compiled there the first time, by
   one process while the others on the machine wait to load them), and again in a worker
@@ -70,7 +70,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spades_sim.io import PartFormat, is_uri, write_part_files
+from spades_sim.dataset import PartFormat, is_uri, write_part_files
 from spades_sim.run import (
     PARALLEL_CHUNK_BLOCKS,
     Progress,

@@ -4,7 +4,7 @@ Contract
 --------
 :func:`run_dataset` plays ``total`` items (deals in ``"hands"`` mode, games in
 ``"games"`` mode) of a :class:`~spades_sim.simulate.RunSpec` and writes them to the run
-directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.io`).
+directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.dataset`).
 
 - **One part per chunk.** Chunk ``k`` covers items ``[k * chunk_size, (k + 1) *
   chunk_size)`` and becomes part file ``k``. Every item draws from its own random stream,
@@ -34,7 +34,7 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.io`).
   :class:`RunCall` (plan, writer, resume, progress and summary of one call).
 
 >>> import tempfile
->>> from spades_sim.io import load
+>>> from spades_sim.dataset import load
 >>> from spades_sim.simulate import RunSpec
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     summary = run_dataset(RunSpec.build(seed=1), 40, tmp + "/run", chunk_size=16)
@@ -59,7 +59,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from spades_sim.io import MAX_PART, DatasetWriter, read_manifest
+from spades_sim.dataset import MAX_PART, DatasetWriter, PartFormat, read_manifest
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 
@@ -462,13 +462,14 @@ def interrupt_signal(exc: KeyboardInterrupt) -> int:
 class RunCall:
     """The bookkeeping of one call that runs a dataset, locally or on a cluster.
 
-    Plans the parts, opens the :class:`~spades_sim.io.DatasetWriter` (which owns the
+    Plans the parts, opens the :class:`~spades_sim.dataset.DatasetWriter` (which owns the
     manifest, the resume checks and the clean-up of a crashed run), works out what is left
     (:attr:`todo`), reports :class:`Progress` and builds the :class:`RunSummary`. The
     caller computes the parts in :attr:`todo`, has them written and calls
     :meth:`part_done` for each; ``show_parts`` adds the parts done to the progress bar,
-    ``started`` is when the call began (default: now) and ``writer_options`` go to the
-    writer.
+    ``started`` is when the call began (default: now); ``fsync`` and ``integer_encoding``
+    go to the run's :class:`~spades_sim.dataset.PartFormat`, ``max_pending`` and
+    ``writer_threads`` to the writer.
     """
 
     def __init__(
@@ -483,7 +484,10 @@ class RunCall:
         progress: bool | Callable[[Progress], None],
         show_parts: bool = False,
         started: float | None = None,
-        **writer_options: Any,
+        fsync: bool = True,
+        integer_encoding: str = "DELTA_BINARY_PACKED",
+        max_pending: int = 1,
+        writer_threads: int = 1,
     ) -> None:
         self.started = time.perf_counter() if started is None else started
         """When the call started (``time.perf_counter()``): its time and rate count from here."""
@@ -499,15 +503,21 @@ class RunCall:
             | nullable_names(GAME_COLUMNS)
             | nullable_names(PLAY_COLUMNS)
         )
+        fmt = PartFormat(
+            nullable_bool=frozenset(nullable),
+            row_group_size=ROW_GROUP_ROWS,
+            write_statistics=STATISTICS_COLUMNS,
+            integer_encoding=integer_encoding,
+            fsync=fsync,
+        )
         self.writer = DatasetWriter(
             out,
             meta=self.meta,
+            fmt=fmt,
             resume=resume,
             overwrite=overwrite,
-            nullable_bool=nullable,
-            row_group_size=ROW_GROUP_ROWS,
-            write_statistics=STATISTICS_COLUMNS,
-            **writer_options,
+            max_pending=max_pending,
+            writer_threads=writer_threads,
         )
         done = self.writer.done_parts
         stored = self.writer.manifest["parts"]
@@ -597,13 +607,13 @@ def run_dataset(
     """Play ``total`` hands (or games, per ``spec.mode``) into the run directory ``out``.
 
     ``out`` is a local path or a URI pyarrow's filesystems resolve (``file:///...``,
-    ``s3://...``; see :mod:`spades_sim.io`). ``chunk_size`` items per part (None: about a
+    ``s3://...``; see :mod:`spades_sim.dataset`). ``chunk_size`` items per part (None: about a
     million per-seat rows); ``threads`` Numba threads (None: all cores);
-    ``resume``/``overwrite`` as in :class:`~spades_sim.io.DatasetWriter`; ``progress``
+    ``resume``/``overwrite`` as in :class:`~spades_sim.dataset.DatasetWriter`; ``progress``
     True for a tqdm bar on stderr or a callable taking a :class:`Progress`;
     ``writer_threads``, ``fsync`` and ``integer_encoding`` go to the writer
     (``"BYTE_STREAM_SPLIT"`` takes ~10% less CPU time per hand but needs recent readers;
-    see :mod:`spades_sim.io`). ``scheduler`` runs the same parts on a Dask cluster
+    see :mod:`spades_sim.dataset`). ``scheduler`` runs the same parts on a Dask cluster
     instead (a scheduler address ``"tcp://HOST:8786"``, ``"local:N"`` or a
     ``distributed.Client``; see :func:`spades_sim.distributed.run_distributed`, where
     ``threads`` is per worker and ``writer_threads`` does not apply): the dataset is the

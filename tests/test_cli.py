@@ -25,7 +25,7 @@ from click.testing import CliRunner, Result
 import spades_sim
 from spades_sim.cards import format_card, format_hand
 from spades_sim.cli import cli
-from spades_sim.io import load, load_games, read_manifest
+from spades_sim.dataset import load, load_games, read_manifest
 
 ROOT = Path(spades_sim.__path__[0]).parent  # the checkout the tests import
 SCRIPT = Path(sys.executable).with_name("spades-sim")

@@ -46,8 +46,8 @@ from distributed import Client, LocalCluster
 
 from spades_sim.analysis import bag_accumulation, bid_accuracy, nil_success
 from spades_sim.cli import cli
+from spades_sim.dataset import load, load_games, part_files, read_manifest
 from spades_sim.distributed import Scheduler, local_cluster, run_distributed
-from spades_sim.io import load, load_games, part_files, read_manifest
 from spades_sim.rules import Rules
 from spades_sim.run import Progress, RunInterrupted, run_dataset
 from spades_sim.simulate import RunSpec
@@ -216,7 +216,7 @@ def test_output_as_a_file_uri(tmp_path: Path, client: Client) -> None:
 
 def fail_first_write(part: int, flag: str) -> None:
     """(In a worker) the first write of ``part``, across all workers, fails half-way."""
-    import spades_sim.io as sio
+    import spades_sim.dataset.store as sio
 
     real = sio._write_parquet
 
@@ -236,7 +236,7 @@ def fail_first_write(part: int, flag: str) -> None:
 
 
 def restore_write() -> None:
-    import spades_sim.io as sio
+    import spades_sim.dataset.store as sio
 
     sio._write_parquet = getattr(sio._write_parquet, "real", sio._write_parquet)
 
@@ -270,8 +270,8 @@ def test_a_failed_task_is_retried_and_its_part_rewritten(tmp_path: Path, client:
 
 
 def test_an_output_the_workers_do_not_see_is_named(tmp_path: Path, client: Client) -> None:
+    from spades_sim.dataset import PartFormat
     from spades_sim.distributed import write_part
-    from spades_sim.io import PartFormat
 
     with pytest.raises(FileNotFoundError, match="a filesystem the client and every worker"):
         write_part(HANDS, str(tmp_path / "nowhere"), 0, 0, 10, meta={}, fmt=PartFormat(),

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,15 @@ import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 import pytest
 
-from spades_sim import io as sio
-from spades_sim.io import DatasetWriter, file_metadata, load, load_games, read_manifest
+from spades_sim.dataset import (
+    DatasetWriter,
+    PartFormat,
+    file_metadata,
+    load,
+    load_games,
+    read_manifest,
+)
+from spades_sim.dataset import store as sio
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,6 +41,7 @@ META: dict[str, Any] = {
     "policies": {"ns": {"bidding": "basic", "params": [1.0, 0.5]}, "ew": {"bidding": "basic"}},
 }
 NULLABLE = frozenset({"made", "nil_made"})
+FMT = PartFormat(nullable_bool=NULLABLE)
 HANDS_PER_PART = 500
 
 
@@ -99,7 +108,7 @@ def expected_frame(parts: list[int]) -> pd.DataFrame:
 
 
 def write_run(path: Path, parts: list[int], **kwargs: Any) -> None:
-    with DatasetWriter(path, meta=META, nullable_bool=NULLABLE, **kwargs) as w:
+    with DatasetWriter(path, meta=META, fmt=replace(FMT, **kwargs)) as w:
         for part in parts:
             w.write_part_async(part, **part_kwargs(part))
         w.finish()
@@ -194,7 +203,7 @@ def test_overwrite_replaces_only_run_files(tmp_path: Path) -> None:
     write_run(run, [0, 1, 2])
     (run / "notes.txt").write_text("keep me")
     other_meta = {**META, "seed": 7}
-    with DatasetWriter(run, meta=other_meta, nullable_bool=NULLABLE, overwrite=True) as w:
+    with DatasetWriter(run, meta=other_meta, fmt=FMT, overwrite=True) as w:
         assert w.done_parts == set()
         w.write_part(0, make_hands(0))
         w.finish()
@@ -228,11 +237,11 @@ def test_overwrite_and_resume_refuse_a_directory_that_is_not_a_run(tmp_path: Pat
 def test_resume_skips_done_parts_and_matches_one_go(tmp_path: Path) -> None:
     one_go, resumed = tmp_path / "one_go", tmp_path / "resumed"
     write_run(one_go, [0, 1, 2, 3])
-    with DatasetWriter(resumed, meta=META, nullable_bool=NULLABLE) as w:
+    with DatasetWriter(resumed, meta=META, fmt=FMT) as w:
         w.write_part(1, **part_kwargs(1))
         w.write_part_async(0, **part_kwargs(0))
     assert read_manifest(resumed)["complete"] is False
-    with DatasetWriter(resumed, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+    with DatasetWriter(resumed, meta=META, fmt=FMT, resume=True) as w:
         assert w.done_parts == {0, 1}
         with pytest.raises(ValueError, match="part 1 is already written"):
             w.write_part(1, **part_kwargs(1))
@@ -277,7 +286,7 @@ def test_background_write_error_surfaces(tmp_path: Path, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(sio, "_write_parquet", disk_full)
     run = tmp_path / "run"
-    writer = DatasetWriter(run, meta=META, nullable_bool=NULLABLE)
+    writer = DatasetWriter(run, meta=META, fmt=FMT)
     future = writer.write_part_async(0, **part_kwargs(0))
     assert isinstance(future.exception(timeout=10), OSError)
     with pytest.raises(OSError, match="No space left"):
@@ -292,7 +301,7 @@ def test_background_write_error_surfaces(tmp_path: Path, monkeypatch: pytest.Mon
     run2 = tmp_path / "run2"
     with (  # the context manager re-raises it too
         pytest.raises(OSError, match="No space left"),
-        DatasetWriter(run2, meta=META, nullable_bool=NULLABLE) as w,
+        DatasetWriter(run2, meta=META, fmt=FMT) as w,
     ):
         w.write_part_async(0, **part_kwargs(0))
 
@@ -308,7 +317,7 @@ def test_background_writes_are_bounded(tmp_path: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(sio, "_write_parquet", slow)
     run = tmp_path / "run"
-    with DatasetWriter(run, meta=META, nullable_bool=NULLABLE, max_pending=1) as w:
+    with DatasetWriter(run, meta=META, fmt=FMT, max_pending=1) as w:
         w.write_part_async(0, make_hands(0))  # taken by the writer thread
         assert started.wait(10)
         w.write_part_async(1, make_hands(1))  # queued: the one pending slot
@@ -342,7 +351,7 @@ def test_file_metadata_round_trips(tmp_path: Path) -> None:
 def test_simulated_crash_is_recovered_by_resume(tmp_path: Path) -> None:
     one_go, crashed = tmp_path / "one_go", tmp_path / "crashed"
     write_run(one_go, [0, 1, 2, 3])
-    with DatasetWriter(crashed, meta=META, nullable_bool=NULLABLE) as w:
+    with DatasetWriter(crashed, meta=META, fmt=FMT) as w:
         for part in (0, 1, 2):
             w.write_part(part, **part_kwargs(part))
     # The crash: part 2's files were renamed but the manifest update never happened, part 3
@@ -355,7 +364,7 @@ def test_simulated_crash_is_recovered_by_resume(tmp_path: Path) -> None:
     (crashed / "._manifest.json.tmp").write_text('{"format": "spa')
     assert pads.dataset(crashed).count_rows() == 3 * 4 * HANDS_PER_PART  # tmp never read
 
-    with DatasetWriter(crashed, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+    with DatasetWriter(crashed, meta=META, fmt=FMT, resume=True) as w:
         assert w.done_parts == {0, 1}
         leftovers = [p.name for p in crashed.rglob(".*")]
         assert leftovers == [], leftovers
@@ -370,13 +379,13 @@ def test_resume_drops_parts_whose_files_are_missing(tmp_path: Path) -> None:
     run = tmp_path / "run"
     write_run(run, [0, 1])
     (run / "_games" / "part-00001.parquet").unlink()
-    with DatasetWriter(run, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+    with DatasetWriter(run, meta=META, fmt=FMT, resume=True) as w:
         assert w.done_parts == {0}
         assert not (run / "part-00001.parquet").exists()
 
 
 def test_bad_input_is_refused_in_the_callers_thread(tmp_path: Path) -> None:
-    with DatasetWriter(tmp_path / "run", meta=META, nullable_bool=NULLABLE) as w:
+    with DatasetWriter(tmp_path / "run", meta=META, fmt=FMT) as w:
         hands = make_hands(0)
         with pytest.raises(ValueError, match="'bid' has 3 rows"):
             w.write_part_async(0, {**hands, "bid": np.zeros(3, np.int8)})
@@ -403,7 +412,7 @@ def test_structured_arrays_and_fixed_size_columns(tmp_path: Path) -> None:
         "deal": np.arange(2, dtype=np.int64),
         "cards": np.arange(104, dtype=np.int8).reshape(2, 52),
     }
-    with DatasetWriter(run, meta=META, nullable_bool={"made"}) as w:
+    with DatasetWriter(run, meta=META, fmt=PartFormat(nullable_bool={"made"})) as w:
         entry = w.write_part(0, hands, plays=plays)
     assert entry["plays_rows"] == 2 and entry["plays_file"] == "_plays/part-00000.parquet"
     got = load(run)
@@ -416,9 +425,9 @@ def test_structured_arrays_and_fixed_size_columns(tmp_path: Path) -> None:
 CHILD = """
 import sys
 sys.path[:0] = [{root!r}, {tests!r}]
-from test_io import META, NULLABLE, part_kwargs
-from spades_sim.io import DatasetWriter
-with DatasetWriter({out!r}, meta=META, nullable_bool=NULLABLE) as w:
+from test_io import FMT, META, part_kwargs
+from spades_sim.dataset import DatasetWriter
+with DatasetWriter({out!r}, meta=META, fmt=FMT) as w:
     for part in range({n}):
         w.write_part_async(part, **part_kwargs(part))
     w.finish()
@@ -455,7 +464,7 @@ def test_sigkill_part_way_then_resume_equals_uninterrupted(tmp_path: Path) -> No
     on_disk = sorted(p.name for p in out.glob("part-*.parquet"))
     assert sorted(Path(f).name for f in pads.dataset(out).files) == on_disk  # no tmp as data
 
-    with DatasetWriter(out, meta=META, nullable_bool=NULLABLE, resume=True) as w:
+    with DatasetWriter(out, meta=META, fmt=FMT, resume=True) as w:
         assert w.done_parts == listed
         for part in range(n_parts):
             if part not in w.done_parts:
@@ -473,9 +482,11 @@ def test_encodings_and_statistics(tmp_path: Path) -> None:
         with DatasetWriter(
             run,
             meta=META,
-            nullable_bool=NULLABLE,
-            write_statistics=["deal", "nope"],
-            integer_encoding=encoding,
+            fmt=PartFormat(
+                nullable_bool=NULLABLE,
+                write_statistics=["deal", "nope"],
+                integer_encoding=encoding,
+            ),
         ) as w:
             w.write_part(0, **part_kwargs(0))
         meta = pq.ParquetFile(run / "part-00000.parquet").metadata
@@ -500,10 +511,10 @@ def test_encodings_and_statistics(tmp_path: Path) -> None:
         pd.testing.assert_frame_equal(load(run), want)
 
     plain = tmp_path / "plain"  # explicit dictionary settings still apply
-    with DatasetWriter(plain, meta=META, nullable_bool=NULLABLE, use_dictionary=True) as w:
+    with DatasetWriter(plain, meta=META, fmt=replace(FMT, use_dictionary=True)) as w:
         w.write_part(0, **part_kwargs(0))
     meta = pq.ParquetFile(plain / "part-00000.parquet").metadata
     assert any("DICT" in e for e in meta.row_group(0).column(1).encodings)
     pd.testing.assert_frame_equal(load(plain), load(tmp_path / "DELTA_BINARY_PACKED"))
     with pytest.raises(ValueError, match="integer_encoding"):
-        DatasetWriter(tmp_path / "bad", meta=META, integer_encoding="RLE")
+        DatasetWriter(tmp_path / "bad", meta=META, fmt=PartFormat(integer_encoding="RLE"))

@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import spades_sim
-from spades_sim.io import file_metadata, load, load_games, read_manifest
+from spades_sim.dataset import file_metadata, load, load_games, read_manifest
 from spades_sim.reference import game_result
 from spades_sim.rules import Rules
 from spades_sim.run import Progress, RunSummary, Tally, plan, run_dataset, spec_from_meta

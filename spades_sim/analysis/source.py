@@ -62,7 +62,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from spades_sim.io import read_manifest
+from spades_sim.dataset import read_manifest
 from spades_sim.schema import HAND_COLUMNS
 
 Data = pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str]

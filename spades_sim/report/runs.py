@@ -152,7 +152,7 @@ def run_info(data: Data | Source) -> RunInfo:
         if source.mode == "games" and games_frame is None:
             games = int(frame["game"].nunique())
     else:
-        from spades_sim.io import read_manifest
+        from spades_sim.dataset import read_manifest
 
         manifest = read_manifest(source.label)
         complete = bool(manifest.get("complete", True))
