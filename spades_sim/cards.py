@@ -31,6 +31,8 @@ SUIT_LETTERS = "CDHS"
 RANK_LETTERS = "23456789TJQKA"
 SEAT_NAMES = ("N", "E", "S", "W")
 SEAT_WORDS = ("North", "East", "South", "West")
+SIDE_NAMES = ("N-S", "E-W")
+"""The partnerships' display names: side 0 (N and S) and side 1 (E and W)."""
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 LITTLE_JOKER = 52
 BIG_JOKER = 53
@@ -244,6 +246,15 @@ def seat_index(seat: int | str, players: int = 4) -> int:
 def seat_name(seat: int, players: int = 4) -> str:
     """The display name of a seat: N/E/S/W, or P0/P1 with two players."""
     return SEAT_NAMES[seat] if players == 4 else f"P{seat}"
+
+
+def side_name(side: int, players: int = 4) -> str:
+    """The display name of a side: N-S/E-W, or the player (P0/P1) with two players.
+
+    >>> side_name(1), side_name(1, players=2)
+    ('E-W', 'P1')
+    """
+    return seat_name(side, 2) if players == 2 else SIDE_NAMES[side]
 
 
 def check_deal(hands: Sequence[Hand], *, players: int = 4, jokers: bool = False) -> list[int]:

@@ -65,8 +65,8 @@ from spades_sim.cards import (
 )
 from spades_sim.errors import Misdeal, SpadesError
 from spades_sim.rules import Rules
-from spades_sim.run import _policy_text, _rules_text
 from spades_sim.simulate import PolicyArg, RunSpec, SidePolicies, _params, numba_threads
+from spades_sim.text import rules_text, side_policies_text
 
 __all__ = ["FEATURES", "Conditions", "NilOdds", "deal_completions", "nil_odds", "parse_range"]
 
@@ -128,7 +128,7 @@ class NilOdds:
             f"{SEAT_WORD.get(self.seat, self.seat)} holding {self.hand} makes {kind} "
             f"{pct(self.probability)} of the time [{pct(self.ci_low)}, {pct(self.ci_high)}], "
             f"over {self.n:,} random completions ({self.made:,} made; {self.bidding} bidding, "
-            f"{self.play} play, {_rules_text(self.rules.to_dict())} rules; seed {self.seed})."
+            f"{self.play} play, {rules_text(self.rules.to_dict())} rules; seed {self.seed})."
         ]
         if self.conditions:
             drawn = f" ({self.tried:,} drawn, {pct(self.acceptance)} kept)"
@@ -718,12 +718,7 @@ def nil_odds(
         tried=tried,
         seed=int(seed),
         rules=rules,
-        bidding=_side_text(spec.bidding),
-        play=_side_text(spec.play),
+        bidding=side_policies_text(spec.bidding),
+        play=side_policies_text(spec.play),
         conditions=conditions.text,
     )
-
-
-def _side_text(pair: tuple[Any, Any]) -> str:
-    a, b = (_policy_text(p.to_dict(), p.kind) for p in pair)
-    return a if a == b else f"{a} (N-S) / {b} (E-W)"

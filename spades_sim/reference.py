@@ -118,12 +118,6 @@ def _members(side: int, players: int) -> tuple[int, ...]:
     return (side, side + 2) if players == 4 else (side,)
 
 
-def _side_name(side: int, players: int) -> str:
-    if players == 2:
-        return seat_name(side, 2)
-    return ("N-S", "E-W")[side]
-
-
 def _first_seat(dealer: int, players: int) -> int:
     """The seat that bids first, and leads first unless the 2C rule says otherwise."""
     return (dealer + 1) % 4 if players == 4 else 1 - dealer

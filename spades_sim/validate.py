@@ -20,18 +20,11 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from spades_sim.cards import Hand, check_deal, seat_index, seat_name
+from spades_sim.cards import Hand, check_deal, seat_index, seat_name, side_name
 from spades_sim.rules import Rules
 
 TRICKS_PER_HAND = 13
 MAX_BID = 13
-
-
-def side_label(side: int, players: int) -> str:
-    """A side's display name: N-S / E-W, or the player with two players."""
-    if players == 2:
-        return seat_name(side, 2)
-    return ("N-S", "E-W")[side]
 
 
 def is_int(value: Any) -> bool:
@@ -119,7 +112,7 @@ def check_blind_nil_deficit(
             )
             raise ValueError(
                 f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
-                f"side {side_label(side, rules.players)} {standing}, it must be behind by "
+                f"side {side_name(side, rules.players)} {standing}, it must be behind by "
                 f"at least {need} (blind_nil_min_deficit)"
             )
 

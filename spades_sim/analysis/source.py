@@ -169,14 +169,14 @@ class Source:
         >>> Source("x", "hands", meta, frozenset(), False).policy_labels()
         {0: 'count:bias=1/random', 1: 'pagat/random'}
         """
-        from spades_sim.run import _policy_text
+        from spades_sim.text import policy_text
 
         policies = self._meta_for("policy").get("policies", {})
         try:
             return {
-                side: _policy_text(policies["bidding"][key], "bid")
+                side: policy_text(policies["bidding"][key], "bid")
                 + "/"
-                + _policy_text(policies["play"][key], "play")
+                + policy_text(policies["play"][key], "play")
                 for side, key in enumerate(("ns", "ew"))
             }
         except (KeyError, TypeError):
@@ -184,12 +184,12 @@ class Source:
 
     def rules_label(self) -> str:
         """The run's rules as the closest preset plus the fields that differ."""
-        from spades_sim.run import _rules_text
+        from spades_sim.text import rules_text
 
         rules = self._meta_for("rules").get("rules")
         if not isinstance(rules, Mapping):
             raise UnknownKey(f"by 'rules': the meta of {self.label} holds no rules")
-        return _rules_text(rules)
+        return rules_text(rules)
 
     def _meta_for(self, key: str) -> Mapping[str, Any]:
         if self.meta is None:

@@ -43,6 +43,7 @@ from spades_sim.report import words as w
 from spades_sim.report.document import Figure, Heading, Section, Table, Text
 from spades_sim.report.figures import Panel, Series, forest_png, panels_png
 from spades_sim.report.runs import PairedResult, RunInfo, games_of
+from spades_sim.text import SIDE_NAMES
 
 MIN_POINT = 20  # cases behind a plotted point
 MIN_SHAPE = 100  # nil bids behind a shape named in words
@@ -619,7 +620,7 @@ def game_outcomes(
     n = len(games)
     winner = games["winner"].to_numpy()
     reason = games["reason"].to_numpy()
-    sides = {0: "N-S", 1: "E-W"}
+    sides = dict(enumerate(SIDE_NAMES))
     wins = {
         f"{name} ({info.side_label(side)})" if not info.same_sides else name: proportion_ci(
             int((winner == side).sum()), n, level

@@ -1,0 +1,194 @@
+"""``spades-sim show`` and ``spades-sim nil-odds``: one deal regenerated, one hand's odds.
+
+Contract
+--------
+``show`` regenerates one deal (or one hand of a game) of a run, from the run's manifest
+(``--run``) or from rules, policies and a seed given here, and prints it
+(:func:`spades_sim.text.render_hand`). ``nil-odds`` parses a hand and what is known of
+the others (``--partner``, ``--given SEAT=CARDS``, ``--require SEAT:FEATURE=LO..HI``)
+and prints :func:`spades_sim.odds.nil_odds` as text or JSON. Every mistake is one
+``error:`` line (:mod:`spades_sim.cli.errors`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from spades_sim.cli.errors import UserError, usage, user_errors
+from spades_sim.cli.options import build_spec, from_command_line, rules_options
+
+__all__ = ["nil_odds_command", "show"]
+
+
+@click.command()
+@click.option(
+    "--run",
+    "run_dir",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Take rules, policies and seed from this run.",
+)
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), metavar="S", help="Run seed (without --run)."
+)
+@click.option("--deal", type=click.IntRange(min=0), metavar="I", help="Deal index (hands mode).")
+@click.option("--game", type=click.IntRange(min=0), metavar="G", help="Game index (games mode).")
+@click.option(
+    "--hand",
+    "hand_no",
+    type=click.IntRange(min=0),
+    metavar="H",
+    help="Hand number within the game, from 0.",
+)
+@rules_options
+@click.pass_context
+def show(ctx: click.Context, **params: Any) -> None:
+    """Regenerate one deal and print the hands, the bids, the play and the score.
+
+    \b
+    Examples:
+      spades-sim show --seed 1 --deal 17
+      spades-sim show --run runs/first --deal 17
+      spades-sim show --run runs/games --game 3 --hand 0
+    """
+    from spades_sim.dataset import read_manifest
+    from spades_sim.run import spec_from_meta
+    from spades_sim.text import render_hand
+
+    deal, game, hand_no = params["deal"], params["game"], params["hand_no"]
+    if deal is not None and (game is not None or hand_no is not None):
+        usage("give --deal (hands) or --game/--hand (games), not both")
+    if deal is None and game is None:
+        usage("say which deal: --deal I (or --game G --hand H for games)")
+    mode = "hands" if deal is not None else "games"
+    if params["run_dir"] is not None:
+        given = [
+            f"--{name.replace('_', '-')}"
+            for name in ("seed", "preset", "assignments", "bidding", "play", "draw",
+                         "ns_bidding", "ew_bidding", "ns_play", "ew_play")
+            if from_command_line(ctx, name)
+        ]  # fmt: skip
+        if given:
+            flag = given[0].replace("--preset", "--rules").replace("--assignments", "--set")
+            usage(f"{flag} cannot be combined with --run: the run's manifest fixes it")
+        with user_errors():
+            meta = read_manifest(params["run_dir"])["meta"]
+            spec = spec_from_meta(meta)
+        if spec.mode != mode:
+            if spec.mode == "games":
+                usage(f"{params['run_dir']} is a games run: use --game G --hand H")
+            usage(f"{params['run_dir']} is a hands run: use --deal I")
+        total = meta.get("total")
+        index = deal if deal is not None else game
+        if isinstance(total, int) and index is not None and index >= total:
+            what = "deals" if mode == "hands" else "games"
+            raise UserError(f"{params['run_dir']} holds {total} {what} (0..{total - 1})")
+    else:
+        if params["seed"] is None:
+            usage("missing option '--seed' (or --run DIR)")
+        spec = build_spec(params, seed=params["seed"], mode=mode)
+    with user_errors():
+        spec = dataclasses.replace(spec, mode=mode, record_play=True)
+        click.echo(render_hand(spec, deal if deal is not None else game, hand_no or 0))
+
+
+def _seat_pairs(items: Sequence[str], option: str) -> dict[int | str, str]:
+    """``SEAT=CARDS`` items (``--given``) as a mapping seat -> cards."""
+    out: dict[int | str, str] = {}
+    for item in items:
+        seat, eq, cards = str(item).partition("=")
+        if not eq or not seat.strip() or not cards.strip():
+            raise click.BadParameter(f"expected SEAT=CARDS, got {item!r}", param_hint=option)
+        out[seat.strip()] = f"{out.get(seat.strip(), '')} {cards.strip()}".strip()
+    return out
+
+
+def _requirements(items: Sequence[str]) -> dict[int | str, dict[str, str]]:
+    """``SEAT:FEATURE=LO..HI`` items (``--require``) as seat -> feature -> range."""
+    out: dict[int | str, dict[str, str]] = {}
+    for item in items:
+        head, eq, value = str(item).partition("=")
+        seat, colon, feature = head.partition(":")
+        if not (eq and colon and seat.strip() and feature.strip() and value.strip()):
+            raise click.BadParameter(
+                f"expected SEAT:FEATURE=LO..HI, got {item!r}", param_hint="'--require'"
+            )
+        out.setdefault(seat.strip(), {})[feature.strip()] = value.strip()
+    return out
+
+
+@click.command("nil-odds")
+@click.argument("hand")
+@click.option("--seat", default=None, metavar="S", help="Seat holding HAND [default: S; P0].")
+@click.option(
+    "-n", "n", type=click.IntRange(min=1), default=100_000, show_default=True, metavar="N",
+    help="Random completions of the deal to play.",
+)  # fmt: skip
+@click.option("--partner", metavar="HAND", help="The partner's cards (four players).")
+@click.option(
+    "--given", multiple=True, metavar="SEAT=CARDS", help="Cards a seat is known to hold; repeat."
+)
+@click.option(
+    "--require",
+    multiple=True,
+    metavar="SEAT:FEATURE=LO..HI",
+    help="A range of a hand feature of another seat (spades, high_spades, aces, kings, "
+    "queens, points, voids, shortest_suit); repeat.",
+)
+@click.option("--blind", is_flag=True, help="Bid blind nil (before seeing HAND).")
+@click.option(
+    "--number-bid",
+    "number_bids",
+    multiple=True,
+    type=click.IntRange(1, 13),
+    metavar="B",
+    help="Number bid to compare with nil; repeat [default: the policy's bid and one either side].",
+)
+@click.option("--dealer", metavar="S", help="Fix the dealer [default: random per completion].")
+@rules_options
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+def nil_odds_command(**params: Any) -> None:
+    """How often HAND makes nil, and whether nil beats a number bid.
+
+    HAND is 13 cards (`AS KS 7H ...` or PBN `S.H.D.C`). The other cards are dealt at
+    random N times, given what you know; each deal is played with HAND bidding nil and
+    bidding each number bid, everyone else by the policies.
+
+    \b
+    Examples:
+      spades-sim nil-odds Q73.J52.T84.9632
+      spades-sim nil-odds Q73.J52.T84.9632 --partner AKJ.AK.AK.AKQJT9
+      spades-sim nil-odds Q73.J52.T84.9632 --require N:spades=4..13 --given E=AS
+      spades-sim nil-odds Q73.J52.T84.9632 --blind --rules blind-nil-exchange --json
+    """
+    from spades_sim.odds import nil_odds
+
+    spec = build_spec(params, seed=params["seed"], mode="hands")
+    given = _seat_pairs(params["given"], "'--given'")
+    require = _requirements(params["require"])
+    with user_errors():
+        odds = nil_odds(
+            params["hand"],
+            seat=params["seat"],
+            rules=spec.rules,
+            bidding=spec.bidding,
+            play=spec.play,
+            draw=spec.draw,
+            n=params["n"],
+            seed=params["seed"],
+            partner=params["partner"],
+            given=given,
+            require=require,
+            blind=params["blind"],
+            number_bids=list(params["number_bids"]) or None,
+            dealer=params["dealer"],
+            threads=params["threads"],
+        )
+    click.echo(odds.to_json() if params["as_json"] else str(odds))

@@ -1,0 +1,29 @@
+"""``spades-sim rules`` and ``spades-sim policies``: what there is to choose from.
+
+Contract
+--------
+Each prints a listing (:func:`spades_sim.text.rules_listing`,
+:func:`spades_sim.text.policies_listing`) and takes no option.
+"""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["policies", "rules"]
+
+
+@click.command()
+def rules() -> None:
+    """List the rule presets and every rule field with its default."""
+    from spades_sim.text import rules_listing
+
+    click.echo(rules_listing())
+
+
+@click.command()
+def policies() -> None:
+    """List the built-in policies, their parameters (default, range) and sources."""
+    from spades_sim.text import policies_listing
+
+    click.echo(policies_listing())

@@ -1,0 +1,239 @@
+"""``spades-sim analyze``, ``report`` and ``compare``: studies of runs.
+
+Contract
+--------
+``analyze`` prints tables with n and 95% intervals from run directories
+(:func:`spades_sim.analysis.tables.analyze`), as text, CSV or JSON. ``report`` writes one
+self-contained HTML report of a run or of a duplicate pair (:func:`spades_sim.report.write`;
+the report extra). ``compare`` plays the same deals twice with two policies swapped
+between the sides (:func:`spades_sim.run.run_dataset`, twice) and prints the paired
+margin (:func:`spades_sim.report.runs.compare_runs`). Every mistake is one ``error:`` line
+(:mod:`spades_sim.cli.errors`); Ctrl-C during ``compare`` keeps finished parts and exits
+130 / 143.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from spades_sim.cli.errors import UserError, one_line, usage, user_errors
+from spades_sim.cli.options import build_spec, pick_one, rules_options
+
+__all__ = ["analyze", "compare", "report"]
+
+
+@click.command()
+@click.argument(
+    "run_dirs", metavar="RUN...", nargs=-1, required=True, type=click.Path(path_type=Path)
+)
+@click.option(
+    "--what",
+    type=click.Choice(["nil", "bags", "bids", "all"]),
+    default="all",
+    show_default=True,
+    help="Which analyses: nil bids, bags (per hand; per game too for games runs), bids.",
+)
+@click.option(
+    "--by",
+    "by_text",
+    default="",
+    metavar="COLS",
+    help="Group by these columns, comma-separated (spades,seat; policy; rules; blind; ...).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "csv", "json"]),
+    default="text",
+    show_default=True,
+    help="Aligned tables, one CSV (a 'table' column names each row's table), or JSON.",
+)
+def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> None:
+    """Tables with n and 95% intervals from run directories, read part by part.
+
+    Several runs are analysed together: group by policy or rules to tell them apart.
+
+    \b
+    Examples:
+      spades-sim analyze runs/first
+      spades-sim analyze runs/first --what nil --by spades
+      spades-sim analyze runs/mercy --what bags --by side,outcome --format csv
+      spades-sim analyze runs/first runs/config --what bids --by policy
+    """
+    from spades_sim.analysis import tables
+    from spades_sim.analysis.source import Data, UnknownKey
+
+    by = [name.strip() for name in by_text.split(",") if name.strip()]
+    with user_errors():
+        try:
+            several: list[Data] = list(run_dirs)
+            result = tables.analyze(run_dirs[0] if len(run_dirs) == 1 else several, what, by)
+        except UnknownKey as exc:
+            message = one_line(str(exc)).removeprefix("by: ")
+            raise click.BadParameter(message, param_hint="'--by'") from None
+    if fmt == "csv":
+        click.echo(tables.to_csv(result), nl=False)
+    elif fmt == "json":
+        click.echo(tables.to_json(result))
+    else:
+        click.echo(tables.to_text(result))
+
+
+def _write_report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> Path:
+    """``spades_sim.report.write`` with its failures as one-line errors."""
+    from spades_sim import report as report_module
+
+    try:
+        with user_errors():
+            return report_module.write(run_dir, out, run_b, title=title)
+    except report_module.ReportUnavailable as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:  # the output cannot be written (a directory, no permission)
+        raise UserError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+
+
+@click.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("run_b", metavar="[RUN_B]", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default="report.html",
+    show_default=True,
+    metavar="FILE",
+    help="HTML file to write (one self-contained file: images and styles inside).",
+)
+@click.option("--title", metavar="TEXT", help="Title of the report [default: from the runs].")
+def report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> None:
+    """Write a strategy report of RUN, or of the duplicate pair RUN RUN_B, as HTML.
+
+    Nil success by hand shape, bid accuracy, bags and (games runs) win rates, game
+    length and endings, every figure with n and 95% intervals. With RUN_B, the two runs
+    must be the two seatings of one duplicate match (`spades-sim compare` makes them):
+    same seed, rules and size, the sides' policies swapped; the report then pairs them
+    deal by deal. Needs the report extra (matplotlib).
+
+    \b
+    Examples:
+      spades-sim report runs/first --out first.html
+      spades-sim compare count pagat --games 2000 --out runs/cmp
+      spades-sim report runs/cmp/a-ns runs/cmp/a-ew --out count-vs-pagat.html
+    """
+    path = _write_report(run_dir, run_b, out, title)
+    click.echo(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KB)")
+
+
+@click.command()
+@click.argument("policy_a", metavar="A")
+@click.argument("policy_b", metavar="B")
+@click.option(
+    "--kind",
+    type=click.Choice(["bid", "play"]),
+    default="bid",
+    show_default=True,
+    help="A and B are bidding policies (every seat plays --play) or play policies "
+    "(every seat bids with --bidding).",
+)
+@click.option("--hands", type=click.IntRange(min=1), metavar="N", help="Play N deals both ways.")
+@click.option("--games", type=click.IntRange(min=1), metavar="N", help="Play N games both ways.")
+@rules_options
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, metavar="S"
+)
+@click.option(
+    "--threads", type=click.IntRange(min=1), metavar="T", help="Kernel threads [default: all]."
+)
+@click.option(
+    "--chunk-size", type=click.IntRange(min=1), metavar="C", help="Deals (games) per part file."
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    metavar="DIR",
+    help="Where the two runs go: DIR/a-ns (A North-South) and DIR/a-ew (A East-West).",
+)
+@click.option("--resume", is_flag=True, help="Continue interrupted runs in DIR.")
+@click.option("--overwrite", is_flag=True, help="Replace the runs in DIR.")
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Also write the duplicate report to FILE.",
+)
+@click.pass_context
+def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> None:
+    """Play the same deals (or games) twice, A North-South then A East-West.
+
+    Writes the two runs DIR/a-ns and DIR/a-ew (same seed and rules, the sides'
+    policies swapped) and prints A's paired margin per hand (games: and its win rate)
+    with 95% intervals. `spades-sim report DIR/a-ns DIR/a-ew` reports on the pair.
+
+    \b
+    Examples:
+      spades-sim compare count pagat --games 2000 --seed 1 --out runs/cmp
+      spades-sim compare heuristic heuristic:bag_avoid=0 --kind play --hands 100000 --out runs/duck
+    """
+    from spades_sim.policies import parse_policy
+    from spades_sim.report.runs import compare_runs
+    from spades_sim.report.words import margin_sentence, narrowing_sentence, win_sentence
+    from spades_sim.run import RunInterrupted, run_dataset
+
+    pick_one(ctx, params, "hands", "games", "give --hands or --games, not both")
+    pick_one(ctx, params, "resume", "overwrite", "give --resume or --overwrite, not both")
+    if not params["hands"] and not params["games"]:
+        usage("say how much to play: --hands N or --games N")
+    word = "bidding" if params["kind"] == "bid" else "play"
+    if any(params[f"{side}_{kind}"] for side in ("ns", "ew") for kind in ("bidding", "play")):
+        usage("compare seats A and B itself: give no --ns-*/--ew-* policy options")
+    for name, text in (("A", policy_a), ("B", policy_b)):
+        with user_errors(name):
+            parse_policy(text, params["kind"])
+    mode = "games" if params["games"] else "hands"
+    total = params["games"] or params["hands"]
+    out: Path = params["out"]
+    runs = {"a-ns": (policy_a, policy_b), "a-ew": (policy_b, policy_a)}
+    show_bar = sys.stderr.isatty()
+    for name, (ns, ew) in runs.items():
+        spec = build_spec(
+            {**params, f"ns_{word}": ns, f"ew_{word}": ew}, seed=params["seed"], mode=mode
+        )
+        try:
+            with user_errors():
+                run_dataset(
+                    spec,
+                    total,
+                    out / name,
+                    chunk_size=params["chunk_size"],
+                    threads=params["threads"],
+                    resume=params["resume"],
+                    overwrite=params["overwrite"],
+                    progress=show_bar,
+                )
+        except RunInterrupted as stop:
+            click.echo(
+                f"interrupted: {out / name} is incomplete; run the same command with --resume "
+                "to continue",
+                err=True,
+            )
+            sys.exit(128 + int(stop.signal_number))
+    with user_errors():
+        result = compare_runs(out / "a-ns", out / "a-ew")
+    a, b = result.info.a, result.info.b
+    lines = [f"duplicate {mode}: {out / 'a-ns'} and {out / 'a-ew'}"]
+    cases = "deals"
+    if result.wins_paired is not None:
+        lines.append(win_sentence(a, b, result.wins_paired, "games played both ways"))
+        cases = "hands both seatings played"
+    lines.append(margin_sentence(a, b, result.margin, cases=cases))
+    lines.append(narrowing_sentence(result.margin, result.unpaired, cases.split()[0]))
+    if params["report_path"] is not None:
+        path = _write_report(out / "a-ns", out / "a-ew", params["report_path"], None)
+        lines.append(f"wrote {path}")
+    click.echo("\n".join(lines))
