@@ -71,19 +71,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from spades_sim.dataset import PartFormat, is_uri, write_part_files
-from spades_sim.run import (
-    PARALLEL_CHUNK_BLOCKS,
-    Progress,
-    RunCall,
-    RunInterrupted,
-    RunSummary,
-    Tally,
-    compute_part,
-    interrupt_signal,
-    parallel_chunks,
-    sigterm_interrupts,
-)
+from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
+from spades_sim.run import PARALLEL_CHUNK_BLOCKS, RunCall, compute_part, parallel_chunks
 from spades_sim.simulate import RunSpec, numba_threads
+from spades_sim.summary import Progress, RunSummary, Tally
 
 if TYPE_CHECKING:
     from distributed import Client, Future, LocalCluster, WorkerPlugin

@@ -28,6 +28,9 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.dataset`).
   statistics) is tallied from the chunks as they are made, with a few NumPy reductions
   per chunk, and the per-part tallies are kept in the manifest (``part_meta["stats"]``),
   so a resumed run reports on the whole dataset without reading it back.
+  (:mod:`spades_sim.summary` holds the tallies and the summary,
+  :mod:`spades_sim.interrupts` the signal handling; this module plans, computes and
+  writes the parts.)
 - **Elsewhere.** With ``scheduler=`` the same parts are computed and written by the
   workers of a Dask cluster (:mod:`spades_sim.distributed`) and the dataset is the same.
   Both backends share :func:`compute_part` (one part's chunk, tally and part meta) and
@@ -46,22 +49,20 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.dataset`).
 from __future__ import annotations
 
 import contextlib
-import json
-import math
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 import numba
 import numpy as np
 
 from spades_sim.dataset import MAX_PART, DatasetWriter, PartFormat, read_manifest
+from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
+from spades_sim.summary import Progress, RunSummary, Tally
 
 __all__ = [
     "Progress",
@@ -81,282 +82,6 @@ STATISTICS_COLUMNS = ("deal", "game", "hand_no")
 
 PARALLEL_CHUNK_BLOCKS = 8
 """prange iterations handed out at a time (dynamic scheduling; results do not depend on it)."""
-
-
-# --------------------------------------------------------------------------------------
-# Statistics, tallied per chunk
-# --------------------------------------------------------------------------------------
-
-
-@dataclass
-class Tally:
-    """Integer counts from which the summary statistics follow; they add across parts.
-
-    >>> a = Tally(hands=2, rows=8, bids=8, nil_bids=1, nil_made=1)
-    >>> (a + a).nil_bids, (a + a).nil_rate
-    (2, 0.125)
-    """
-
-    hands: int = 0
-    games: int = 0
-    rows: int = 0
-    bids: int = 0
-    nil_bids: int = 0
-    nil_made: int = 0
-    contracts: int = 0
-    made: int = 0
-    bags: int = 0
-    wins_ns: int = 0
-    wins_ew: int = 0
-    unfinished: int = 0
-
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(**{k: v + getattr(other, k) for k, v in asdict(self).items()})
-
-    @classmethod
-    def of_chunk(cls, chunk: Chunk, players: int) -> Tally:
-        """The counts of one chunk: a handful of vector reductions, no Python per row."""
-        h = chunk.hands
-        rows = len(h["seat"])
-        nil = np.count_nonzero(h["nil"]) + np.count_nonzero(h["blind_nil"])
-        made = h["made"]
-        tally = cls(
-            hands=rows // players,
-            rows=rows,
-            bids=rows,
-            nil_bids=int(nil),
-            nil_made=int(np.count_nonzero(h["nil_made"] == 1)),
-            contracts=int(np.count_nonzero(made >= 0)),
-            made=int(np.count_nonzero(made == 1)),
-            bags=int(np.sum(h["bags_change"], dtype=np.int64)),
-        )
-        if chunk.games is not None:
-            winner = chunk.games["winner"]
-            tally.games = len(winner)
-            tally.wins_ns = int(np.count_nonzero(winner == 0))
-            tally.wins_ew = int(np.count_nonzero(winner == 1))
-            tally.unfinished = int(np.count_nonzero(winner < 0))
-        return tally
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Tally:
-        names = set(cls.__dataclass_fields__)
-        return cls(**{k: int(v) for k, v in data.items() if k in names})
-
-    @property
-    def nil_rate(self) -> float:
-        """Share of bids that were nil or blind nil."""
-        return _ratio(self.nil_bids, self.bids)
-
-    @property
-    def nil_success_rate(self) -> float:
-        """Share of nil and blind nil bids that were made."""
-        return _ratio(self.nil_made, self.nil_bids)
-
-    @property
-    def made_rate(self) -> float:
-        """Share of (non-zero) side contracts made."""
-        return _ratio(self.made, self.contracts)
-
-    @property
-    def bags_per_hand(self) -> float:
-        """Mean bags a side takes per hand (the per-seat rows repeat the side's bags)."""
-        return _ratio(self.bags, self.rows)
-
-
-def _ratio(a: float, b: float) -> float:
-    return a / b if b else math.nan
-
-
-# --------------------------------------------------------------------------------------
-# Progress and summary
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Where a run stands, passed to a progress callback after each chunk is queued."""
-
-    done: int
-    """Items (deals or games) finished, parts from an earlier run included."""
-    total: int
-    hands: int
-    """Hands computed by this call so far."""
-    seconds: float
-    """Time since the call started."""
-    parts: int = 0
-    """Parts finished, parts from an earlier run included."""
-    parts_total: int = 0
-    """Parts in the whole run."""
-
-
-@dataclass(frozen=True)
-class RunSummary:
-    """What a run did: sizes, time, rate and a few statistics of the whole dataset.
-
-    ``hands``/``games`` and the statistics cover every part of the dataset (resumed ones
-    included); ``new_hands`` and ``hands_per_second`` only the work of this call.
-    """
-
-    out: str
-    mode: str
-    total: int
-    hands: int
-    games: int
-    rows: int
-    parts: int
-    parts_skipped: int
-    new_hands: int
-    seconds: float
-    complete: bool
-    nil_rate: float
-    nil_success_rate: float
-    made_rate: float
-    bags_per_hand: float
-    wins_ns: int = 0
-    wins_ew: int = 0
-    unfinished: int = 0
-    meta: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def hands_per_second(self) -> float:
-        """Hands computed and written by this call per second of its wall time."""
-        return _ratio(self.new_hands, self.seconds) if self.seconds > 0 else math.nan
-
-    def to_dict(self) -> dict[str, Any]:
-        """The figures as a flat dict (JSON-ready: NaN becomes None), rate included."""
-        data = {k: v for k, v in asdict(self).items() if k != "meta"}
-        data["hands_per_second"] = self.hands_per_second
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in data.items()}
-
-    def to_json(self) -> str:
-        """One line of JSON (the command line's output when it is not on a terminal)."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
-    def format(self) -> str:
-        """A one-screen, human-readable summary."""
-        meta = self.meta
-        policies = meta.get("policies", {})
-        kinds = {"bidding": "bid", "play": "play"}
-
-        def pair(kind: str) -> str:
-            both = policies.get(kind, {})
-            texts = [_policy_text(both.get(side, {}), kinds[kind]) for side in ("ns", "ew")]
-            return texts[0] if texts[0] == texts[1] else f"{texts[0]} (N-S) vs {texts[1]} (E-W)"
-
-        status = "complete" if self.complete else "INCOMPLETE (run again with --resume)"
-        done = f"{self.hands:,} hands"
-        if self.mode == "games":
-            done = f"{self.games:,} games, {done}"
-        lines = [
-            f"spades-sim: {done} in {self.out} ({self.parts} parts, {self.rows:,} rows, {status})",
-            f"  rules      {_rules_text(meta.get('rules', {}))}",
-            f"  bidding    {pair('bidding')}",
-            f"  play       {pair('play')}",
-            f"  seed       {meta.get('seed')}",
-            f"  time       {self.seconds:,.2f} s for {self.new_hands:,} new hands "
-            f"({_num(self.hands_per_second, ',.0f')} hands/s)"
-            + (f", {self.parts_skipped} parts kept from before" if self.parts_skipped else ""),
-            f"  nil        {_pct(self.nil_rate)} of bids, {_pct(self.nil_success_rate)} made",
-            f"  contracts  {_pct(self.made_rate)} made",
-            f"  bags       {_num(self.bags_per_hand, '.3f')} per side per hand",
-        ]
-        if self.mode == "games":
-            g = max(self.games, 1)
-            lines.append(
-                f"  games      N-S won {self.wins_ns / g:.1%}, E-W {self.wins_ew / g:.1%}, "
-                f"unfinished {self.unfinished / g:.1%}"
-            )
-        return "\n".join(lines)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
-def _pct(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{x:.2%}"
-
-
-def _num(x: float, spec: str) -> str:
-    return "n/a" if math.isnan(x) else format(x, spec)
-
-
-def _policy_text(d: Mapping[str, Any], kind: str | None = None) -> str:
-    """``name[:param=value,...]``, listing only the parameters off their defaults."""
-    params = dict(d.get("params") or {})
-    name = str(d.get("name", "?"))
-    if kind is not None and d.get("builtin", True):
-        from spades_sim.policies import lookup
-
-        try:
-            defaults = {p.name: p.default for p in lookup(name, kind).params}  # type: ignore[arg-type]
-        except ValueError:
-            defaults = {}
-        params = {k: v for k, v in params.items() if defaults.get(k) != v}
-    if not params:
-        return name
-    return name + ":" + ",".join(f"{k}={v:g}" for k, v in params.items())
-
-
-def _rules_text(rules: Mapping[str, Any]) -> str:
-    """The rules as the closest preset plus the fields that differ from it."""
-    from spades_sim.rules import Rules
-
-    try:
-        current = Rules(**rules).to_dict()
-    except (TypeError, ValueError):
-        return json.dumps(rules)
-    best: tuple[int, str, dict[str, Any]] | None = None
-    for name in Rules.PRESETS:
-        base = Rules.preset(name).to_dict()
-        diff = {k: v for k, v in current.items() if base.get(k) != v}
-        if best is None or len(diff) < best[0]:
-            best = (len(diff), name, diff)
-    assert best is not None
-    _, name, diff = best
-    extra = " ".join(f"{k}={json.dumps(v)}" for k, v in diff.items())
-    return f"{name} {extra}".strip()
-
-
-# --------------------------------------------------------------------------------------
-# The run
-# --------------------------------------------------------------------------------------
-
-
-class RunInterrupted(KeyboardInterrupt):
-    """A run stopped by Ctrl-C or SIGTERM; every finished part is kept.
-
-    ``summary`` describes the dataset as left; ``signal_number`` is the signal
-    (``signal.SIGINT`` or ``signal.SIGTERM``).
-    """
-
-    def __init__(self, summary: RunSummary, signal_number: int) -> None:
-        super().__init__(f"interrupted: {summary.parts} parts of {summary.out} are complete")
-        self.summary = summary
-        self.signal_number = signal_number
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM arrived (raised by the temporary handler)."""
-
-
-@contextlib.contextmanager
-def sigterm_interrupts() -> Iterator[None]:
-    """While inside, SIGTERM raises :class:`_Terminated` (a ``KeyboardInterrupt``) in the
-    main thread; :func:`interrupt_signal` tells it from Ctrl-C."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise _Terminated()
-
-    before = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
 
 
 @contextlib.contextmanager
@@ -452,11 +177,6 @@ def compute_part(
     item = "game" if spec.mode == "games" else "deal"  # the part's item range keys
     part_meta = {f"{item}_start": start, f"{item}_stop": start + count, "stats": asdict(tally)}
     return chunk, tally, part_meta
-
-
-def interrupt_signal(exc: KeyboardInterrupt) -> int:
-    """The signal behind a ``KeyboardInterrupt`` caught inside :func:`sigterm_interrupts`."""
-    return signal.SIGTERM if isinstance(exc, _Terminated) else signal.SIGINT
 
 
 class RunCall:

@@ -45,10 +45,9 @@ import pandas as pd
 from spades_sim.analysis.compare import hand_margins
 from spades_sim.analysis.source import Data, Source, sources
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci, z_value
-from spades_sim.run import _policy_text, _rules_text
+from spades_sim.text import SIDE_NAMES, policy_text, rules_text
 
 GAME_COLUMNS = ("game", "winner", "reason", "hands", "score_ns", "score_ew")
-SIDE_NAMES = ("N-S", "E-W")
 
 
 class NotAPair(ValueError):
@@ -73,12 +72,12 @@ class RunInfo:
     @property
     def rules_text(self) -> str:
         """The rules as the closest preset plus the fields that differ (``mercy target=300``)."""
-        return _rules_text(self.rules) if self.rules else "unknown"
+        return rules_text(self.rules) if self.rules else "unknown"
 
     def policy(self, kind: str, side: int) -> str:
         """One side's bidding (``kind="bidding"``) or play policy as text."""
         entry = self.policies.get(kind, {}).get(("ns", "ew")[side], {})
-        return _policy_text(entry, "bid" if kind == "bidding" else "play") if entry else "?"
+        return policy_text(entry, "bid" if kind == "bidding" else "play") if entry else "?"
 
     def side_label(self, side: int) -> str:
         """``bidding/play`` of one side, as the analyses' ``policy`` key spells it."""
@@ -233,7 +232,7 @@ def detect_pair(first: Data | Source, second: Data | Source) -> PairInfo:
     for key, plural in checks:
         if ma.get(key) != mb.get(key):
             what = (
-                f"({_rules_text(ma.get(key) or {})} and {_rules_text(mb.get(key) or {})})"
+                f"({rules_text(ma.get(key) or {})} and {rules_text(mb.get(key) or {})})"
                 if key == "rules"
                 else f"({ma.get(key)} and {mb.get(key)})"
             )
