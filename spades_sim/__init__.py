@@ -8,15 +8,13 @@ play policies; results go to pandas frames or Parquet datasets for analysis.
 16
 """
 
+from spades_sim._version import __version__
 from spades_sim.cards import check_deal, format_card, format_hand, parse_card, parse_hand
 from spades_sim.errors import CardError, IllegalPlay, Misdeal, SpadesError
-from spades_sim.results import HandResult, HandScore
-from spades_sim.rules import FirstLead, Rules, SpadesLead
-
-__version__ = "0.1.0"
-
 from spades_sim.hand import replay_hand, score_hand
 from spades_sim.odds import NilOdds, nil_odds
+from spades_sim.results import HandResult, HandScore
+from spades_sim.rules import FirstLead, Rules, SpadesLead
 from spades_sim.simulate import simulate_games, simulate_hands
 
 __all__ = [

@@ -70,6 +70,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from spades_sim._version import __version__
 from spades_sim.dataset import PartFormat, is_uri, write_part_files
 from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
 from spades_sim.run import PARALLEL_CHUNK_BLOCKS, RunCall, compute_part, parallel_chunks
@@ -168,8 +169,6 @@ workqueue threading layer must not be entered from two threads at once."""
 
 
 def _check_version(client_version: str) -> None:
-    from spades_sim import __version__
-
     if __version__ != client_version:
         raise RuntimeError(
             f"this worker runs spades_sim {__version__} but the client {client_version}: "
@@ -256,7 +255,7 @@ def write_part(
     ``meta`` and ``fmt`` are the client writer's, ``version`` the client's package version.
 
     >>> import tempfile
-    >>> from spades_sim import __version__
+    >>> from spades_sim._version import __version__
     >>> spec = RunSpec.build(seed=1, play="random")
     >>> new = dict(chunk_size=4, resume=False, overwrite=False, progress=False)
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -487,8 +486,6 @@ def run_distributed(
     """
     require_dask()
     from distributed import Client
-
-    from spades_sim import __version__
 
     started = time.perf_counter()
     where = scheduler if isinstance(scheduler, (Client, Scheduler)) else Scheduler.parse(scheduler)

@@ -158,7 +158,7 @@ class RunSpec:
 
     def meta(self) -> dict[str, Any]:
         """What a dataset records about the run (its results depend on nothing else)."""
-        from spades_sim import __version__
+        from spades_sim._version import __version__
 
         return {
             "mode": self.mode,

@@ -45,6 +45,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spades_sim._version import __version__
 from spades_sim.analysis.source import Data, sources
 from spades_sim.report.document import Document, Figure, Heading, Section, Table, Text
 from spades_sim.report.figures import ReportUnavailable, require_matplotlib
@@ -106,8 +107,6 @@ def build(
             game_outcomes(s, i, n, level) for s, i, n in zip(srcs, infos, names, strict=True)
         ]
         sections.append(games_section(outcomes))
-    from spades_sim import __version__
-
     footer = (
         f"Made by spades_sim {__version__}. Proportions carry Wilson 95% intervals and means "
         "normal 95% intervals; every sentence was generated from the numbers it states."

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spades_sim._version import __version__
 from spades_sim.analysis.compare import hand_margins
 from spades_sim.analysis.source import Data, Source, sources
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci, z_value
@@ -115,8 +116,6 @@ class RunInfo:
 
     def facts(self) -> list[tuple[str, str]]:
         """The facts a report opens with."""
-        from spades_sim import __version__
-
         made = f"run made by spades_sim {self.version}" if self.version else "run version unknown"
         return [
             ("rules", self.rules_text),
