@@ -23,7 +23,8 @@ from spades_sim import nil_odds, reference
 from spades_sim.cards import SPADE_MASK, deck_mask, format_card, parse_card, parse_hand
 from spades_sim.cli import cli
 from spades_sim.errors import Misdeal
-from spades_sim.odds import Conditions, _play, deal_completions
+from spades_sim.odds import Conditions, deal_completions
+from spades_sim.odds.nil import _play
 from spades_sim.rules import Rules
 from spades_sim.simulate import RunSpec
 

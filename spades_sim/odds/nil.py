@@ -1,0 +1,225 @@
+"""Playing the completions: each one with the seat bidding nil and each number bid.
+
+Contract
+--------
+:func:`nil_odds` builds the :class:`~.conditions.Conditions`, draws completions in
+chunks (:class:`~.sampling.Sampler`), plays each once per scenario (nil or blind nil,
+then each candidate number bid; the same completion, dealer and random streams in every
+scenario, so the comparison is paired) with the kernels of ``_nb/odds.py``, and reduces
+the outcomes to a :class:`~.answer.NilOdds`. Only built-in policies run here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from spades_sim._nb import layout as L
+from spades_sim._nb import odds as nb
+from spades_sim._nb.policies import B_NIL_THRESHOLD
+from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
+from spades_sim.cards import Hand, format_card, format_hand, seat_name
+from spades_sim.odds.answer import NilOdds
+from spades_sim.odds.conditions import Conditions, seat_of
+from spades_sim.odds.sampling import CHUNK, Sampler, check_count
+from spades_sim.rules import Rules
+from spades_sim.simulate import PolicyArg, RunSpec, SidePolicies, _params, numba_threads
+from spades_sim.text import side_policies_text
+
+__all__ = ["nil_odds"]
+
+RANDOM_NIL_RATE = 1  # the random bidder's nil_rate slot (builtin_bid_nb)
+
+
+def _no_nil(params: np.ndarray) -> np.ndarray:
+    """A bidding parameter vector with its nil option switched off (built-in bidders)."""
+    out = params.copy()
+    if int(out[0]) == L.BID_RANDOM:
+        out[RANDOM_NIL_RATE] = 0.0
+    else:  # count, pagat, partner-aware and monte-carlo share the nil threshold slot
+        out[B_NIL_THRESHOLD] = -1e9
+    return out
+
+
+@dataclass
+class _Played:
+    """The outcome of one chunk of completions, one row per completion, a column per
+    scenario (nil first, then each number bid)."""
+
+    score: np.ndarray
+    tricks: np.ndarray
+    nil_made: np.ndarray
+    first_won: np.ndarray
+    dealers: np.ndarray
+    held: np.ndarray | None = None
+    moves: np.ndarray | None = None
+
+
+def _play(
+    spec: RunSpec,
+    hero: int,
+    deals: np.ndarray,
+    start: int,
+    bids: np.ndarray,
+    kinds: np.ndarray,
+    dealer: int,
+    scalar: bool = False,
+    record: bool = False,
+) -> _Played:
+    """Play completions ``start ..`` (``deals``) once per scenario (``bids``/``kinds``)."""
+    rules = spec.rules
+    count = deals.shape[0]
+    dealers = np.empty(count, dtype=np.int64)
+    nb.draw_dealers_nb(int(spec.seed), start, count, rules.players, dealer, dealers)
+    names = {p.name for p in spec.play}
+    mode = nb.PLAY_SCALAR
+    if not (scalar or record) and len(names) == 1 and names <= {"random", "heuristic"}:
+        mode = nb.PLAY_HEURISTIC_LOCKSTEP if "heuristic" in names else nb.PLAY_RANDOM_LOCKSTEP
+    shape = (count, bids.shape[0])
+    tasks = count * bids.shape[0]
+    score = np.empty(tasks, dtype=np.int64)
+    tricks = np.empty(tasks, dtype=np.int8)
+    nil_made = np.empty(tasks, dtype=np.int8)
+    first_won = np.empty(tasks, dtype=np.int64)
+    errors = np.zeros(tasks, dtype=np.int64)
+    held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
+    moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
+    nb.play_deals_nb(
+        rules.lower(), int(spec.seed), start, deals, dealers, hero, bids, kinds, _params(spec),
+        mode, score, tricks, nil_made, first_won, errors, held, moves,
+    )  # fmt: skip
+    if errors.any():  # built-in policies never err; this is a bug, not a user mistake
+        raise RuntimeError(f"nil_odds: a built-in policy erred on completion {start}")
+    return _Played(
+        score.reshape(shape),
+        tricks.reshape(shape),
+        nil_made.reshape(shape),
+        first_won.reshape(shape),
+        dealers,
+        held.reshape(*shape, 4) if record else None,
+        moves.reshape(*shape, moves.shape[1]) if record else None,
+    )
+
+
+def nil_odds(
+    hand: Hand,
+    *,
+    seat: int | str | None = None,
+    rules: Rules | None = None,
+    bidding: SidePolicies = "count",
+    play: SidePolicies = "heuristic",
+    n: int = 100_000,
+    seed: int = 0,
+    partner: Hand | None = None,
+    given: Mapping[int | str, Hand] | None = None,
+    require: Mapping[int | str, Mapping[str, Any]] | None = None,
+    blind: bool = False,
+    number_bids: Sequence[int] | None = None,
+    dealer: int | str | None = None,
+    threads: int | None = None,
+    max_tries: int = 200_000_000,
+    draw: PolicyArg = "threshold",
+) -> NilOdds:
+    """How often ``hand`` held at ``seat`` (default South; two players: P0) makes nil.
+
+    ``hand`` is text in either notation or a mask. The other cards are dealt at random
+    ``n`` times, conditioned on ``partner`` (the partner's cards, four players), ``given``
+    (cards known to be held by other seats: ``{"E": "AS KH"}``, a full or partial hand) and
+    ``require`` (feature ranges of other seats: ``{"N": {"spades": (4, 13)}}`` or
+    ``"4..13"``; features as the dataset's columns: ``FEATURES``). With ``blind`` the seat
+    bids blind nil: the hand is as dealt, before the exchange of ``blind_nil_exchange``
+    cards (or the two-player redraw), which the policies then make.
+
+    Each completion is also played with the seat bidding each of ``number_bids``
+    (default: the bidding policy's own number bid for the hand and one either side), for
+    the paired comparison nil against the best of them. The dealer is drawn at random per
+    completion unless ``dealer`` fixes it; the seats bid in turn from the dealer's left,
+    so those after the nil bidder know of it. Only built-in policies run here.
+
+    >>> odds = nil_odds("Q73.J52.T84.9632", n=1_000, seed=2, require={"N": {"spades": "4.."}})
+    >>> odds.n, odds.tried > 1_000
+    (1000, True)
+    """
+    check_count(n, max_tries)
+    spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
+    rules = spec.rules  # validated by RunSpec.build
+    if not spec.builtin:
+        raise ValueError("nil_odds runs built-in policies only (for user-written ones: simulate)")
+    if blind and not rules.blind_nil:
+        raise ValueError("blind: these rules do not allow blind nil (blind_nil = false)")
+    if blind and rules.blind_nil_min_deficit > 0:
+        raise ValueError(
+            "blind: these rules allow blind nil only to a side behind by "
+            f"{rules.blind_nil_min_deficit} points, and every completion starts at 0-0"
+        )
+    conditions = Conditions.build(
+        hand, seat=seat, rules=rules, partner=partner, given=given, require=require
+    )
+    hero = conditions.hero
+    fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
+    if number_bids is None:
+        side_params = _no_nil(_params(spec)[hero & 1])
+        own = int(nb.number_bid_nb(rules.lower(), np.uint64(conditions.hand), hero, side_params))
+        number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
+    candidates = sorted({int(b) for b in number_bids})
+    if any(not 1 <= b <= 13 for b in candidates):
+        raise ValueError(f"number_bids: each must be 1..13, got {list(number_bids)}")
+    bids = np.array([0, *candidates], dtype=np.int64)
+    kinds = np.array([2 if blind else 1] + [0] * len(candidates), dtype=np.int64)
+    sums = np.zeros(len(bids))
+    squares = np.zeros(len(bids))
+    diff_sums = np.zeros(len(bids))
+    diff_squares = np.zeros(len(bids))
+    made = tried = 0
+    fatal = np.zeros(54, dtype=np.int64)
+    with numba_threads(threads):
+        sampler = Sampler(conditions, seed, n, max_tries)
+        for start in range(0, n, CHUNK):
+            deals, draws = sampler.sample(start, min(CHUNK, n - start))
+            tried += draws
+            played = _play(spec, hero, deals, start, bids, kinds, fixed_dealer)
+            score = played.score.astype(np.float64)
+            sums += score.sum(axis=0)
+            squares += (score**2).sum(axis=0)
+            diff = score[:, :1] - score
+            diff_sums += diff.sum(axis=0)
+            diff_squares += (diff**2).sum(axis=0)
+            nil = played.nil_made[:, 0]
+            made += int((nil == 1).sum())
+            fatal += np.bincount(played.first_won[nil == 0, 0], minlength=54)
+    ci = proportion_ci(made, n)
+    estimates = [mean_ci_of_moments(n, sums[k], squares[k]) for k in range(len(bids))]
+    number_scores = {bid: estimates[k + 1] for k, bid in enumerate(candidates)}
+    best = max(number_scores, key=lambda b: number_scores[b].value) if candidates else None
+    gain = None
+    if best is not None:
+        k = candidates.index(best) + 1
+        gain = mean_ci_of_moments(n, diff_sums[k], diff_squares[k])
+    order = np.argsort(-fatal, kind="stable")
+    failures = max(n - made, 1)
+    fatal_cards = {format_card(int(c)): float(fatal[c] / failures) for c in order if fatal[c]}
+    return NilOdds(
+        hand=format_hand(conditions.hand),
+        seat=seat_name(hero, rules.players),
+        blind=bool(blind),
+        n=int(n),
+        made=made,
+        probability=ci.value,
+        ci_low=ci.low,
+        ci_high=ci.high,
+        nil_score=estimates[0],
+        number_scores=number_scores,
+        best_number_bid=best,
+        number_score=number_scores[best] if best is not None else None,
+        nil_gain=gain,
+        fatal_cards=fatal_cards,
+        tried=tried,
+        seed=int(seed),
+        rules=rules,
+        bidding=side_policies_text(spec.bidding),
+        play=side_policies_text(spec.play),
+        conditions=conditions.text,
+    )

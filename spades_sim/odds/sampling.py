@@ -1,0 +1,133 @@
+"""Random completions of a known deal, drawn in chunks from streams keyed by the seed.
+
+Contract
+--------
+:class:`Sampler` draws completion ``i`` of a :class:`~.conditions.Conditions` from the
+streams keyed by ``(seed, i)`` alone (any chunking, any thread count, the same deals).
+Known cards are placed and the rest dealt uniformly; with feature ranges, completions
+are drawn again until they meet them (rejection), after a pilot on a stream of its own
+that estimates the acceptance rate and sets the attempts allowed per completion, so a
+miss has odds of about e**-40. Conditions no completion of the pilot met, or that would
+need more than ``max_tries`` draws, are refused with ``ValueError``.
+:func:`deal_completions` returns the completions themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from spades_sim._nb import odds as nb
+from spades_sim.cards import Hand, cards_of
+from spades_sim.odds.conditions import Conditions
+from spades_sim.rules import Rules
+from spades_sim.simulate import numba_threads
+
+__all__ = ["CHUNK", "Sampler", "check_count", "deal_completions"]
+
+CHUNK = 1 << 16  # completions per kernel call: bounded memory at any n
+PILOT_FIRST = 1 << 12  # pilot tries before the first estimate of the acceptance rate
+PILOT_WANTED = 50  # acceptances that make the rate estimate good enough
+PILOT_MAX = 1 << 23  # pilot draws before conditions met by none are refused (about 1 s)
+FAIL_EXPONENT = 40.0  # attempts per completion: 40 / rate, so a miss has odds e**-40
+
+
+class Sampler:
+    """Draws the completions of a :class:`Conditions` in chunks (after a pilot that sets
+    the attempts allowed per completion when there are feature ranges)."""
+
+    def __init__(self, conditions: Conditions, seed: int, n: int, max_tries: int) -> None:
+        self.conditions = conditions
+        self.seed = int(seed)
+        self.known = np.array(conditions.known, dtype=np.uint64)
+        self.pool = np.array(cards_of(conditions.pool), dtype=np.uint8)
+        self.need = np.array(conditions.need, dtype=np.int64)
+        self.attempts = 1
+        if conditions.constrained:
+            rate = self._pilot(max_tries)
+            if n / rate > max_tries:
+                raise ValueError(
+                    f"require: about {n / rate:,.0f} completions would have to be drawn to keep "
+                    f"{n:,} (1 in {1 / rate:,.0f} meets the conditions), more than "
+                    f"max_tries={max_tries:,}"
+                )
+            self.attempts = min(max_tries, int(FAIL_EXPONENT / rate) + 100)
+
+    def _draw(self, kind: int, start: int, count: int, attempts: int) -> tuple[Any, Any]:
+        deals = np.empty((count, 4), dtype=np.uint64)
+        tries = np.empty(count, dtype=np.int64)
+        c = self.conditions
+        nb.sample_deals_nb(
+            self.seed, kind, start, count, self.known, self.pool, self.need, c.lo, c.hi,
+            attempts, deals, tries,
+        )  # fmt: skip
+        return deals, tries
+
+    def _pilot(self, max_tries: int) -> float:
+        """The acceptance rate of the ranges, from draws of a stream of their own."""
+        tried = accepted = 0
+        batch = PILOT_FIRST
+        most = min(max_tries, PILOT_MAX)
+        while accepted < PILOT_WANTED and tried < most:
+            batch = min(batch, most - tried)
+            _, tries = self._draw(nb.KIND_ODDS_PILOT, tried, batch, 1)
+            accepted += int((tries > 0).sum())
+            tried += batch
+            batch *= 8
+        if accepted == 0:
+            raise ValueError(
+                f"require: no completion out of {tried:,} random ones met the conditions; "
+                f"they cannot hold together, or hold less than once in {tried:,} deals"
+            )
+        return accepted / tried
+
+    def sample(self, start: int, count: int) -> tuple[np.ndarray, int]:
+        """Completions ``start .. start+count-1`` and the number of draws they took."""
+        deals, tries = self._draw(nb.KIND_ODDS_DEAL, start, count, self.attempts)
+        failed = np.flatnonzero(tries < 0)
+        if failed.size:
+            raise ValueError(
+                f"require: completion {start + int(failed[0])} met the conditions in none of "
+                f"{self.attempts:,} draws: they are too rare for this n"
+            )
+        return deals, int(tries.sum())
+
+
+def deal_completions(
+    hand: Hand,
+    n: int,
+    *,
+    seed: int = 0,
+    seat: int | str | None = None,
+    rules: Rules | None = None,
+    partner: Hand | None = None,
+    given: Mapping[int | str, Hand] | None = None,
+    require: Mapping[int | str, Mapping[str, Any]] | None = None,
+    threads: int | None = None,
+    max_tries: int = 200_000_000,
+) -> np.ndarray:
+    """``n`` random deals that complete what is known (as :func:`nil_odds` draws them):
+    an (n, 4) array of hand masks by seat (two players: seats 2 and 3 empty).
+
+    >>> from spades_sim.cards import parse_hand
+    >>> deals = deal_completions("Q73.J52.T84.9632", 3, partner="AKJ.AK.AKQ.AKQJT")
+    >>> deals.shape, {int(d) for d in deals[:, 0]} == {parse_hand("AKJ.AK.AKQ.AKQJT")}
+    ((3, 4), True)
+    """
+    check_count(n, max_tries)
+    conditions = Conditions.build(
+        hand, seat=seat, rules=rules, partner=partner, given=given, require=require
+    )
+    with numba_threads(threads):
+        sampler = Sampler(conditions, seed, n, max_tries)
+        parts = [sampler.sample(start, min(CHUNK, n - start))[0] for start in range(0, n, CHUNK)]
+    return np.concatenate(parts)
+
+
+def check_count(n: int, max_tries: int) -> None:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n: the number of completions must be a whole number >= 1, got {n!r}")
+    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < n:
+        raise ValueError(f"max_tries: must be a whole number >= n ({n}), got {max_tries!r}")
