@@ -7,6 +7,12 @@ card conventions and parsers of :mod:`spades_sim.cards`, the rule set
 package's exceptions. It favours clarity over speed, keeping hands as ``int`` masks so
 that a replay still runs at about ten thousand hands per second.
 
+One file, on purpose (about 770 lines): it is the rules written once as code, to be read
+beside docs/rules.md from top to bottom (dealing, bidding, legal plays and trick winners,
+scoring, games, the blind nil exchange), and an independent second opinion only while
+nothing in it is shared or split off from the rules it encodes. Splitting it would
+scatter one rule book over several files without making any part of it simpler.
+
 Conventions (docs/architecture.md "Data contracts"): card ``id = suit * 13 + rank`` (C=0,
 D=1, H=2, S=3; 2=0 ... A=12; Little Joker 52, Big Joker 53, both spades); a hand is an
 ``int`` mask; seats N=0, E=1, S=2, W=3 with partner ``seat ^ 2`` and side ``seat % 2``;

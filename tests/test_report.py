@@ -26,8 +26,9 @@ from spades_sim.analysis import bid_accuracy, duplicate, nil_success
 from spades_sim.analysis.stats import Estimate
 from spades_sim.cli import cli
 from spades_sim.report import words as w
+from spades_sim.report.games import game_outcomes
 from spades_sim.report.runs import NotAPair, compare_runs, detect_pair
-from spades_sim.report.sections import _shape_sentences, game_outcomes
+from spades_sim.report.sections import _shape_sentences
 from spades_sim.run import run_dataset
 from spades_sim.simulate import RunSpec
 

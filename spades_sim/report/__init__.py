@@ -49,6 +49,7 @@ from spades_sim._version import __version__
 from spades_sim.analysis.source import Data, sources
 from spades_sim.report.document import Document, Figure, Heading, Section, Table, Text
 from spades_sim.report.figures import ReportUnavailable, require_matplotlib
+from spades_sim.report.games import game_outcomes, games_section, pair_section
 from spades_sim.report.runs import (
     NotAPair,
     PairedResult,
@@ -57,15 +58,8 @@ from spades_sim.report.runs import (
     detect_pair,
     run_info,
 )
-from spades_sim.report.sections import (
-    bags_section,
-    bids_section,
-    game_outcomes,
-    games_section,
-    nil_section,
-    pair_section,
-    report_tables,
-)
+from spades_sim.report.sections import bags_section, bids_section, nil_section
+from spades_sim.report.tables import report_tables
 
 
 def _run_name(info: RunInfo, index: int, pair: bool) -> str:

@@ -1,10 +1,9 @@
-"""The sections of a strategy report, built on the analyses of :mod:`spades_sim.analysis`.
+"""The report sections of hands: nil, bids and bags, built on :mod:`.tables`.
 
 Contract
 --------
-:func:`report_tables` runs every analysis a report needs over one run or several in a
-single scan (each part file read once) and returns the tidy tables by name. The section
-builders turn those tables into :class:`~spades_sim.report.document.Section` objects:
+The section builders turn the tables of :func:`~.tables.report_tables` into
+:class:`~spades_sim.report.document.Section` objects:
 
 - :func:`nil_section`: nil success against spade count, high spades and shortest suit
   (bands and tables with ``n``), blind nil beside it when there is any, the shapes that
@@ -12,148 +11,39 @@ builders turn those tables into :class:`~spades_sim.report.document.Section` obj
 - :func:`bids_section`: side tricks minus contract, set / exact / over by contract
   level, and tricks taken against the bid (calibration);
 - :func:`bags_section`: bags per hand and by contract; in games, bags per game, how soon
-  the penalty strikes (rate by hand number, first penalty hand), points lost;
-- :func:`games_section`: who wins, how long games last and how they end;
-- :func:`pair_section`: a duplicate match, paired deal by deal (:mod:`.runs`).
+  the penalty strikes (rate by hand number, first penalty hand), points lost.
 
-Series. Results are drawn and tabled per *series*: the ``policy`` key of the analyses
-(each side's ``bidding/play``), so a run whose sides play alike is one series, one whose
-sides differ is two, and a duplicate pair is its two strategies over both seatings. A
-run without meta (a bare frame) is one series, ``all seats``.
-
-Every number shown carries its ``n`` and 95% interval; every sentence comes from
-:mod:`.words`. Points of a plot resting on fewer than :data:`MIN_POINT` cases are left
-out of the plot (the tables keep them).
+The games and duplicate-pair sections are :mod:`.games`. Every number shown carries its
+``n`` and 95% interval; every sentence comes from :mod:`.words`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from spades_sim.analysis import bags, bids, nil
-from spades_sim.analysis.reduce import Plan, run_many
-from spades_sim.analysis.source import Data, Source, sources
-from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
+from spades_sim.analysis import bags
 from spades_sim.report import words as w
-from spades_sim.report.document import Figure, Heading, Section, Table, Text
-from spades_sim.report.figures import Panel, Series, forest_png, panels_png
-from spades_sim.report.runs import PairedResult, RunInfo, games_of
-from spades_sim.text import SIDE_NAMES
+from spades_sim.report.document import Heading, Section, Table, Text
+from spades_sim.report.figures import Panel, Series
+from spades_sim.report.tables import (
+    ALL_SEATS,
+    FEATURES,
+    MIN_POINT,
+    MIN_SHAPE,
+    cell,
+    estimate_of,
+    figure_of,
+    labels_of,
+    n_of,
+    one_of,
+    points_of,
+    rows_of,
+)
 
-MIN_POINT = 20  # cases behind a plotted point
-MIN_SHAPE = 100  # nil bids behind a shape named in words
-FEATURES = {
-    "spades": "spades held",
-    "high_spades": "spades queen or higher",
-    "shortest_suit": "length of the shortest suit",
-}
-ALL_SEATS = "all seats"
-
-
-# --------------------------------------------------------------------------------------
-# Tables
-# --------------------------------------------------------------------------------------
-
-
-def series_keys(data: Data | list[Data]) -> list[str]:
-    """``["policy"]`` when every run names its policies, else ``[]`` (one series).
-
-    >>> from spades_sim import simulate_hands
-    >>> series_keys(simulate_hands(5, seed=1))
-    ['policy']
-    """
-    srcs = sources(data)
-    return ["policy"] if all((s.meta or {}).get("policies") for s in srcs) else []
-
-
-def table_requests(keys: Sequence[str], games: bool) -> dict[str, tuple[Plan, list[str]]]:
-    """The analyses a report runs: name -> (plan, group keys)."""
-    k = list(keys)
-    requests: dict[str, tuple[Plan, list[str]]] = {
-        "nil": (nil.PLAN, [*k, "blind"]),
-        **{f"nil_{f}": (nil.PLAN, [*k, "blind", f]) for f in FEATURES},
-        "nil_shape": (nil.PLAN, [*k, "blind", "spades", "high_spades", "shortest_suit"]),
-        "bids": (bids.SUMMARY_PLAN, k),
-        "bids_level": (bids.SUMMARY_PLAN, [*k, "side_contract"]),
-        "bids_distribution": (bids.DISTRIBUTION_PLAN, k),
-        "bids_calibration": (bids.CALIBRATION_PLAN, k),
-        "bags": (bags.HAND_PLAN, k),
-        "bags_contract": (bags.HAND_PLAN, [*k, "side_contract"]),
-    }
-    if games:
-        requests["bags_game"] = (bags.GAME_PLAN, k)
-        requests["bags_hand_no"] = (bags.HAND_PLAN, [*k, "hand_no"])
-    return requests
-
-
-def report_tables(data: Data | list[Data], level: float = 0.95) -> dict[str, pd.DataFrame]:
-    """Every table a report needs, in one scan of each run (see :func:`table_requests`).
-
-    >>> from spades_sim import simulate_hands
-    >>> t = report_tables(simulate_hands(300, seed=1))
-    >>> sorted(t)[:3], t["nil"].policy.unique().tolist()
-    (['bags', 'bags_contract', 'bids'], ['count/heuristic'])
-    """
-    srcs = sources(data)
-    games = all(s.has_games for s in srcs)
-    requests = table_requests(series_keys(data), games)
-    tables = run_many(data, list(requests.values()), level)
-    return dict(zip(requests, tables, strict=True))
-
-
-def _est(row: Any) -> Estimate:
-    """A tidy table's row (a mapping or a Series) as an Estimate."""
-    return Estimate(
-        float(row["estimate"]), float(row["ci_low"]), float(row["ci_high"]), int(row["n"])
-    )
-
-
-def _labels(table: pd.DataFrame) -> list[str]:
-    return [str(x) for x in table["policy"].unique()] if "policy" in table else [ALL_SEATS]
-
-
-def _rows(table: pd.DataFrame, measure: str, label: str, **keys: Any) -> pd.DataFrame:
-    rows = table[table["measure"] == measure]
-    if "policy" in rows and label != ALL_SEATS:
-        rows = rows[rows["policy"] == label]
-    for key, value in keys.items():
-        rows = rows[rows[key] == value]
-    return rows
-
-
-def _one(table: pd.DataFrame, measure: str, label: str, **keys: Any) -> Estimate | None:
-    rows = _rows(table, measure, label, **keys)
-    return _est(rows.iloc[0]) if len(rows) == 1 else None
-
-
-def _points(
-    table: pd.DataFrame, measure: str, label: str, x: str, min_n: int = 0, **keys: Any
-) -> list[tuple[int, Estimate]]:
-    rows = _rows(table, measure, label, **keys).sort_values(x)
-    return [(int(r[x]), _est(r)) for r in rows.to_dict("records") if int(r["n"]) >= min_n]
-
-
-def _n(table: pd.DataFrame, measure: str, label: str, **keys: Any) -> int:
-    e = _one(table, measure, label, **keys)
-    return e.n if e else 0
-
-
-def _figure(panels: Sequence[Panel], caption: str, alt: str = "", **options: Any) -> Figure | Text:
-    """The panels as a figure, or a note when too few cases left anything to draw."""
-    if not any(len(series.x) for panel in panels for series in panel.series):
-        return Text([f"Too few cases to draw this figure. {caption}"], note=True)
-    return Figure(panels_png(panels, **options), caption, alt)
-
-
-def _cell(e: Estimate | None, percent: bool = True) -> str:
-    if e is None:
-        return "–"
-    return w.bracketed(e, percent)
+__all__ = ["bags_section", "bids_section", "nil_section"]
 
 
 # --------------------------------------------------------------------------------------
@@ -167,11 +57,11 @@ def nil_section(tables: Mapping[str, pd.DataFrame], policies_phrase: str = "") -
     overall = tables["nil"]
     kinds: list[tuple[str, bool]] = []  # (series label, blind)
     said = []
-    labels = _labels(overall)
+    labels = labels_of(overall)
     for label in labels:
         for blind in (False, True):
-            success = _one(overall, "success_rate", label, blind=blind)
-            rate = _one(overall, "nil_rate", label, blind=blind)
+            success = one_of(overall, "success_rate", label, blind=blind)
+            rate = one_of(overall, "nil_rate", label, blind=blind)
             if success is None or rate is None or success.n == 0:
                 continue
             kinds.append((label, blind))
@@ -187,7 +77,7 @@ def nil_section(tables: Mapping[str, pd.DataFrame], policies_phrase: str = "") -
         return kind if len(labels) == 1 else f"{label} {kind}"
 
     def bids_of(label: str, blind: bool) -> int:
-        e = _one(overall, "success_rate", label, blind=blind)
+        e = one_of(overall, "success_rate", label, blind=blind)
         return e.n if e else 0
 
     panels = []
@@ -195,7 +85,7 @@ def nil_section(tables: Mapping[str, pd.DataFrame], policies_phrase: str = "") -
         series = [
             Series.of(
                 series_name(label, blind),
-                _points(
+                points_of(
                     tables[f"nil_{feature}"], "success_rate", label, feature, MIN_POINT, blind=blind
                 ),
                 total=bids_of(label, blind),
@@ -208,10 +98,10 @@ def nil_section(tables: Mapping[str, pd.DataFrame], policies_phrase: str = "") -
         subject = ("Blind nil" if blind else "Nil") + " success"
         if len(labels) > 1:
             subject += f" ({label})"
-        rows = _points(tables["nil_spades"], "success_rate", label, "spades", blind=blind)
+        rows = points_of(tables["nil_spades"], "success_rate", label, "spades", blind=blind)
         trend.append(w.trend_sentence(subject, "spades", rows))
     section.blocks.append(
-        _figure(
+        figure_of(
             panels,
             "How often a nil is made against the cards of the bidder. "
             + " ".join(trend)
@@ -249,7 +139,7 @@ def _nil_table(
     per value and series."""
     values = sorted(int(v) for v in table[feature].unique())
     cells = {
-        (v, kind): _one(table, "success_rate", kind[0], blind=kind[1], **{feature: v})
+        (v, kind): one_of(table, "success_rate", kind[0], blind=kind[1], **{feature: v})
         for v in values
         for kind in kinds
     }
@@ -264,11 +154,11 @@ def _nil_table(
             row = [str(v)]
             for kind in kinds:
                 e = cells[v, kind]
-                row += [w.count(e.n) if e else "0", _cell(e)]
+                row += [w.count(e.n) if e else "0", cell(e)]
             rows.append(row)
         return Table(columns, rows, caption=caption)
     rows = [
-        [str(v), name(*kind), w.count(e.n), _cell(e)]
+        [str(v), name(*kind), w.count(e.n), cell(e)]
         for v in values
         for kind in kinds
         if (e := cells[v, kind]) is not None
@@ -283,7 +173,7 @@ def _shape_sentences(
     for label, blind in kinds:
         if blind:
             continue
-        rows = _rows(table, "success_rate", label, blind=False)
+        rows = rows_of(table, "success_rate", label, blind=False)
         rows = rows[rows["n"] >= MIN_SHAPE]
         if len(rows) < 2:
             continue
@@ -292,7 +182,7 @@ def _shape_sentences(
         worst = rows.sort_values("ci_high").head(1)
         for r in [*best.to_dict("records"), *worst.to_dict("records")]:
             shape = {k: int(r[k]) for k in ("spades", "high_spades", "shortest_suit")}
-            said.append(w.nil_shape_sentence(shape, _est(r), where))
+            said.append(w.nil_shape_sentence(shape, estimate_of(r), where))
     return said
 
 
@@ -305,10 +195,10 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     """Bids: side tricks minus contract, set / exact / over by level, calibration."""
     section = Section("Bids and contracts")
     summary = tables["bids"]
-    labels = _labels(summary)
+    labels = labels_of(summary)
     said = []
     for label in labels:
-        got = [_one(summary, m, label) for m in ("exact", "over", "set", "difference")]
+        got = [one_of(summary, m, label) for m in ("exact", "over", "set", "difference")]
         if any(e is None for e in got):
             continue
         exact, over, set_, mean = got
@@ -328,7 +218,7 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     dist_series = _distribution_series(dist, labels, lo, hi)
     per_series = max(s.total_n for s in dist_series) if dist_series else 0
     section.blocks.append(
-        _figure(
+        figure_of(
             [
                 Panel(
                     "side tricks minus contract",
@@ -358,8 +248,8 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
             [
                 Series.of(
                     label,
-                    _points(level, m, label, "side_contract", MIN_POINT),
-                    total=_n(summary, "exact", label),
+                    points_of(level, m, label, "side_contract", MIN_POINT),
+                    total=n_of(summary, "exact", label),
                 )
                 for label in labels
             ],
@@ -370,20 +260,20 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     ]
     level_said = []
     for label in labels:
-        points = _points(level, "set", label, "side_contract", MIN_SHAPE)
+        points = points_of(level, "set", label, "side_contract", MIN_SHAPE)
         if not points:
             continue
         common = max(points, key=lambda p: p[1].n)[0]
         top = points[-1][0]
         for lv in dict.fromkeys([common, top]):
             set_, exact, over = (
-                _one(level, m, label, side_contract=lv) for m in ("set", "exact", "over")
+                one_of(level, m, label, side_contract=lv) for m in ("set", "exact", "over")
             )
             if set_ and exact and over:
                 prefix = "" if len(labels) == 1 else f"{label}: "
                 level_said.append(prefix + w.level_sentence(lv, set_, exact, over))
     section.blocks.append(
-        _figure(
+        figure_of(
             panels,
             "Set, made exactly and made with overtricks, by the side's contract (the sum of "
             "its number bids). " + " ".join(level_said),
@@ -393,10 +283,10 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     )
     rows = []
     for label in labels:
-        for lv, _ in _points(level, "set", label, "side_contract"):
-            got = [_one(level, m, label, side_contract=lv) for m in ("set", "exact", "over")]
+        for lv, _ in points_of(level, "set", label, "side_contract"):
+            got = [one_of(level, m, label, side_contract=lv) for m in ("set", "exact", "over")]
             n = got[0].n if got[0] else 0
-            rows.append([label, str(lv), w.count(n), *(_cell(e) for e in got)])
+            rows.append([label, str(lv), w.count(n), *(cell(e) for e in got)])
     section.blocks.append(
         Table(
             ["series", "contract", "side-hands", "set (95% CI)", "exact", "overtricks"],
@@ -410,8 +300,8 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     cal_series = [
         Series.of(
             label,
-            _points(calibration, "tricks", label, "bid", MIN_POINT),
-            total=sum(e.n for _, e in _points(calibration, "tricks", label, "bid")),
+            points_of(calibration, "tricks", label, "bid", MIN_POINT),
+            total=sum(e.n for _, e in points_of(calibration, "tricks", label, "bid")),
         )
         for label in labels
     ]
@@ -419,10 +309,10 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     for label in labels:
         prefix = "" if len(labels) == 1 else f"{label}: "
         cal_said.append(
-            prefix + w.calibration_sentence(_points(calibration, "tricks", label, "bid"))
+            prefix + w.calibration_sentence(points_of(calibration, "tricks", label, "bid"))
         )
     section.blocks.append(
-        _figure(
+        figure_of(
             [
                 Panel(
                     "tricks taken against the bid",
@@ -445,7 +335,7 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
 def _distribution_series(dist: pd.DataFrame, labels: list[str], lo: int, hi: int) -> list[Series]:
     out = []
     for label in labels:
-        points = _points(dist, "share", label, "difference")
+        points = points_of(dist, "share", label, "difference")
         total = points[0][1].n if points else 0  # every share has the group's side-hands as n
         out.append(Series.of(label, [(d, e) for d, e in points if lo <= d <= hi], total))
     return out
@@ -460,17 +350,17 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     """Bags per hand and by contract; per game, the penalty's timing and cost."""
     section = Section("Bags")
     per_hand = tables["bags"]
-    labels = _labels(per_hand)
+    labels = labels_of(per_hand)
     said = []
     for label in labels:
-        e = _one(per_hand, "bags", label)
+        e = one_of(per_hand, "bags", label)
         if e is not None:
             who = "A side" if len(labels) == 1 else f"A side playing {label}"
             said.append(w.bags_hand_sentence(e, who))
     section.blocks.append(Text(said, bullets=len(said) > 1))
     contract = tables["bags_contract"]
     section.blocks.append(
-        _figure(
+        figure_of(
             [
                 Panel(
                     "bags per hand by contract",
@@ -479,8 +369,8 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
                     [
                         Series.of(
                             label,
-                            _points(contract, "bags", label, "side_contract", MIN_POINT),
-                            total=_n(per_hand, "bags", label),
+                            points_of(contract, "bags", label, "side_contract", MIN_POINT),
+                            total=n_of(per_hand, "bags", label),
                         )
                         for label in labels
                     ],
@@ -510,7 +400,7 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     game_said = []
     for label in labels:
         got = {
-            m: _one(game, m, label)
+            m: one_of(game, m, label)
             for m in ("bags", "penalized", "first_penalty_hand", "points_lost", "decided_by_bags")
         }
         if got["bags"] is None or got["penalized"] is None or got["points_lost"] is None:
@@ -531,22 +421,22 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     hand_no = tables["bags_hand_no"]
     penalty_series = []
     for label in labels:
-        points = _points(hand_no, "penalty", label, "hand_no", MIN_POINT * 5)
-        total = _n(per_hand, "penalty", label)
+        points = points_of(hand_no, "penalty", label, "hand_no", MIN_POINT * 5)
+        total = n_of(per_hand, "penalty", label)
         penalty_series.append(Series.of(label, [(h + 1, e) for h, e in points], total))
     lost_series = [
         Series.of(
             label,
             [
                 (h + 1, e)
-                for h, e in _points(hand_no, "points_lost", label, "hand_no", MIN_POINT * 5)
+                for h, e in points_of(hand_no, "points_lost", label, "hand_no", MIN_POINT * 5)
             ],
-            total=_n(per_hand, "points_lost", label),
+            total=n_of(per_hand, "points_lost", label),
         )
         for label in labels
     ]
     section.blocks.append(
-        _figure(
+        figure_of(
             [
                 Panel(
                     "penalty strikes",
@@ -574,9 +464,9 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     for measure, doc in bags.GAME_MEASURES.items():
         row = [doc]
         for label in labels:
-            e = _one(game, measure, label)
+            e = one_of(game, measure, label)
             kind_percent = measure in ("penalized", "decided_by_bags")
-            row += [_cell(e, kind_percent), w.count(e.n) if e else "0"]
+            row += [cell(e, kind_percent), w.count(e.n) if e else "0"]
         rows.append(row)
     columns = ["per side per game"]
     for label in labels:
@@ -586,267 +476,3 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
 
 
 # --------------------------------------------------------------------------------------
-# Games
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameOutcomes:
-    """Win rates by side, game length and endings of one games run."""
-
-    label: str
-    wins: dict[str, Estimate]  # by side name
-    unfinished: Estimate
-    length: Estimate
-    endings: dict[str, Estimate]  # "the target", "the loss threshold", "unfinished"
-    over_by: list[tuple[int, Estimate]]  # share of games over by each number of hands
-    half_over: int  # the hand by which half the games are over
-    most_over: int  # ... nine in ten
-
-
-def game_outcomes(
-    source: Source | Data, info: RunInfo, label: str, level: float = 0.95
-) -> GameOutcomes:
-    """The outcomes of a games run's games table.
-
-    >>> from spades_sim import simulate_games
-    >>> from spades_sim.report.runs import run_info
-    >>> pair = simulate_games(40, seed=2)
-    >>> o = game_outcomes(pair, run_info(pair), "run")
-    >>> o.wins["N-S"].n, round(sum(e.value for e in o.endings.values()), 6)
-    (40, 1.0)
-    """
-    games = games_of(source)
-    n = len(games)
-    winner = games["winner"].to_numpy()
-    reason = games["reason"].to_numpy()
-    sides = dict(enumerate(SIDE_NAMES))
-    wins = {
-        f"{name} ({info.side_label(side)})" if not info.same_sides else name: proportion_ci(
-            int((winner == side).sum()), n, level
-        )
-        for side, name in sides.items()
-    }
-    endings = {
-        "the target": proportion_ci(int((reason == 1).sum()), n, level),
-        "the loss threshold": proportion_ci(int((reason == 2).sum()), n, level),
-        "unfinished": proportion_ci(int((reason == 3).sum()), n, level),
-    }
-    hands = games["hands"].to_numpy()
-    over = np.cumsum(np.bincount(hands))  # games over by hand h (unfinished ones at max_hands)
-    top = int(np.quantile(hands, 0.99)) if n else 0  # the long tail would squash the plot
-    over_by = [
-        (h, proportion_ci(int(over[h]), n, level)) for h in range(1, min(top, len(over) - 1) + 1)
-    ]
-    return GameOutcomes(
-        label,
-        wins,
-        proportion_ci(int((winner < 0).sum()), n, level),
-        mean_ci(hands.astype(np.float64), level),
-        endings,
-        over_by,
-        int(np.quantile(hands, 0.5, method="inverted_cdf")) if n else 0,
-        int(np.quantile(hands, 0.9, method="inverted_cdf")) if n else 0,
-    )
-
-
-def games_section(outcomes: Sequence[GameOutcomes]) -> Section:
-    """Games: win rates by side, game length, how games end (one series per run)."""
-    section = Section("Games")
-    said = []
-    for o in outcomes:
-        prefix = "" if len(outcomes) == 1 else f"{o.label}: "
-        said.append(prefix + w.games_sentence(o.wins, o.length, o.endings))
-    section.blocks.append(Text(said, bullets=len(said) > 1))
-    many = len(outcomes) > 1
-
-    def bars(o: GameOutcomes, estimates: Sequence[Estimate]) -> Series:
-        points = list(enumerate(estimates))
-        return Series.of(o.label if many else "games", points, total=o.length.n)
-
-    wins_panel = Panel(
-        "who wins",
-        "",
-        "share of games",
-        [bars(o, [*o.wins.values(), o.unfinished]) for o in outcomes],
-        kind="bar",
-        percent=True,
-        n_word="games",
-        xticklabels={0: "N-S won", 1: "E-W won", 2: "unfinished"},
-    )
-    end_panel = Panel(
-        "how games end",
-        "",
-        "share of games",
-        [bars(o, list(o.endings.values())) for o in outcomes],
-        kind="bar",
-        percent=True,
-        n_word="games",
-        xticklabels={0: "target", 1: "loss threshold", 2: "unfinished"},
-    )
-    section.blocks.append(
-        _figure(
-            [wins_panel, end_panel],
-            "Who wins and how games end: at the target score, at the loss threshold (when "
-            "the rules have one) or unfinished at the rules' hand limit.",
-            alt="win rates and game endings",
-            height=2.9,
-        )
-    )
-    length_panel = Panel(
-        "games over by each hand",
-        "hands played",
-        "share of games over",
-        [Series.of(o.label if many else "games", o.over_by, total=o.length.n) for o in outcomes],
-        percent=True,
-        n_word="games",
-    )
-    length_said = []
-    for o in outcomes:
-        prefix = f"{o.label}: " if many else ""
-        length_said.append(
-            prefix
-            + f"a game lasts {w.stated(o.length)} hands on average. "
-            + w.quantile_sentence(o.half_over, o.most_over)
-        )
-    section.blocks.append(
-        _figure(
-            [length_panel],
-            "How long games last: the share of games over by each hand (drawn up to the "
-            "hand by which 99% are over). " + " ".join(s[0].upper() + s[1:] for s in length_said),
-            alt="distribution of game length",
-            height=3.0,
-        )
-    )
-    rows = []
-    for o in outcomes:
-        ws = list(o.wins.values())
-        rows.append(
-            [
-                o.label,
-                w.count(o.length.n),
-                _cell(ws[0]),
-                _cell(ws[1]),
-                _cell(o.unfinished),
-                _cell(o.length, percent=False),
-                _cell(o.endings["the target"]),
-                _cell(o.endings["the loss threshold"]),
-            ]
-        )
-    section.blocks.append(
-        Table(
-            [
-                "run",
-                "games",
-                "N-S won",
-                "E-W won",
-                "unfinished",
-                "hands per game",
-                "ended at target",
-                "at loss threshold",
-            ],
-            rows,
-            caption="Games (95% CIs in brackets)",
-        )
-    )
-    return section
-
-
-# --------------------------------------------------------------------------------------
-# A duplicate pair
-# --------------------------------------------------------------------------------------
-
-
-def pair_section(result: PairedResult) -> Section:
-    """A duplicate match: A's margin per deal paired over the seatings (and, in games,
-    its win rate), with the interval pairing saved against unpaired deals."""
-    a, b = result.info.a, result.info.b
-    section = Section(f"{a} against {b}, on the same deals")
-    games = result.info.mode == "games"
-    cases = "hands both seatings played" if games else "deals"
-    said = [
-        w.margin_sentence(a, b, result.margin, cases=cases),
-        w.narrowing_sentence(result.margin, result.unpaired),
-        f"Seated North-South only, {a}'s margin is {w.stated(result.a_as_ns, sign=True)} "
-        f"points a hand; seated East-West only, {w.stated(result.a_as_ew, sign=True)}.",
-    ]
-    if games:
-        said[1] = said[1].replace("of each deal", "of each hand")
-    rows = [
-        ("paired by deal", result.margin),
-        ("unpaired (same deals, seatings apart)", result.unpaired),
-        (f"{a} seated N-S only", result.a_as_ns),
-        (f"{a} seated E-W only", result.a_as_ew),
-    ]
-    figures = [
-        Figure(
-            forest_png(rows, f"{a} minus {b}: score margin per hand", "points per hand"),
-            f"The paired margin and the interval the same deals would give unpaired; the "
-            f"dashed line is no difference. The runs differ in {result.info.differs}.",
-            alt="paired and unpaired margin",
-        )
-    ]
-    if result.wins is not None and result.wins_paired is not None:
-        said[:0] = [
-            w.win_sentence(a, b, result.wins_paired, "games played both ways"),
-            f"Counted as {w.count(result.wins.n)} independent games the win rate is "
-            f"{w.stated(result.wins, percent=True)}. "
-            + w.narrowing_sentence(result.wins_paired, result.wins, "games", percent=True),
-        ]
-        if result.outcomes is not None:
-            said.insert(2, w.split_sentence(a, b, result.outcomes))
-        if result.unfinished is not None and result.unfinished.value > 0:
-            said.append(
-                f"{w.pct(result.unfinished.value)} of the games were unfinished "
-                f"({w.interval(result.unfinished, True)}) and count as not won."
-            )
-        figures.insert(
-            0,
-            Figure(
-                forest_png(
-                    [
-                        ("paired by game", result.wins_paired),
-                        ("unpaired (2n independent games, Wilson)", result.wins),
-                    ],
-                    f"{a}'s win rate against {b}",
-                    "share of games won",
-                    reference=0.5,
-                    percent=True,
-                ),
-                "The win rate over the games of both seatings, paired game by game and as "
-                "independent games; the dashed line is an even match.",
-                alt="win rate, paired and unpaired",
-            ),
-        )
-    section.blocks.append(Text(said, bullets=True))
-    section.blocks += figures
-    table_rows = []
-    for m, n, est, lo, hi in result.to_frame().itertuples(index=False):
-        rate = m.startswith("win_rate") or m == "unfinished"
-        shown = (
-            (w.pct(est), f"{w.pct(lo)} – {w.pct(hi)}")
-            if rate
-            else (w.number(est), f"{w.number(lo)} – {w.number(hi)}")
-        )
-        table_rows.append([m, w.count(n), *shown])
-    section.blocks.append(
-        Table(
-            ["measure", "n", "estimate", "95% CI"], table_rows, caption="The duplicate comparison"
-        )
-    )
-    return section
-
-
-__all__ = [
-    "MIN_POINT",
-    "GameOutcomes",
-    "bags_section",
-    "bids_section",
-    "game_outcomes",
-    "games_section",
-    "nil_section",
-    "pair_section",
-    "report_tables",
-    "series_keys",
-    "table_requests",
-]

@@ -12,6 +12,11 @@ allow it (``how_often``: "9 times in 10", "once in 25") and otherwise as a perce
 every sentence that states an estimate gives its 95% interval and ``n`` in brackets;
 a difference is called real only when its interval excludes zero (or the even split).
 
+One module, on purpose (about 770 lines of small pure functions, grouped as the report
+is: numbers, hands, bids, bags, games, comparisons): it is the report's whole vocabulary,
+so the conventions above hold because every sentence is written here, and a reader
+checking what a report can claim reads one file.
+
 >>> from spades_sim.analysis.stats import Estimate
 >>> how_often(Estimate(0.9, 0.88, 0.92, 1000))
 '9 times in 10'
