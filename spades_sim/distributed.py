@@ -76,6 +76,7 @@ from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_inte
 from spades_sim.run import PARALLEL_CHUNK_BLOCKS, RunCall, compute_part, parallel_chunks
 from spades_sim.simulate import RunSpec, numba_threads
 from spades_sim.summary import Progress, RunSummary, Tally
+from spades_sim.validate import check_count
 
 if TYPE_CHECKING:
     from distributed import Client, Future, LocalCluster, WorkerPlugin
@@ -375,8 +376,8 @@ def _connect(scheduler: Scheduler | Client) -> Iterator[Client]:
 def _check_whole(name: str, value: int | None, low: int) -> None:
     """The client-side check of a count (``threads`` is checked again on each worker,
     against its own cores)."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
-        raise ValueError(f"{name}: must be a whole number >= {low}, got {value!r}")
+    if value is not None:
+        check_count(value, name, low)
 
 
 class _Parts:

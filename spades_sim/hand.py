@@ -19,7 +19,7 @@ import numpy as np
 from spades_sim._nb import layout as L
 from spades_sim._nb.loop import score_hand_nb
 from spades_sim._nb.play import replay_tricks_nb
-from spades_sim.cards import Hand, card_suit, cards_of, format_card, mask_of, parse_card, seat_name
+from spades_sim.cards import Hand, card_suit, cards_of, mask_of, parse_card
 from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
@@ -27,11 +27,16 @@ from spades_sim.validate import (
     TRICKS_PER_HAND,
     check_rules,
     check_tricks,
+    illegal_play,
+    not_held_text,
+    play_count_error,
+    played_twice_text,
     prepare_bids,
     prepare_hand,
+    revoke_text,
+    spades_not_broken_text,
+    two_clubs_text,
 )
-
-_SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def _score(
@@ -103,12 +108,8 @@ def _parse_plays(plays: Iterable[int | str], players: int) -> tuple[list[int], d
         except CardError as error:
             out.append(-1)
             unknown[index] = str(error)
-    expected = TRICKS_PER_HAND * players
-    if len(out) != expected:
-        raise IllegalPlay(
-            f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {players} cards), "
-            f"got {len(out)}"
-        )
+    if len(out) != TRICKS_PER_HAND * players:
+        raise play_count_error(len(out), players)
     return out, unknown
 
 
@@ -123,27 +124,25 @@ def _explain(
 ) -> IllegalPlay:
     """The IllegalPlay for the kernel's error ``code`` at play ``index`` by ``seat``."""
     trick_no = index // players
-    where = f"trick {trick_no + 1}, seat {seat_name(seat, players)}"
+
+    def illegal(what: str) -> IllegalPlay:
+        return illegal_play(trick_no + 1, seat, players, what)
+
     if code == L.E_UNKNOWN_CARD:
-        return IllegalPlay(f"{where}: {unknown[index]}")
+        return illegal(unknown[index])
     card = plays[index]
-    text = format_card(card)
     if code == L.E_PLAYED_TWICE:
-        first = plays.index(card)
-        return IllegalPlay(f"{where}: {text} was already played (trick {first // players + 1})")
+        return illegal(played_twice_text(card, plays.index(card) // players + 1))
     if code == L.E_NOT_HELD:
-        return IllegalPlay(f"{where}: does not hold {text}")
+        return illegal(not_held_text(card))
     if code == L.E_REVOKE:
         led = card_suit(plays[trick_no * players])
         still_held = masks[seat] & ~mask_of(plays[:index])
         example = min(c for c in cards_of(still_held) if card_suit(c) == led)
-        return IllegalPlay(
-            f"{where}: {text} does not follow {_SUIT_WORDS[led]} "
-            f"({seat_name(seat, players)} holds {format_card(example)})"
-        )
+        return illegal(revoke_text(card, led, seat, players, example))
     if code == L.E_MUST_LEAD_TWO_CLUBS:
-        return IllegalPlay(f"{where}: must lead the 2C to the first trick, not {text}")
-    return IllegalPlay(f"{where}: cannot lead spades before they are broken ({text})")
+        return illegal(two_clubs_text(card))
+    return illegal(spades_not_broken_text(card))
 
 
 def replay_hand(

@@ -65,7 +65,7 @@ from spades_sim.cards import (
     seat_index,
     seat_name,
 )
-from spades_sim.errors import CardError, IllegalPlay
+from spades_sim.errors import CardError
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
 from spades_sim.validate import (
@@ -73,9 +73,16 @@ from spades_sim.validate import (
     check_blind_nil_seats,
     check_rules,
     check_tricks,
+    illegal_play,
+    not_held_text,
     per_side_ints,
+    play_count_error,
+    played_twice_text,
     prepare_bids,
     prepare_hand,
+    revoke_text,
+    spades_not_broken_text,
+    two_clubs_text,
 )
 
 __all__ = [
@@ -96,7 +103,6 @@ DEFAULT_RULES = Rules()
 TRICKS_PER_HAND = 13
 MAX_BID = 13
 
-SUIT_WORDS = {CLUBS: "clubs", DIAMONDS: "diamonds", HEARTS: "hearts", SPADES: "spades"}
 
 # The cards of each suit as a mask; the jokers (ids 52, 53) belong to spades.
 SUIT_MASKS = {
@@ -389,16 +395,16 @@ def _play_hand(
             try:
                 card = parse_card(given)
             except CardError as error:
-                raise _illegal(trick_number, seat, players, str(error)) from None
+                raise illegal_play(trick_number, seat, players, str(error)) from None
 
             if card in played_in:
-                text = f"{format_card(card)} was already played (trick {played_in[card]})"
-                raise _illegal(trick_number, seat, players, text)
+                text = played_twice_text(card, played_in[card])
+                raise illegal_play(trick_number, seat, players, text)
             if not hand >> card & 1:
-                raise _illegal(trick_number, seat, players, f"does not hold {format_card(card)}")
+                raise illegal_play(trick_number, seat, players, not_held_text(card))
             if not legal >> card & 1:
                 why = _why_illegal(card, hand, trick, seat, first_trick, rules)
-                raise _illegal(trick_number, seat, players, why)
+                raise illegal_play(trick_number, seat, players, why)
 
             # Spades break when one is led or played to a trick led in another suit.
             if card_suit(card) == SPADES and (not trick or card_suit(trick[0]) != SPADES):
@@ -415,24 +421,17 @@ def _play_hand(
     return plays, winners, tricks
 
 
-def _illegal(trick_number: int, seat: int, players: int, what: str) -> IllegalPlay:
-    """The IllegalPlay naming the trick (1-based) and the seat."""
-    return IllegalPlay(f"trick {trick_number}, seat {seat_name(seat, players)}: {what}")
-
-
 def _why_illegal(
     card: int, hand: int, trick: list[int], seat: int, first_trick: bool, rules: Rules
 ) -> str:
     """Explain why a held card is not a legal play (the caller knows it is not legal)."""
-    text = format_card(card)
     if trick:
         led = card_suit(trick[0])
-        example = format_card(_lowest_card(hand & SUIT_MASKS[led]))
-        who = seat_name(seat, rules.players)
-        return f"{text} does not follow {SUIT_WORDS[led]} ({who} holds {example})"
+        example = _lowest_card(hand & SUIT_MASKS[led])
+        return revoke_text(card, led, seat, rules.players, example)
     if first_trick and rules.first_lead == "two_of_clubs":
-        return f"must lead the 2C to the first trick, not {text}"
-    return f"cannot lead spades before they are broken ({text})"
+        return two_clubs_text(card)
+    return spades_not_broken_text(card)
 
 
 def _first_leader(masks: list[int], dealer: int, rules: Rules) -> int:
@@ -477,12 +476,8 @@ def replay_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
     play_list = list(plays)
-    expected = TRICKS_PER_HAND * rules.players
-    if len(play_list) != expected:
-        raise IllegalPlay(
-            f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {rules.players} cards), "
-            f"got {len(play_list)}"
-        )
+    if len(play_list) != TRICKS_PER_HAND * rules.players:
+        raise play_count_error(len(play_list), rules.players)
     next_play = iter(play_list)
 
     def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:

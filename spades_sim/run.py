@@ -56,13 +56,13 @@ from dataclasses import asdict
 from typing import Any
 
 import numba
-import numpy as np
 
 from spades_sim.dataset import MAX_PART, DatasetWriter, PartFormat, read_manifest
 from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 from spades_sim.summary import Progress, RunSummary, Tally
+from spades_sim.validate import check_count
 
 __all__ = [
     "Progress",
@@ -102,12 +102,10 @@ def plan(spec: RunSpec, total: int, chunk_size: int | None = None) -> list[tuple
     [(0, 0, 4), (1, 4, 4), (2, 8, 2)]
     """
     what = "hands" if spec.mode == "hands" else "games"
-    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
-        raise ValueError(f"the number of {what} must be a whole number >= 0, got {total!r}")
-    size = default_chunk_size(spec) if chunk_size is None else chunk_size
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"chunk size: must be a whole number >= 1, got {chunk_size!r}")
-    total, size = int(total), int(size)
+    total = check_count(total, "total", 0, f"the number of {what}")
+    size = check_count(
+        default_chunk_size(spec) if chunk_size is None else chunk_size, "chunk size", 1
+    )
     n_parts = -(-total // size)
     if n_parts > MAX_PART + 1:
         raise ValueError(

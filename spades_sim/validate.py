@@ -6,6 +6,12 @@ in canonical form (tuples of ints, a frozenset of blind nil seats), raising ``Va
 (or ``Misdeal``) with a message that names the argument and the culprit. It holds no
 playing or scoring rule, so the two engines stay independent where it matters.
 
+It also words what both engines report, so they say it the same way: the
+:class:`~spades_sim.errors.IllegalPlay` messages (each engine decides on its own *why* a
+play is illegal; :func:`illegal_play` and the ``*_text`` functions only phrase it), and
+the check of a count given to the API (:func:`check_count`: hands, games, chunk sizes,
+completions).
+
 >>> check_bids((3, 0, 4, 13), 4)
 (3, 0, 4, 13)
 >>> check_bids((3, 14, 4, 1), 4)
@@ -20,16 +26,93 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from spades_sim.cards import Hand, check_deal, seat_index, seat_name, side_name
+from spades_sim.cards import Hand, check_deal, format_card, seat_index, seat_name, side_name
+from spades_sim.errors import IllegalPlay
 from spades_sim.rules import Rules
 
 TRICKS_PER_HAND = 13
 MAX_BID = 13
 
 
+SUIT_WORDS = ("clubs", "diamonds", "hearts", "spades")
+"""Suit names by suit number, as the messages say them."""
+
+
 def is_int(value: Any) -> bool:
     """A whole number (Python or NumPy int), but not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_count(value: Any, name: str, low: int = 0, what: str = "") -> int:
+    """``value`` as an int if it is a whole number >= ``low``; else ValueError naming the
+    argument ``name`` (and saying ``what`` it counts).
+
+    >>> check_count(5, "total")
+    5
+    >>> check_count(0, "n", 1, "the number of completions")
+    Traceback (most recent call last):
+    ...
+    ValueError: n: the number of completions must be a whole number >= 1, got 0
+    """
+    if not is_int(value) or value < low:
+        subject = f"{name}: {what}" if what else f"{name}:"
+        raise ValueError(f"{subject} must be a whole number >= {low}, got {value!r}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------------------
+# How an illegal play is said (both engines)
+# --------------------------------------------------------------------------------------
+
+
+def illegal_play(trick_number: int, seat: int, players: int, what: str) -> IllegalPlay:
+    """The IllegalPlay naming the trick (1-based) and the seat, then ``what`` went wrong.
+
+    >>> str(illegal_play(3, 1, 4, not_held_text(51)))
+    'trick 3, seat E: does not hold AS'
+    """
+    return IllegalPlay(f"trick {trick_number}, seat {seat_name(seat, players)}: {what}")
+
+
+def play_count_error(count: int, players: int) -> IllegalPlay:
+    """The IllegalPlay for a hand's plays that are not 13 tricks of ``players`` cards."""
+    expected = TRICKS_PER_HAND * players
+    return IllegalPlay(
+        f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {players} cards), got {count}"
+    )
+
+
+def not_held_text(card: int) -> str:
+    """A card the player does not hold."""
+    return f"does not hold {format_card(card)}"
+
+
+def played_twice_text(card: int, trick_number: int) -> str:
+    """A card already played, to trick ``trick_number`` (1-based)."""
+    return f"{format_card(card)} was already played (trick {trick_number})"
+
+
+def revoke_text(card: int, led: int, seat: int, players: int, example: int) -> str:
+    """A card off the suit led while the seat holds that suit (``example``, one of them).
+
+    >>> revoke_text(51, 2, 0, 4, 38)
+    'AS does not follow hearts (N holds AH)'
+    """
+    who = seat_name(seat, players)
+    return (
+        f"{format_card(card)} does not follow {SUIT_WORDS[led]} ({who} holds "
+        f"{format_card(example)})"
+    )
+
+
+def two_clubs_text(card: int) -> str:
+    """A first lead other than the 2C under ``first_lead="two_of_clubs"``."""
+    return f"must lead the 2C to the first trick, not {format_card(card)}"
+
+
+def spades_not_broken_text(card: int) -> str:
+    """A spade led before spades are broken."""
+    return f"cannot lead spades before they are broken ({format_card(card)})"
 
 
 def per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:

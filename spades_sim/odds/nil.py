@@ -24,7 +24,7 @@ from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
-from spades_sim.odds.sampling import CHUNK, Sampler, check_count
+from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
 from spades_sim.rules import Rules
 from spades_sim.simulate import PolicyArg, RunSpec, SidePolicies, _params, numba_threads
 from spades_sim.text import side_policies_text
@@ -143,7 +143,7 @@ def nil_odds(
     >>> odds.n, odds.tried > 1_000
     (1000, True)
     """
-    check_count(n, max_tries)
+    check_sizes(n, max_tries)
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
     if not spec.builtin:

@@ -24,8 +24,9 @@ from spades_sim.cards import Hand, cards_of
 from spades_sim.odds.conditions import Conditions
 from spades_sim.rules import Rules
 from spades_sim.simulate import numba_threads
+from spades_sim.validate import check_count
 
-__all__ = ["CHUNK", "Sampler", "check_count", "deal_completions"]
+__all__ = ["CHUNK", "Sampler", "check_sizes", "deal_completions"]
 
 CHUNK = 1 << 16  # completions per kernel call: bounded memory at any n
 PILOT_FIRST = 1 << 12  # pilot tries before the first estimate of the acceptance rate
@@ -116,7 +117,7 @@ def deal_completions(
     >>> deals.shape, {int(d) for d in deals[:, 0]} == {parse_hand("AKJ.AK.AKQ.AKQJT")}
     ((3, 4), True)
     """
-    check_count(n, max_tries)
+    check_sizes(n, max_tries)
     conditions = Conditions.build(
         hand, seat=seat, rules=rules, partner=partner, given=given, require=require
     )
@@ -126,8 +127,7 @@ def deal_completions(
     return np.concatenate(parts)
 
 
-def check_count(n: int, max_tries: int) -> None:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n: the number of completions must be a whole number >= 1, got {n!r}")
-    if isinstance(max_tries, bool) or not isinstance(max_tries, int) or max_tries < n:
-        raise ValueError(f"max_tries: must be a whole number >= n ({n}), got {max_tries!r}")
+def check_sizes(n: int, max_tries: int) -> None:
+    """Check the number of completions and the cap on draws (``max_tries >= n``)."""
+    check_count(n, "n", 1, "the number of completions")
+    check_count(max_tries, "max_tries", int(n), "the cap on draws (at least n)")
