@@ -40,8 +40,11 @@ workers of a Dask cluster, and leaves the same dataset: the same parts (the same
   scheduler hands them out as workers free up). On Ctrl-C or SIGTERM it submits no more,
   lets the parts in flight land and raises :class:`~spades_sim.run.RunInterrupted`
   (``local:N`` workers ignore the Ctrl-C that reaches their process group too); a second
-  Ctrl-C, or :data:`WORKERLESS_GIVE_UP_S` seconds without a worker, abandons them (their
-  files, if they land, are deleted on ``resume``).
+  Ctrl-C, or :data:`WORKERLESS_GIVE_UP_S` seconds without a worker, abandons them. A run
+  that stops early deletes the part files its manifest does not list once it is done
+  with the cluster (``local:N`` workers stopped), so the files on disk are the parts
+  listed; a part abandoned on a running cluster that lands later is deleted on
+  ``resume``.
 - **Progress and summary** as locally (:class:`~spades_sim.run.Progress` with the parts
   done, :class:`~spades_sim.run.RunSummary`): the rate is hands per second across the
   cluster over the whole call, starting a ``local:N`` cluster and warming up included.
@@ -412,10 +415,20 @@ class _Parts:
             self.landed.add(future)
 
     def land(self, future: Future) -> None:
-        """Record a finished part (its error, if it failed, is raised here)."""
-        index, count = self.flying.pop(future)
-        entry = future.result()
-        self.call.writer.record_part(index, entry)
+        """Record a finished part (its error, if it failed, is raised here).
+
+        The part leaves :attr:`flying` once it is recorded, or failed: a Ctrl-C half-way
+        leaves it there, and :meth:`stop` lands it again (recording it if it is not yet).
+        """
+        index, count = self.flying[future]
+        try:
+            entry = future.result()
+            if not self.call.writer.run.is_listed(index):
+                self.call.writer.record_part(index, entry)
+        except Exception:
+            del self.flying[future]  # it failed: nothing to record, a resume computes it
+            raise
+        del self.flying[future]
         self.call.part_done(count, Tally.from_dict(entry.get("stats", {})))
 
     def run(self) -> None:
@@ -451,9 +464,22 @@ class _Parts:
                     break
         except KeyboardInterrupt:
             pass
-        if self.flying:  # abandoned: their files, if they land, are deleted by a resume
+        if self.flying:  # abandoned: their files are deleted when the run stops early
             self.client.cancel(list(self.flying))
             self.flying.clear()
+
+
+def _remove_unlisted_parts(call: RunCall) -> None:
+    """After a run stopped early, delete the part files its manifest does not list.
+
+    A part can land without being recorded: a task abandoned after an interrupt (or one
+    submitted in the instant Ctrl-C arrived) still runs to its end on its worker. Called
+    once the client is done, so a ``local:N`` cluster's workers are gone and write no
+    more; a task abandoned on a running cluster may still land later, and a resume
+    deletes it then. Best effort: the run stops anyway, and a resume cleans up too.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        call.writer.remove_stray_files()
 
 
 def run_distributed(
@@ -556,6 +582,8 @@ def run_distributed(
             if registered:  # new workers need not warm up for a run that is over
                 with contextlib.suppress(Exception):  # the scheduler may be gone
                     client.unregister_worker_plugin(plugin_name)
+    if failure is not None or interrupted is not None:
+        _remove_unlisted_parts(call)
     if failure is not None:
         raise failure
     if interrupted is not None:

@@ -22,6 +22,7 @@ manifest does not list. Thread-safe.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -184,7 +185,13 @@ class RunDirectory:
         complete and when it stops early. (Readers never take temporary files for data,
         and opening the run again with ``resume`` deletes them as well.)
         """
-        self._remove_run_files(keep=self.done_parts)
+        keep = self.done_parts
+        with contextlib.suppress(OSError, ValueError, KeyError, AttributeError):
+            # a part on disk is kept too: an interrupt may have come between writing the
+            # manifest and taking it in memory (see "Atomicity")
+            stored = parse_manifest(self.store.read_text(MANIFEST_NAME), self.store.describe())
+            keep |= {int(k) for k in stored["parts"] if re.fullmatch(r"\d{5}", k)}
+        self._remove_run_files(keep=keep)
 
     @property
     def done_parts(self) -> set[int]:
