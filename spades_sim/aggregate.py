@@ -574,23 +574,29 @@ def _run_builtin(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     queue = iter(pieces)
     own = [Tables.zeros(lay) for _ in range(workers)]
     failures: list[BaseException] = []
+    stop = threading.Event()  # Ctrl-C in the caller: the threads stop after their piece
 
     def work(t: Tables) -> None:
         try:
-            while True:
+            while not stop.is_set():
                 with lock:
                     item = next(queue, None)
-                if item is None or failures:
+                if item is None:
                     return
                 run(t, *item)
         except BaseException as exc:  # re-raised in the caller's thread
             failures.append(exc)
+            stop.set()
 
     threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in own]
     for th in threads:
         th.start()
-    for th in threads:
-        th.join()
+    try:
+        for th in threads:
+            th.join()
+    except BaseException:
+        stop.set()
+        raise
     if failures:
         raise failures[0]
     for t in own:
