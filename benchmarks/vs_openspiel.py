@@ -17,9 +17,11 @@ Paths:
                   2 threads, with random bids and random play (what the yardstick's uniform
                   random bots do) and with ``count`` bidding
 
-Besides the rates, every spades_sim path reports its CPU time per hand (all threads of
-this process): on a machine shared with other work the wall-clock rate of a 2-thread path
-suffers more than the 1-thread yardstick's, the CPU time does not.
+Besides the rates, every path reports its CPU time per hand (all threads of its process)
+and the *CPU ratio*, the yardstick's CPU time per hand over the path's: on a machine
+shared with other work the wall-clock rate of a 2-thread path suffers more than the
+1-thread yardstick's, the CPU times do not. On idle cores a 1-thread path's wall ratio is
+its CPU ratio, and a 2-thread path's at most twice it.
 
 On first use the yardstick is installed into its own virtual environment
 (``benchmarks/.openspiel-venv``, ``pip install open_spiel==2.0.2``); where that fails the
@@ -57,10 +59,10 @@ bots = [pyspiel.make_uniform_random_bot(p, 1) for p in range(4)]
 n = int(sys.argv[1])
 for i in range(200):  # warm up
     pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 for i in range(n):
     pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
-print(n / (time.perf_counter() - start))
+print(n / (time.perf_counter() - start), (time.process_time() - cpu) / n * 1e6)
 """
 
 TARGETS = {
@@ -103,7 +105,9 @@ def yardstick_rate(python: Path, hands: int) -> float:
         text=True,
         env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
-    return float(out.stdout.strip())
+    rate, cpu = (float(x) for x in out.stdout.split())
+    CPU_PER_HAND.setdefault("yardstick", []).append(cpu)
+    return rate
 
 
 CPU_PER_HAND: dict[str, list[float]] = {}
@@ -183,26 +187,39 @@ def main() -> None:
             for name, run in todo.items():
                 rates[name].append(run())
     yard = statistics.median(rates["yardstick"]) if rates["yardstick"] else None
+    yard_cpu = statistics.median(CPU_PER_HAND["yardstick"]) if yard else None
     rows = []
     for name, target in TARGETS.items():
         rate = statistics.median(rates[name]) if rates.get(name) else None
         ratio = rate / yard if rate and yard else None
         cpu = statistics.median(CPU_PER_HAND[name]) if CPU_PER_HAND.get(name) else None
+        cpu_ratio = yard_cpu / cpu if yard_cpu and cpu else None
         rows.append(
-            {"path": name, "hands_per_s": rate, "ratio": ratio, "target": target, "cpu_us": cpu}
+            {
+                "path": name,
+                "hands_per_s": rate,
+                "ratio": ratio,
+                "target": target,
+                "cpu_us": cpu,
+                "cpu_ratio": cpu_ratio,
+            }
         )
     if args.json:
-        print(json.dumps({"yardstick_hands_per_s": yard, "rounds": args.rounds, "paths": rows}))
+        summary = {"yardstick_hands_per_s": yard, "yardstick_cpu_us": yard_cpu}
+        print(json.dumps({**summary, "rounds": args.rounds, "paths": rows}))
         return
     print(f"yardstick: OpenSpiel 2.0.2 evaluate_bots, random bots, 1 thread: "
-          f"{yard:,.0f} hands/s" if yard else "yardstick: unavailable")  # fmt: skip
+          f"{yard:,.0f} hands/s, {yard_cpu:.1f} µs CPU per hand"
+          if yard else "yardstick: unavailable")  # fmt: skip
     print(f"medians of {args.rounds} rounds, {args.hands:,} hands per path and round\n")
-    print("| path | hands/s | ratio | target | CPU per hand |\n|---|---|---|---|---|")
+    print("| path | hands/s | ratio | target | CPU per hand | CPU ratio |")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         rate = f"{row['hands_per_s']:,.0f}" if row["hands_per_s"] else "not built"
         ratio = f"{row['ratio']:.1f}x" if row["ratio"] else "-"
         cpu = f"{row['cpu_us']:.3f} µs" if row["cpu_us"] else "-"
-        print(f"| {row['path']} | {rate} | {ratio} | >= {row['target']}x | {cpu} |")
+        cpu_ratio = f"{row['cpu_ratio']:.1f}x" if row["cpu_ratio"] else "-"
+        print(f"| {row['path']} | {rate} | {ratio} | >= {row['target']}x | {cpu} | {cpu_ratio} |")
 
 
 if __name__ == "__main__":
