@@ -38,13 +38,8 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 
-from spades_sim.aggregate import (
-    Aggregate,
-    aggregate_chunk,
-    default_aggregate_chunk,
-    layout,
-    to_aggregate,
-)
+from spades_sim.aggregate import aggregate_chunk, default_aggregate_chunk, layout, to_aggregate
+from spades_sim.aggregate_table import Aggregate
 from spades_sim.io import read_manifest
 from spades_sim.run import (
     Progress,

@@ -38,7 +38,7 @@ from spades_sim.schema import (
 )
 
 if TYPE_CHECKING:  # aggregate mode (issue 10)
-    from spades_sim.aggregate import Aggregate
+    from spades_sim.aggregate_table import Aggregate
 
 PolicyArg = str | Policy | Callable[..., Any]
 SidePolicies = PolicyArg | Sequence[PolicyArg] | Mapping[str, PolicyArg]

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from spades_sim.aggregate import Aggregate
+    from spades_sim.aggregate_table import Aggregate
 
 Triple = tuple[Any, Any, Any]
 """A measure's ``n``, sum and sum of squares per row of a units frame (arrays)."""

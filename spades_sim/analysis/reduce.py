@@ -63,7 +63,7 @@ from spades_sim.analysis.source import (
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 
 if TYPE_CHECKING:
-    from spades_sim.aggregate import Aggregate
+    from spades_sim.aggregate_table import Aggregate
 
 STATS = ("n", "sum", "sumsq")
 """The sufficient statistics kept per measure and group (columns ``measure.stat``)."""

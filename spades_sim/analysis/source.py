@@ -65,7 +65,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from spades_sim.aggregate import Aggregate
+from spades_sim.aggregate_table import Aggregate
 from spades_sim.io import read_manifest
 from spades_sim.schema import HAND_COLUMNS
 
