@@ -339,7 +339,7 @@ def default_aggregate_chunk(spec: RunSpec) -> int:
 
 def _workers(lay: Layout) -> int:
     """Threads to count with: the kernel threads, as many as their tables fit in memory."""
-    threads = int(numba.get_num_threads())
+    threads = int(numba.get_num_threads())  # what simulate.numba_threads set for this thread
     return max(1, min(threads, TABLE_MEMORY // max(1, lay.table_bytes())))
 
 

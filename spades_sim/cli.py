@@ -856,7 +856,8 @@ def policies() -> None:
 def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> None:
     """Tables with n and 95% intervals from run directories, read part by part.
 
-    Several runs are analysed together: group by policy or rules to tell them apart.
+    Several runs are analysed together: group by policy or rules to tell them apart. An
+    aggregate run (simulate --aggregate) gives the same tables, by the keys it counted.
 
     \b
     Examples:

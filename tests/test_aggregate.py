@@ -226,6 +226,12 @@ def test_cli(tmp_path: Path) -> None:
     assert lonely.exit_code == 2 and "add --aggregate" in lonely.output
     missing = runner.invoke(cli, ["analyze", str(tmp_path / "a"), "--by", "aces"])
     assert missing.exit_code == 2 and len(missing.output.strip().splitlines()) == 1
+    pytest.importorskip("matplotlib")
+    report = runner.invoke(cli, ["report", str(tmp_path / "a"), "--out", str(tmp_path / "r.html")])
+    assert report.exit_code == 1
+    assert report.output.strip().endswith(
+        "an aggregate run has counts, not rows; the report needs rows"
+    )
 
 
 @pytest.mark.slow
