@@ -35,7 +35,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-import pandas as pd
 import pyarrow.parquet as pq
 
 from spades_sim.aggregate import aggregate_chunk, default_aggregate_chunk, layout, to_aggregate
@@ -174,13 +173,14 @@ def load_aggregate(path: str | os.PathLike[str]) -> Aggregate:
     entries = [manifest["parts"][k] for k in sorted(manifest.get("parts", {}))]
     if not entries:
         raise ValueError(f"{root}: the run has no complete part yet")
-    frames = []
-    for entry in entries:
+    by = [str(k) for k in meta["aggregate"].get("by", [])]
+    mode = str(meta.get("mode", "hands"))
+    total: Aggregate | None = None
+    for entry in entries:  # part by part: memory is two parts' tables, not the run's
         file = root / entry["file"]
         if not file.is_file():
             raise FileNotFoundError(f"{file}: listed in the manifest but missing")
-        frames.append(pq.read_table(file).to_pandas())
-    table = pd.concat(frames, ignore_index=True)
-    by = [str(k) for k in meta["aggregate"].get("by", [])]
-    mode = str(meta.get("mode", "hands"))
-    return Aggregate.from_table(table, by, mode, meta)
+        part = Aggregate.from_table(pq.read_table(file).to_pandas(), by, mode, meta)
+        total = part if total is None else total + part
+    assert total is not None
+    return total
