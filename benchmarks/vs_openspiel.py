@@ -12,7 +12,16 @@ Paths:
   simulate_hands  to a pandas DataFrame (1 thread)
   run to Parquet  ``spades_sim.run.run_dataset``, the code behind ``spades-sim simulate``,
                   on 2 threads with the default policies, part files on disk
-  aggregate       ``simulate --aggregate`` (once it exists)
+  aggregate       ``simulate_hands(..., aggregate=...)``, the code behind ``spades-sim simulate
+                  --aggregate``: hands counted inside the kernel, no rows (by ``spades``), on
+                  2 threads, with random bids and random play (what the yardstick's uniform
+                  random bots do) and with ``count`` bidding
+
+Besides the rates, every path reports its CPU time per hand (all threads of its process)
+and the *CPU ratio*, the yardstick's CPU time per hand over the path's: on a machine
+shared with other work the wall-clock rate of a 2-thread path suffers more than the
+1-thread yardstick's, the CPU times do not. On idle cores a 1-thread path's wall ratio is
+its CPU ratio, and a 2-thread path's at most twice it.
 
 On first use the yardstick is installed into its own virtual environment
 (``benchmarks/.openspiel-venv``, ``pip install open_spiel==2.0.2``); where that fails the
@@ -36,6 +45,7 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 
+from spades_sim.aggregate import simulate_aggregate
 from spades_sim.run import run_dataset
 from spades_sim.simulate import RunSpec, _run_kernel, numba_threads, simulate_hands
 
@@ -49,10 +59,10 @@ bots = [pyspiel.make_uniform_random_bot(p, 1) for p in range(4)]
 n = int(sys.argv[1])
 for i in range(200):  # warm up
     pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 for i in range(n):
     pyspiel.evaluate_bots(game.new_initial_state(), bots, i)
-print(n / (time.perf_counter() - start))
+print(n / (time.perf_counter() - start), (time.process_time() - cpu) / n * 1e6)
 """
 
 TARGETS = {
@@ -60,8 +70,12 @@ TARGETS = {
     "kernel only, 1 thread, count + heuristic": 100,
     "simulate_hands to a DataFrame, 1 thread": 50,
     "run to Parquet, 2 threads, default policies": 60,
-    "aggregate mode, 2 threads": 150,
+    "aggregate mode, 2 threads, random + random": 150,
+    "aggregate mode, 2 threads, count + random": 100,
 }
+
+
+FRAME, PARQUET = list(TARGETS)[2:4]
 
 
 def yardstick_python() -> Path | None:
@@ -91,45 +105,63 @@ def yardstick_rate(python: Path, hands: int) -> float:
         text=True,
         env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
-    return float(out.stdout.strip())
+    rate, cpu = (float(x) for x in out.stdout.split())
+    CPU_PER_HAND.setdefault("yardstick", []).append(cpu)
+    return rate
 
 
-def timed(fn: Callable[[], object], hands: int) -> float:
-    start = time.perf_counter()
+CPU_PER_HAND: dict[str, list[float]] = {}
+"""Microseconds of CPU (this process, all threads) per hand, by path, per round."""
+
+
+def timed(fn: Callable[[], object], hands: int, name: str = "") -> float:
+    start, cpu = time.perf_counter(), time.process_time()
     fn()
-    return hands / (time.perf_counter() - start)
+    rate = hands / (time.perf_counter() - start)
+    CPU_PER_HAND.setdefault(name, []).append((time.process_time() - cpu) / hands * 1e6)
+    return rate
 
 
 def paths(hands: int, tmp: Path) -> dict[str, Callable[[], float]]:
     random_play = RunSpec.build(seed=1, bidding="count", play="random")
     heuristic = RunSpec.build(seed=1, bidding="count", play="heuristic")
     default = RunSpec.build(seed=1)
+    all_random = RunSpec.build(seed=1, bidding="random", play="random")
     counter = iter(range(10**6))
 
-    def kernel(spec: RunSpec) -> Callable[[], float]:
+    def kernel(spec: RunSpec, name: str) -> Callable[[], float]:
         def run() -> float:
             with numba_threads(1):
-                return timed(lambda: _run_kernel(spec, 0, hands), hands)
+                return timed(lambda: _run_kernel(spec, 0, hands), hands, name)
 
         return run
 
     def frame() -> float:
         with numba_threads(1):
-            return timed(lambda: simulate_hands(hands, seed=1), hands)
+            return timed(lambda: simulate_hands(hands, seed=1), hands, FRAME)
+
+    def aggregate(spec: RunSpec, name: str) -> Callable[[], float]:
+        def run() -> float:
+            return timed(lambda: simulate_aggregate(spec, hands, "spades", threads=2), hands, name)
+
+        return run
 
     def parquet() -> float:
         out = tmp / f"run{next(counter)}"
-        rate = timed(lambda: run_dataset(default, hands, out, threads=2), hands)
+        rate = timed(lambda: run_dataset(default, hands, out, threads=2), hands, PARQUET)
         for f in sorted(out.rglob("*"), reverse=True):
             f.unlink() if f.is_file() else f.rmdir()
         out.rmdir()
         return rate
 
+    names = list(TARGETS)
     return {
-        "kernel only, 1 thread, count + random": kernel(random_play),
-        "kernel only, 1 thread, count + heuristic": kernel(heuristic),
-        "simulate_hands to a DataFrame, 1 thread": frame,
-        "run to Parquet, 2 threads, default policies": parquet,
+        names[0]: kernel(random_play, names[0]),
+        names[1]: kernel(heuristic, names[1]),
+        FRAME: frame,
+        PARQUET: parquet,
+        names[4]: aggregate(all_random, names[4]),
+        names[5]: aggregate(random_play, names[5]),
     }
 
 
@@ -146,6 +178,7 @@ def main() -> None:
         todo = paths(args.hands, Path(tmp))
         for run in todo.values():  # compile or load every kernel before timing
             run()
+        CPU_PER_HAND.clear()
         for name in todo:
             rates[name] = []
         for _ in range(args.rounds):
@@ -154,22 +187,39 @@ def main() -> None:
             for name, run in todo.items():
                 rates[name].append(run())
     yard = statistics.median(rates["yardstick"]) if rates["yardstick"] else None
+    yard_cpu = statistics.median(CPU_PER_HAND["yardstick"]) if yard else None
     rows = []
     for name, target in TARGETS.items():
         rate = statistics.median(rates[name]) if rates.get(name) else None
         ratio = rate / yard if rate and yard else None
-        rows.append({"path": name, "hands_per_s": rate, "ratio": ratio, "target": target})
+        cpu = statistics.median(CPU_PER_HAND[name]) if CPU_PER_HAND.get(name) else None
+        cpu_ratio = yard_cpu / cpu if yard_cpu and cpu else None
+        rows.append(
+            {
+                "path": name,
+                "hands_per_s": rate,
+                "ratio": ratio,
+                "target": target,
+                "cpu_us": cpu,
+                "cpu_ratio": cpu_ratio,
+            }
+        )
     if args.json:
-        print(json.dumps({"yardstick_hands_per_s": yard, "rounds": args.rounds, "paths": rows}))
+        summary = {"yardstick_hands_per_s": yard, "yardstick_cpu_us": yard_cpu}
+        print(json.dumps({**summary, "rounds": args.rounds, "paths": rows}))
         return
     print(f"yardstick: OpenSpiel 2.0.2 evaluate_bots, random bots, 1 thread: "
-          f"{yard:,.0f} hands/s" if yard else "yardstick: unavailable")  # fmt: skip
+          f"{yard:,.0f} hands/s, {yard_cpu:.1f} µs CPU per hand"
+          if yard else "yardstick: unavailable")  # fmt: skip
     print(f"medians of {args.rounds} rounds, {args.hands:,} hands per path and round\n")
-    print("| path | hands/s | ratio | target |\n|---|---|---|---|")
+    print("| path | hands/s | ratio | target | CPU per hand | CPU ratio |")
+    print("|---|---|---|---|---|---|")
     for row in rows:
         rate = f"{row['hands_per_s']:,.0f}" if row["hands_per_s"] else "not built"
         ratio = f"{row['ratio']:.1f}x" if row["ratio"] else "-"
-        print(f"| {row['path']} | {rate} | {ratio} | >= {row['target']}x |")
+        cpu = f"{row['cpu_us']:.3f} µs" if row["cpu_us"] else "-"
+        cpu_ratio = f"{row['cpu_ratio']:.1f}x" if row["cpu_ratio"] else "-"
+        print(f"| {row['path']} | {rate} | {ratio} | >= {row['target']}x | {cpu} | {cpu_ratio} |")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -185,7 +185,8 @@ class RunCall:
     (:attr:`todo`), reports :class:`Progress` and builds the :class:`RunSummary`. The
     caller computes the parts in :attr:`todo`, has them written and calls
     :meth:`part_done` for each; ``show_parts`` adds the parts done to the progress bar,
-    ``started`` is when the call began (default: now); ``fsync`` and ``integer_encoding``
+    ``started`` is when the call began (default: now), ``extra_meta`` is added to the run
+    meta (aggregate mode's ``aggregate``); ``fsync`` and ``integer_encoding``
     go to the run's :class:`~spades_sim.dataset.PartFormat`, ``max_pending`` and
     ``writer_threads`` to the writer.
     """
@@ -202,6 +203,7 @@ class RunCall:
         progress: bool | Callable[[Progress], None],
         show_parts: bool = False,
         started: float | None = None,
+        extra_meta: Mapping[str, Any] | None = None,
         fsync: bool = True,
         integer_encoding: str = "DELTA_BINARY_PACKED",
         max_pending: int = 1,
@@ -216,6 +218,7 @@ class RunCall:
         self.total = int(total)
         size = default_chunk_size(spec) if chunk_size is None else int(chunk_size)
         self.meta: dict[str, Any] = {**spec.meta(), "total": self.total, "chunk_size": size}
+        self.meta.update(extra_meta or {})  # aggregate mode's keys
         nullable = (
             nullable_names(spec.hand_columns())
             | nullable_names(GAME_COLUMNS)
@@ -321,6 +324,7 @@ def run_dataset(
     fsync: bool = True,
     integer_encoding: str = "DELTA_BINARY_PACKED",
     scheduler: Any = None,
+    aggregate: bool | str | Sequence[str] | None = None,
 ) -> RunSummary:
     """Play ``total`` hands (or games, per ``spec.mode``) into the run directory ``out``.
 
@@ -335,7 +339,9 @@ def run_dataset(
     instead (a scheduler address ``"tcp://HOST:8786"``, ``"local:N"`` or a
     ``distributed.Client``; see :func:`spades_sim.distributed.run_distributed`, where
     ``threads`` is per worker and ``writer_threads`` does not apply): the dataset is the
-    same. Raises ``ValueError`` for a bad argument or a resume with other settings,
+    same. ``aggregate`` (True, or the keys to count by) writes the run's counts instead
+    of its rows (:func:`spades_sim.aggregate_run.run_aggregate`; local runs only). Raises
+    ``ValueError`` for a bad argument or a resume with other settings,
     ``FileExistsError`` for an existing run without ``resume``/``overwrite``, and
     :class:`RunInterrupted` on Ctrl-C or SIGTERM.
 
@@ -347,6 +353,23 @@ def run_dataset(
     >>> first.games, first.wins_ns + first.wins_ew + first.unfinished, again.parts_skipped
     (3, 3, 1)
     """
+    if aggregate is not None and aggregate is not False:
+        if scheduler is not None:
+            raise ValueError("aggregate mode runs locally: drop the scheduler")
+        from spades_sim.aggregate_run import run_aggregate
+
+        return run_aggregate(
+            spec,
+            total,
+            out,
+            by=None if aggregate is True else aggregate,
+            chunk_size=chunk_size,
+            threads=threads,
+            resume=resume,
+            overwrite=overwrite,
+            progress=progress,
+            fsync=fsync,
+        )
     if scheduler is not None:
         from spades_sim.distributed import run_distributed
 

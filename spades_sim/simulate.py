@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numba
 import numpy as np
@@ -36,6 +36,9 @@ from spades_sim.schema import (
     hand_columns,
     nullable_names,
 )
+
+if TYPE_CHECKING:  # aggregate mode (issue 10)
+    from spades_sim.aggregate_table import Aggregate
 
 PolicyArg = str | Policy | Callable[..., Any]
 SidePolicies = PolicyArg | Sequence[PolicyArg] | Mapping[str, PolicyArg]
@@ -417,6 +420,11 @@ def _frame(columns: Sequence[dict[str, np.ndarray]], schema: Sequence[Column]) -
     return pd.DataFrame(data)
 
 
+# --- aggregate mode (issue 10): the overloads and the ``aggregate`` branch below ------
+AggregateArg = bool | str | Sequence[str] | None
+
+
+@overload
 def simulate_hands(
     n: int,
     *,
@@ -427,8 +435,40 @@ def simulate_hands(
     draw: PolicyArg = "threshold",
     threads: int | None = None,
     chunk_size: int | None = None,
-) -> pd.DataFrame:
+    aggregate: Literal[False] | None = None,
+) -> pd.DataFrame: ...
+@overload
+def simulate_hands(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate: Literal[True] | str | Sequence[str],
+) -> Aggregate: ...
+
+
+def simulate_hands(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate: AggregateArg = None,
+) -> pd.DataFrame | Aggregate:
     """Play ``n`` independent hands (fresh scores, dealer rotating); one row per seat.
+
+    ``aggregate`` (True, or the keys to count by: ``"spades,seat"``, a list) counts the
+    hands instead of keeping rows and returns an :class:`~spades_sim.aggregate.Aggregate`
+    (``spades_sim.aggregate``), which every analysis accepts.
 
     ``bidding``/``play`` take one policy for every seat, or one per side as a pair
     ``(ns, ew)`` or a mapping ``{"ns": ..., "ew": ...}``; a policy is a name with optional
@@ -441,11 +481,41 @@ def simulate_hands(
     [0, 1, 2, 3]
     """
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
+    if aggregate is not None and aggregate is not False:  # aggregate mode (issue 10)
+        return _aggregate(spec, n, aggregate, threads, chunk_size)
     with numba_threads(threads):
         chunks = [c.hands for c in iter_chunks(spec, n, chunk_size=chunk_size)]
     hands = _frame(chunks, spec.hand_columns())
     hands.attrs["spades_sim"] = spec.meta()  # the run meta: analyses group by policy, rules
     return hands
+
+
+@overload
+def simulate_games(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate: Literal[False] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]: ...
+@overload
+def simulate_games(
+    n: int,
+    *,
+    seed: int,
+    rules: Rules | None = None,
+    bidding: SidePolicies = DEFAULT_BIDDING,
+    play: SidePolicies = DEFAULT_PLAY,
+    draw: PolicyArg = "threshold",
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate: Literal[True] | str | Sequence[str],
+) -> Aggregate: ...
 
 
 def simulate_games(
@@ -458,8 +528,10 @@ def simulate_games(
     draw: PolicyArg = "threshold",
     threads: int | None = None,
     chunk_size: int | None = None,
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Play ``n`` whole games; return (per-seat hand rows, one row per game).
+    aggregate: AggregateArg = None,
+) -> tuple[pd.DataFrame, pd.DataFrame] | Aggregate:
+    """Play ``n`` whole games; return (per-seat hand rows, one row per game), or with
+    ``aggregate`` their counts (as :func:`simulate_hands`).
 
     >>> hands, games = simulate_games(4, seed=3)
     >>> len(games), bool((games.hands > 0).all())
@@ -468,12 +540,24 @@ def simulate_games(
     spec = RunSpec.build(
         seed=seed, rules=rules, bidding=bidding, play=play, draw=draw, mode="games"
     )
+    if aggregate is not None and aggregate is not False:  # aggregate mode (issue 10)
+        return _aggregate(spec, n, aggregate, threads, chunk_size)
     with numba_threads(threads):
         chunks = list(iter_chunks(spec, n, chunk_size=chunk_size))
     hands = _frame([c.hands for c in chunks], spec.hand_columns())
     games = _frame([c.games for c in chunks if c.games is not None], GAME_COLUMNS)
     hands.attrs["spades_sim"] = games.attrs["spades_sim"] = spec.meta()  # for analyses
     return hands, games
+
+
+def _aggregate(
+    spec: RunSpec, n: int, aggregate: AggregateArg, threads: int | None, chunk_size: int | None
+) -> Aggregate:
+    """Aggregate mode (issue 10): ``spades_sim.aggregate`` counts instead of rows."""
+    from spades_sim.aggregate import simulate_aggregate
+
+    by = None if isinstance(aggregate, bool) else aggregate
+    return simulate_aggregate(spec, n, by, threads=threads, chunk_size=chunk_size)
 
 
 def record_hands(n: int, *, seed: int, start: int = 0, mode: str = "hands", **kwargs: Any) -> Chunk:

@@ -194,8 +194,12 @@ class RunSummary:
         done = f"{self.hands:,} hands"
         if self.mode == "games":
             done = f"{self.games:,} games, {done}"
+        stored = f"{self.rows:,} rows"
+        if "aggregate" in meta:  # aggregate mode: counts, no rows
+            by = ",".join(meta["aggregate"].get("by", [])) or "no key"
+            stored = f"counts by {by}"
         lines = [
-            f"spades-sim: {done} in {self.out} ({self.parts} parts, {self.rows:,} rows, {status})",
+            f"spades-sim: {done} in {self.out} ({self.parts} parts, {stored}, {status})",
             f"  rules      {rules_text(meta.get('rules', {}))}",
             f"  bidding    {pair('bidding')}",
             f"  play       {pair('play')}",

@@ -40,7 +40,8 @@ Groups: ``side``, ``outcome`` (``won``, ``lost`` or ``unfinished``, from the sid
 ``policy``, ``rules``.
 
 Sufficient statistics (:mod:`.reduce`): the measures' ``n``, sum and sum of squares per
-group; a part holds whole games, so per-game sums are complete within a part.
+group; a part holds whole games, so per-game sums are complete within a part. An
+aggregate holds them as they are (its sides and games tables, :mod:`.aggregated`).
 
 >>> from spades_sim import simulate_games
 >>> pair = simulate_games(60, seed=4, play="heuristic")
@@ -54,13 +55,17 @@ group; a part holds whole games, so per-game sums are complete within a part.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
 
+from spades_sim.analysis.aggregated import column, game_units, group_stats, side_units
 from spades_sim.analysis.reduce import Kind, Plan, finalize, run_plan, unit_frame
 from spades_sim.analysis.source import SIDE_KEYS, Data
+
+if TYPE_CHECKING:
+    from spades_sim.aggregate_table import Aggregate
 
 HAND_MEASURES: dict[str, str] = {
     "bags": "bags a side took in a hand",
@@ -183,12 +188,47 @@ def _derive_games(
     return [units, pairs[[*keys, "hands_between_penalties"]]]
 
 
+def _hands_from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    sides = side_units(agg)
+    count, penalties = column(sides, "count"), column(sides, "penalties")
+    measures = {
+        "bags": (count, column(sides, "bags"), column(sides, "bags_sq")),
+        "penalty": (count, penalties, penalties),
+        "points_lost": (count, column(sides, "points_lost"), column(sides, "points_lost_sq")),
+    }
+    return group_stats(sides, keys, measures)
+
+
+def _games_from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    games = game_units(agg)
+    count, penalized = column(games, "count"), column(games, "penalized")
+    losers = np.where(games["outcome"].to_numpy() == "lost", count, 0)
+    decided = column(games, "decided_by_bags")
+
+    def moments(name: str, n: np.ndarray = count) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return n, column(games, name), column(games, name + "_sq")
+
+    measures = {
+        "bags": moments("bags"),
+        "penalized": (count, penalized, penalized),
+        "penalties": moments("penalties"),
+        "points_lost": moments("points_lost"),
+        "first_penalty_hand": moments("first_penalty_hand", penalized),
+        "decided_by_bags": (losers, decided, decided),
+        "hands_between_penalties": moments(
+            "hands_between_penalties", column(games, "penalty_pairs")
+        ),
+    }
+    return group_stats(games, keys, measures)
+
+
 HAND_PLAN = Plan(
     name="bag_accumulation (per hand)",
     keys=SIDE_KEYS,
     hands_columns=("bags_change", "bag_penalty"),
     derive=_derive_hands,
     finalize=lambda stats, by, level: finalize(stats, by, _HAND_KINDS, level),
+    from_aggregate=_hands_from_aggregate,
     unit="a side in a hand",
     measures=HAND_MEASURES,
 )
@@ -207,6 +247,7 @@ GAME_PLAN = Plan(
     ),
     derive=_derive_games,
     finalize=lambda stats, by, level: finalize(stats, by, _GAME_KINDS, level),
+    from_aggregate=_games_from_aggregate,
     derived=("side", "outcome"),
     needs_games=True,
     unit="a side in a game",

@@ -25,7 +25,8 @@ per group and ``bid``: measure ``tricks``, the mean tricks the seat took. Groups
 per-seat column (:data:`~spades_sim.analysis.source.SEAT_KEYS`), ``policy``, ``rules``.
 
 Sufficient statistics: per group (and ``difference`` or ``bid``), the measures' ``n``,
-sum and sum of squares.
+sum and sum of squares; from an aggregate, its sides table by ``difference`` and its
+seats table by ``bid`` (:mod:`.aggregated`).
 
 >>> from spades_sim import simulate_hands
 >>> df = simulate_hands(1000, seed=3, play="heuristic")
@@ -40,11 +41,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
 
+from spades_sim.analysis.aggregated import column, group_stats, seat_units, side_units
 from spades_sim.analysis.reduce import (
     Kind,
     Plan,
@@ -55,6 +57,9 @@ from spades_sim.analysis.reduce import (
     unit_frame,
 )
 from spades_sim.analysis.source import SEAT_KEYS, SIDE_KEYS, Data
+
+if TYPE_CHECKING:
+    from spades_sim.aggregate_table import Aggregate
 
 SUMMARY_MEASURES = {
     "difference": "side tricks minus contract, mean",
@@ -132,12 +137,51 @@ def _finalize_calibration(stats: pd.DataFrame, by: list[str], level: float) -> p
     return finalize(stats, keys, {"tricks": "mean"}, level)
 
 
+def _summary_from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    sides = side_units(agg, contract=True)
+    count = column(sides, "count")
+    d = sides["difference"].to_numpy().astype(np.int64)
+    squares = count * d * d
+
+    def share(flag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hits = np.where(flag, count, 0)
+        return count, hits, hits
+
+    measures = {
+        "difference": (count, count * d, squares),
+        "abs_difference": (count, count * np.abs(d), squares),
+        "exact": share(d == 0),
+        "over": share(d > 0),
+        "set": share(d < 0),
+    }
+    return group_stats(sides, keys, measures)
+
+
+def _distribution_from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    sides = side_units(agg, contract=True)
+    sides = sides.assign(difference=sides["difference"].to_numpy().astype(np.int64))
+    count = column(sides, "count")
+    return group_stats(sides, [*keys, "difference"], {"sides": (count, count, count)})
+
+
+def _calibration_from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    seats = seat_units(agg, keys)
+    seats = seats[seats["nil_kind"].to_numpy() == 0]
+    triple = (
+        column(seats, "count"),
+        column(seats, "tricks_taken"),
+        column(seats, "tricks_taken_sq"),
+    )
+    return group_stats(seats, [*keys, "bid"], {"tricks": triple})
+
+
 SUMMARY_PLAN = Plan(
     name="bid_accuracy (summary)",
     keys=SIDE_KEYS,
     hands_columns=("side_contract", "side_tricks"),
     derive=_derive_summary,
     finalize=lambda stats, by, level: finalize(stats, by, _SUMMARY_KINDS, level),
+    from_aggregate=_summary_from_aggregate,
     unit="a side in a hand",
     measures=SUMMARY_MEASURES,
 )
@@ -147,6 +191,7 @@ DISTRIBUTION_PLAN = Plan(
     hands_columns=("side_contract", "side_tricks"),
     derive=_derive_distribution,
     finalize=_finalize_distribution,
+    from_aggregate=_distribution_from_aggregate,
     internal=("difference",),
     unit="a side in a hand",
     measures=DISTRIBUTION_MEASURES,
@@ -157,6 +202,7 @@ CALIBRATION_PLAN = Plan(
     hands_columns=("nil", "blind_nil", "bid", "tricks"),
     derive=_derive_calibration,
     finalize=_finalize_calibration,
+    from_aggregate=_calibration_from_aggregate,
     internal=("bid",),
     unit="a seat in a hand",
     measures=CALIBRATION_MEASURES,

@@ -18,7 +18,8 @@ and ``blind``: False for a nil, True for a blind nil. With ``blind`` among the k
 features describe the cards it held in play, after any blind nil exchange).
 
 Sufficient statistics (:mod:`.reduce`): per group and kind of bid (0 a number, 1 nil,
-2 blind nil), ``seats`` (one per seat) and ``made`` (``nil_made`` of nil bids).
+2 blind nil), ``seats`` (one per seat) and ``made`` (``nil_made`` of nil bids); from an
+aggregate, its seats table's ``count`` and ``nils_made`` (:mod:`.aggregated`).
 
 >>> from spades_sim import simulate_hands
 >>> t = nil_success(simulate_hands(2000, seed=1, play="heuristic"))
@@ -31,10 +32,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from spades_sim.analysis.aggregated import column, group_stats, seat_units
 from spades_sim.analysis.reduce import (
     Plan,
     group_sum,
@@ -44,6 +47,9 @@ from spades_sim.analysis.reduce import (
     unit_frame,
 )
 from spades_sim.analysis.source import SEAT_KEYS, Data
+
+if TYPE_CHECKING:
+    from spades_sim.aggregate_table import Aggregate
 
 MEASURES = {
     "nil_rate": "share of seats that bid nil or blind nil (n: seats)",
@@ -59,6 +65,15 @@ def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) ->
     units["seats"] = np.ones(len(hands))
     units["made"] = np.where(nil | blind, hands["nil_made"].to_numpy(), np.nan)
     return [units]
+
+
+def _from_aggregate(agg: Aggregate, keys: list[str]) -> pd.DataFrame:
+    seats = seat_units(agg, keys)
+    count = column(seats, "count")
+    nils = np.where(seats["nil_kind"].to_numpy() > 0, count, 0)
+    made = column(seats, "nils_made")
+    measures = {"seats": (count, count, count), "made": (nils, made, made)}
+    return group_stats(seats, [*keys, "nil_kind"], measures)
 
 
 def _finalize(stats: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
@@ -89,6 +104,7 @@ PLAN = Plan(
     hands_columns=("nil", "blind_nil", "nil_made"),
     derive=_derive,
     finalize=_finalize,
+    from_aggregate=_from_aggregate,
     internal=("nil_kind",),
     late=("blind",),
     unit="a seat in a hand",

@@ -14,10 +14,11 @@ An analysis is a :class:`Plan` run in three steps:
    tables (:func:`combine`) in any order. Every measure takes whole-number values
    (counts, tricks, bags, points), and float64 adds whole numbers below 2**53 exactly,
    so a frame, the run directory it was written to and any split into parts give
-   bit-identical tables. An *aggregate table* (count tables reduced inside the kernel,
-   issue 10) need only produce this table, the key columns (the plan's ``internal`` keys
-   included) plus ``m.n``, ``m.sum``, ``m.sumsq``: the plan's ``finalize`` takes it from
-   there, as it does from :func:`statistics_many`.
+   bit-identical tables. An *aggregate* (count tables reduced inside the kernel, issue
+   10; :mod:`spades_sim.aggregate`) skips steps 1 and 2: a plan's ``from_aggregate``
+   produces this table from its counts (:mod:`.aggregated`), the key columns (the plan's
+   ``internal`` keys included) plus ``m.n``, ``m.sum``, ``m.sumsq``, and the plan's
+   ``finalize`` takes it from there.
 3. **finalize**: estimates and 95% intervals from the statistics alone: a proportion
    (a 0/1 measure) ``sum / n`` with Wilson's interval (:func:`.stats.proportion_ci`), a
    mean ``sum / n`` with the normal interval from ``n``, ``sum`` and ``sumsq``
@@ -46,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -60,6 +61,9 @@ from spades_sim.analysis.source import (
     sources,
 )
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
+
+if TYPE_CHECKING:
+    from spades_sim.aggregate_table import Aggregate
 
 STATS = ("n", "sum", "sumsq")
 """The sufficient statistics kept per measure and group (columns ``measure.stat``)."""
@@ -96,6 +100,10 @@ class Plan:
     """What one unit is, for messages and titles."""
     measures: Mapping[str, str] = field(default_factory=dict)
     """Measure name -> what it means (for the command line and the docs)."""
+    from_aggregate: Callable[[Aggregate, list[str]], pd.DataFrame] | None = None
+    """The statistics from an aggregate's count tables instead of rows (issue 10;
+    :mod:`.aggregated`): ``(aggregate, row keys) -> `` the table the reduction of the same
+    run's rows gives, stat keys included. None: the plan needs rows."""
 
 
 # --------------------------------------------------------------------------------------
@@ -402,9 +410,19 @@ def check_keys(plan: Plan, by: Sequence[str], source: Source) -> None:
                 f"by: {key!r} is not a key of {plan.name}, whose unit is {plan.unit}; "
                 f"its keys: {', '.join(allowed)}"
             )
+        if key in plan.measures:  # grouping by the value measured left the table empty
+            raise UnknownKey(f"by: {key!r} is what {plan.name} measures, not a key of it")
         raw = key in plan.keys and key not in plan.derived and key not in plan.late
+        if raw and source.aggregate is not None and key not in source.hands_columns:
+            counted = ",".join(source.aggregate.by) or "no key"
+            raise UnknownKey(
+                f"by: {key!r} is not a key of {source.label}, an aggregate counted by "
+                f"{counted}; aggregate again with it among --by"
+            )
         if raw and key not in source.hands_columns:
             raise UnknownKey(f"by: {key!r} is not a column of {source.label} (a {source.mode} run)")
+    if source.aggregate is not None and plan.from_aggregate is None:
+        raise ValueError(f"{plan.name}: needs the rows of a run; {source.label} is an aggregate")
     if plan.needs_games and not source.has_games:
         raise ValueError(
             f"{plan.name}: needs a games run with its games table (a games run directory, or "
@@ -459,7 +477,12 @@ def statistics_many(
             hands_columns += [*plan.hands_columns, *raw]
             games_columns += plan.games_columns
         running: list[pd.DataFrame | None] = [None] * len(wanted)
-        for hands, games in source.batches(hands_columns, games_columns):
+        if source.aggregate is not None:  # counts, no rows: the same statistics (issue 10)
+            for i, (plan, _) in enumerate(wanted):
+                assert plan.from_aggregate is not None  # check_keys said so
+                running[i] = plan.from_aggregate(source.aggregate, row_keys[i])
+        batches = source.batches(hands_columns, games_columns) if source.aggregate is None else ()
+        for hands, games in batches:
             for i, (plan, _) in enumerate(wanted):
                 stat_keys = [*row_keys[i], *plan.internal]
                 units = plan.derive(hands, games, row_keys[i])

@@ -10,6 +10,9 @@ Every analysis of this package takes ``data`` as one of
 - the ``(hands, games)`` tuple :func:`~spades_sim.simulate_games` returns;
 - a run directory (``str`` or ``os.PathLike``) written by ``spades-sim simulate`` or
   :func:`~spades_sim.run.run_dataset`;
+- an :class:`~spades_sim.aggregate.Aggregate` (``simulate_hands(..., aggregate=...)``)
+  or an aggregate run directory (``spades-sim simulate --aggregate``): counts instead of
+  rows, which give the same tables for the keys it was counted by (issue 10);
 - a ``list`` of those, analysed together (the ``rules`` and ``policy`` keys then tell
   the runs apart).
 
@@ -62,11 +65,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from spades_sim.aggregate_table import Aggregate
 from spades_sim.dataset import read_manifest
 from spades_sim.schema import HAND_COLUMNS
 
-Data = pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str]
-"""One run's rows: a per-seat frame, a ``(hands, games)`` pair or a run directory."""
+Data = pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str] | Aggregate
+"""One run's rows: a per-seat frame, a ``(hands, games)`` pair or a run directory (or its
+counts: an aggregate)."""
 
 Batch = tuple[pd.DataFrame, pd.DataFrame | None]
 """The hands rows of a batch and, in games mode when asked for, its games rows."""
@@ -132,11 +137,15 @@ class Source:
     has_games: bool
     frames: Batch | None = None
     parts: tuple[tuple[Path, Path | None], ...] = ()
+    aggregate: Aggregate | None = None
+    """The run's counts when it is an aggregate (no rows: :meth:`batches` refuses)."""
 
     def batches(
         self, hands_columns: Sequence[str], games_columns: Sequence[str] = ()
     ) -> Iterator[Batch]:
         """The rows in batches, only the columns asked for (games rows when asked)."""
+        if self.aggregate is not None:
+            raise ValueError(f"{self.label}: an aggregate run has counts, not rows")
         hands_columns = list(dict.fromkeys(hands_columns))
         games_columns = list(dict.fromkeys(games_columns))
         missing = sorted(set(hands_columns) - self.hands_columns)
@@ -218,6 +227,8 @@ def sources(data: Data | list[Data]) -> list[Source]:
 def _source(data: Data, label: str) -> Source:
     if isinstance(data, pd.DataFrame):
         return _frame_source(data, None, label)
+    if isinstance(data, Aggregate):
+        return _aggregate_source(data, label)
     if isinstance(data, tuple):
         if len(data) == 2 and all(isinstance(d, pd.DataFrame) for d in data):
             return _frame_source(data[0], data[1], label)
@@ -225,7 +236,7 @@ def _source(data: Data, label: str) -> Source:
     if isinstance(data, (str, os.PathLike)):
         return _directory_source(Path(data))
     raise ValueError(
-        f"data: expected a DataFrame, a (hands, games) pair or a run directory, "
+        f"data: expected a DataFrame, a (hands, games) pair, a run directory or an aggregate, "
         f"got {type(data).__name__}"
     )
 
@@ -253,6 +264,10 @@ def _directory_source(root: Path) -> Source:
         raise NotADirectoryError(f"{root}: not a run directory")
     manifest = read_manifest(root)
     meta = manifest.get("meta") or {}
+    if "aggregate" in meta:  # an aggregate run (issue 10): its counts, summed over parts
+        from spades_sim.aggregate_run import load_aggregate
+
+        return _aggregate_source(load_aggregate(root), str(root))
     entries = [manifest["parts"][k] for k in sorted(manifest.get("parts", {}))]
     if not entries:
         raise ValueError(f"{root}: the run has no complete part yet")
@@ -268,6 +283,12 @@ def _directory_source(root: Path) -> Source:
     mode = str(meta.get("mode") or ("games" if "game" in columns else "hands"))
     has_games = all(g is not None for _, g in parts)
     return Source(str(root), mode, meta, columns, has_games, parts=tuple(parts))
+
+
+def _aggregate_source(agg: Aggregate, label: str) -> Source:
+    """An aggregate as a source: the keys it can group by stand for its columns."""
+    keys = frozenset({*agg.by, "side", "bid", "nil", "blind_nil"})
+    return Source(label, agg.mode, agg.meta, keys, agg.games is not None, aggregate=agg)
 
 
 def _plain(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:

@@ -14,6 +14,7 @@ SIGTERM keeps every finished part, says so in one line and exits 130 / 143.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,17 @@ __all__ = ["simulate"]
 @click.option(
     "--record-play", is_flag=True, help="Also store every hand's cards in play order (_plays/)."
 )
+@click.option(
+    "--aggregate",
+    is_flag=True,
+    help="Write the run's counts (a small table) instead of its rows; analyze reads them.",
+)
+@click.option(
+    "--by",
+    "aggregate_by",
+    metavar="KEYS",
+    help="With --aggregate: count by these keys, comma-separated (spades,high_spades,seat,...).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; summary as one JSON line.")
 @click.option(
     "--summary",
@@ -98,6 +110,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
       spades-sim simulate --hands 100000 --ns-bidding count:bias=1 --out runs/b
       spades-sim simulate --config run.toml --seed 2
       spades-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786 --out /shared/r
+      spades-sim simulate --hands 1000000000 --aggregate --by spades,seat --out runs/agg
     """
     from spades_sim.run import RunInterrupted, run_dataset
 
@@ -113,6 +126,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
     if from_config and from_command_line(ctx, "assignments"):  # --set merges field by field
         params["assignments"] = [*from_config, *params["assignments"]]
     spec = build_spec(params, seed=params["seed"], mode=mode, record_play=params["record_play"])
+    aggregate = _aggregate_option(params, spec)
     import numba
 
     threads = params["threads"]
@@ -147,6 +161,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
                 overwrite=params["overwrite"],
                 progress=show_bar,
                 scheduler=scheduler,
+                aggregate=aggregate,
             )
     except ConnectionError as exc:  # the --scheduler cannot be reached
         raise UserError(one_line(str(exc))) from None
@@ -159,3 +174,24 @@ def simulate(ctx: click.Context, **params: Any) -> None:
         )
         sys.exit(128 + int(stop.signal_number))
     click.echo(summary.format() if fmt == "text" else summary.to_json())
+
+
+def _aggregate_option(params: Mapping[str, Any], spec: Any) -> list[str] | None:
+    """``--aggregate``/``--by``: the keys to count by, checked, or None."""
+    by_text = params["aggregate_by"]
+    if not params["aggregate"]:
+        if by_text is not None:
+            usage("--by counts an aggregate run: add --aggregate")
+        return None
+    for clash in ("record_play", "scheduler"):
+        if params[clash]:
+            usage(f"--aggregate keeps no rows and runs locally: drop --{clash.replace('_', '-')}")
+    from spades_sim.aggregate import AggregateKeyError, layout
+
+    by = [k.strip() for k in (by_text or "").split(",") if k.strip()]
+    try:
+        layout(by, spec.rules, spec.mode)
+    except AggregateKeyError as exc:
+        message = one_line(str(exc)).removeprefix("by: ")
+        raise click.BadParameter(message, param_hint="'--by'") from None
+    return by

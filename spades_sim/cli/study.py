@@ -55,7 +55,8 @@ __all__ = ["analyze", "compare", "report"]
 def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> None:
     """Tables with n and 95% intervals from run directories, read part by part.
 
-    Several runs are analysed together: group by policy or rules to tell them apart.
+    Several runs are analysed together: group by policy or rules to tell them apart. An
+    aggregate run (simulate --aggregate) gives the same tables, by the keys it counted.
 
     \b
     Examples:

@@ -82,6 +82,11 @@ def build(
         detect_pair(first, second)
         data = [run, run_b]
         srcs = [first, second]
+    for s in srcs:  # aggregate mode (issue 10): the report reads rows
+        if s.aggregate is not None:
+            raise ValueError(
+                f"{s.label}: an aggregate run has counts, not rows; the report needs rows"
+            )
     infos = [run_info(s) for s in srcs]
     names = [_run_name(info, i, run_b is not None) for i, info in enumerate(infos)]
     tables = report_tables(data, level)
