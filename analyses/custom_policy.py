@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from spades_sim._nb import layout as L
-from spades_sim._nb.policies import heuristic_play_nb
+from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim.analysis import bid_accuracy, duplicate, estimate_of
 from spades_sim.policies import Policy
 from spades_sim.simulate import simulate_hands

@@ -40,6 +40,7 @@ import numpy as np
 from spades_sim._nb import layout as L
 from spades_sim._nb import odds as nb
 from spades_sim._nb.bitboard import SUIT_MASKS
+from spades_sim._nb.enums import B_NIL_THRESHOLD
 from spades_sim._nb.features import (
     ACE_MASK,
     FEATURES,
@@ -49,7 +50,6 @@ from spades_sim._nb.features import (
     N_FEATURES,
     QUEEN_MASK,
 )
-from spades_sim._nb.policies import B_NIL_THRESHOLD
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 from spades_sim.cards import (
     SEAT_NAMES,

@@ -21,10 +21,17 @@ import pandas as pd
 import pytest
 
 from spades_sim import reference
+from spades_sim._nb import enums, exchange, loop, rollout
 from spades_sim._nb import layout as L
-from spades_sim._nb import loop, rollout
 from spades_sim._nb import policies as nbp
+from spades_sim._nb.bitboard import SUIT_MASKS
 from spades_sim._nb.lockstep import F_HAND, F_LEADER, F_TRICKS, LANES
+from spades_sim._nb.lockstep_heuristic import (
+    H_BIDS,
+    H_NILS,
+    N_HEURISTIC_FIELDS,
+    play_heuristic_lockstep_nb,
+)
 from spades_sim.analysis import (
     bid_accuracy,
     duplicate,
@@ -107,7 +114,7 @@ def cards(text: str) -> list[int]:
 def legal_of(hand: int, info: np.ndarray) -> int:
     led = int(info[L.I_LED_SUIT])
     if led >= 0:
-        suit = int(nbp.SUIT_MASKS[led])
+        suit = int(SUIT_MASKS[led])
         return hand & suit or hand
     side = hand & ((1 << 39) - 1)
     if info[L.I_TRICK] == 0 or not info[L.I_BROKEN]:
@@ -210,7 +217,7 @@ def test_sampled_deals_respect_what_the_seat_knows() -> None:
                     for suit in range(4 if strict else 0):
                         if info[L.I_VOIDS + s] >> suit & 1:
                             checked_voids += 1
-                            assert not h & int(nbp.SUIT_MASKS[suit])
+                            assert not h & int(SUIT_MASKS[suit])
                 assert total | int(info[L.I_PLAYED]) == (1 << 52) - 1
     assert checked_voids > 0
     assert fallbacks <= 5  # of 480 deals: voids are almost always honoured
@@ -386,7 +393,7 @@ def test_two_player_bidding_has_no_partner() -> None:
 
 
 def test_two_player_draw_plans_for_strength_or_nil() -> None:
-    keep = nbp.keep_drawn_card_nb
+    keep = exchange.keep_drawn_card_nb
     plan = Policy.of("plan", "draw").lower()
     held = np.uint64(parse_hand("2C 3C 2D"))
     assert keep(np.uint64(0), parse_card("AS"), 0, False, plan)  # strong: a top spade
@@ -426,9 +433,9 @@ def test_blind_nil_only_when_rules_and_score_allow() -> None:
 
 def test_exchange_passes_danger_and_low_cards() -> None:
     hand = np.uint64(parse_hand("AS KS 4S AH 9H 2H 3D 2C"))
-    give = nbp.pass_cards_nb(hand, 3, True)
+    give = exchange.pass_cards_nb(hand, 3, True)
     assert int(give) == parse_hand("AS KS 4S")  # any spade is a danger to a nil
-    take = nbp.pass_cards_nb(hand, 3, False)
+    take = exchange.pass_cards_nb(hand, 3, False)
     assert int(take) == parse_hand("2C 3D 2H")
 
 
@@ -449,19 +456,19 @@ def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
     players = rules.players
     chunk = record_hands(LANES, seed=41, rules=rules, bidding=bidding, play=play)
     h = chunk.hands
-    st = np.zeros(nbp.N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     for b in range(LANES):
         rows = slice(b * players, (b + 1) * players)
         for s in range(players):
             st[(F_HAND + s) * LANES + b] = h["hand"][rows][s]
-            st[(nbp.H_BIDS + s) * LANES + b] = h["bid"][rows][s]
-            st[(nbp.H_NILS + s) * LANES + b] = h["nil"][rows][s] or h["blind_nil"][rows][s]
+            st[(H_BIDS + s) * LANES + b] = h["bid"][rows][s]
+            st[(H_NILS + s) * LANES + b] = h["nil"][rows][s] or h["blind_nil"][rows][s]
         dealer = int(h["dealer"][rows][0])
         leader = (dealer + 1) % 4 if players == 4 else 1 - dealer
         if rules.first_lead == "two_of_clubs":
             leader = next(s for s in range(players) if int(h["hand"][rows][s]) & 1)
         st[F_LEADER * LANES + b] = leader
-    nbp.play_heuristic_lockstep_nb(
+    play_heuristic_lockstep_nb(
         st, players, rules.first_lead == "two_of_clubs", rules.spades_lead == "any_time",
         rules.jokers, rules.nil_tricks_count_for_partner,
         parse_policy(play[0], "play").lower(), parse_policy(play[1], "play").lower(),
@@ -493,25 +500,26 @@ def test_kernel_slots_match_the_registry() -> None:
         spec = next(s for s in describe() if s.kind == kind and s.name == name)
         return 1 + [p.name for p in spec.params].index(param)
 
-    common = {"bias": nbp.B_BIAS, "nil_threshold": nbp.B_NIL_THRESHOLD,
-              "blind_nil_deficit": nbp.B_BLIND_DEFICIT, "blind_nil_max_bags": nbp.B_BLIND_MAX_BAGS,
-              "blind_nil_partner_min": nbp.B_BLIND_PARTNER_MIN,
-              "blind_nil_before_partner": nbp.B_BLIND_BEFORE_PARTNER,
-              "nil_partner_min": nbp.B_NIL_PARTNER_MIN, "round_up": nbp.B_ROUND_UP}  # fmt: skip
+    common = {"bias": enums.B_BIAS, "nil_threshold": enums.B_NIL_THRESHOLD,
+              "blind_nil_deficit": enums.B_BLIND_DEFICIT,
+              "blind_nil_max_bags": enums.B_BLIND_MAX_BAGS,
+              "blind_nil_partner_min": enums.B_BLIND_PARTNER_MIN,
+              "blind_nil_before_partner": enums.B_BLIND_BEFORE_PARTNER,
+              "nil_partner_min": enums.B_NIL_PARTNER_MIN, "round_up": enums.B_ROUND_UP}  # fmt: skip
     for name in ("count", "pagat", "partner-aware", "monte-carlo"):
         for param, index in common.items():
             assert slot("bid", name, param) == index
-    assert slot("bid", "count", "king_value") == nbp.B_KING_VALUE
-    assert slot("bid", "count", "short_value") == nbp.B_SHORT_VALUE
-    assert slot("bid", "pagat", "trump_length") == nbp.B_TRUMP_LENGTH
-    assert slot("bid", "partner-aware", "score_margin") == nbp.B_SCORE_MARGIN
-    assert slot("bid", "monte-carlo", "bid_tolerance") == nbp.B_TOLERANCE
-    assert slot("play", "lookahead", "samples") == nbp.P_SAMPLES
+    assert slot("bid", "count", "king_value") == enums.B_KING_VALUE
+    assert slot("bid", "count", "short_value") == enums.B_SHORT_VALUE
+    assert slot("bid", "pagat", "trump_length") == enums.B_TRUMP_LENGTH
+    assert slot("bid", "partner-aware", "score_margin") == enums.B_SCORE_MARGIN
+    assert slot("bid", "monte-carlo", "bid_tolerance") == enums.B_TOLERANCE
+    assert slot("play", "lookahead", "samples") == enums.P_SAMPLES
     assert slot("play", "lookahead", "bag_cost") == rollout.P_BAG_COST
-    assert slot("play", "heuristic", "draw_trumps") == nbp.P_DRAW_TRUMPS
-    assert slot("draw", "plan", "nil_spade_rank") == nbp.D_NIL_SPADE_RANK
-    assert np.array_equal(Policy.of("count", "bid").lower(), nbp.COUNT_DEFAULTS)
-    assert np.array_equal(Policy.of("heuristic", "play").lower(), nbp.HEURISTIC_DEFAULTS)
+    assert slot("play", "heuristic", "draw_trumps") == enums.P_DRAW_TRUMPS
+    assert slot("draw", "plan", "nil_spade_rank") == enums.D_NIL_SPADE_RANK
+    assert np.array_equal(Policy.of("count", "bid").lower(), enums.COUNT_DEFAULTS)
+    assert np.array_equal(Policy.of("heuristic", "play").lower(), enums.HEURISTIC_DEFAULTS)
 
 
 def test_readme_shows_the_registry() -> None:

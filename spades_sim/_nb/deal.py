@@ -2,7 +2,7 @@
 
 Both draw only from the deal's own random stream (``rng``), counters 0..63, so a deal is
 a function of ``(seed, deal coordinates)`` alone. The two-player keep-or-discard choice
-is taken by ``policies.keep_drawn_card_nb``, which sees only the drawer's own cards.
+is taken by ``exchange.keep_drawn_card_nb``, which sees only the drawer's own cards.
 """
 
 import numpy as np
@@ -10,7 +10,7 @@ from numba import njit
 
 from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ZERO, bit_nb
-from spades_sim._nb.policies import keep_drawn_card_nb
+from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
 DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck

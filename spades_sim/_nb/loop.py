@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from spades_sim._nb import layout as L
+from spades_sim._nb.bidding import blind_nil_wanted_nb
 from spades_sim._nb.bitboard import (
     JOKER_DECK,
     ONE,
@@ -27,6 +28,7 @@ from spades_sim._nb.bitboard import (
     select_bit_nb,
 )
 from spades_sim._nb.deal import deal_four_nb, draw_two_nb
+from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import (
     F_HAND,
@@ -36,18 +38,14 @@ from spades_sim._nb.lockstep import (
     LANES,
     play_random_lockstep_nb,
 )
-from spades_sim._nb.play import play_tricks_nb
-from spades_sim._nb.policies import (
+from spades_sim._nb.lockstep_heuristic import (
     H_BIDS,
     H_NILS,
     N_HEURISTIC_FIELDS,
-    blind_nil_wanted_nb,
-    builtin_bid_nb,
-    builtin_play_nb,
-    discard_for_nil_nb,
-    pass_cards_nb,
     play_heuristic_lockstep_nb,
 )
+from spades_sim._nb.play import play_tricks_nb
+from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.rng import (
     GOLDEN,
     KIND_GAMES,

@@ -24,6 +24,7 @@ from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ZERO, bit_nb
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import F_FIRST_WON, F_TRICKS, LANES
+from spades_sim._nb.lockstep_heuristic import N_HEURISTIC_FIELDS
 from spades_sim._nb.loop import (
     M_HANDS,
     N_MASKS,
@@ -35,7 +36,7 @@ from spades_sim._nb.loop import (
     score_hand_nb,
 )
 from spades_sim._nb.play import play_tricks_nb
-from spades_sim._nb.policies import N_HEURISTIC_FIELDS, builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken

@@ -178,3 +178,9 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
         tricks[win_seat] += 1
         leader = win_seat
     return L.E_OK, n, -1
+
+
+@njit(inline="always", cache=True)
+def has_played_nb(info, s, players):
+    """Whether seat ``s`` has already played to the current trick."""
+    return (s - info[L.I_LEADER] + players) % players < info[L.I_N_IN_TRICK]

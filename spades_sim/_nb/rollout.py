@@ -10,27 +10,30 @@ has shown out of (``info[I_VOIDS]``); with two players the rest stay in the unus
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
-(``cache=True``) and called, not inlined, from the dispatchers in ``policies.py``.
+(``cache=True``) and called, not inlined, from the dispatchers in ``policies.py``; they
+play their rollouts with ``heuristic.py`` and bid the other seats with ``bidding.py``.
 """
 
 import numpy as np
 from numba import njit
 
 from spades_sim._nb import layout as L
+from spades_sim._nb.bidding import counting_bid_nb, nil_allowed_nb, seat_nil_risk_nb
 from spades_sim._nb.bitboard import (
     JOKER_DECK,
     ONE,
     STANDARD_DECK,
     SUIT_MASKS,
     ZERO,
+    above_nb,
+    below_mask_nb,
     bit_nb,
     lowest_card_nb,
     popcount_nb,
     select_bit_nb,
     suit_of_nb,
 )
-from spades_sim._nb.play import legal_cards_nb, reset_trick_info_nb
-from spades_sim._nb.policies import (
+from spades_sim._nb.enums import (
     B_BAG_COST,
     B_BIAS,
     B_NIL_BONUS,
@@ -42,14 +45,9 @@ from spades_sim._nb.policies import (
     COUNT_DEFAULTS,
     HEURISTIC_DEFAULTS,
     P_SAMPLES,
-    above_nb,
-    below_mask_nb,
-    counting_bid_nb,
-    has_played_nb,
-    heuristic_play_nb,
-    nil_allowed_nb,
-    seat_nil_risk_nb,
 )
+from spades_sim._nb.heuristic import heuristic_play_nb
+from spades_sim._nb.play import has_played_nb, legal_cards_nb, reset_trick_info_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
 from spades_sim._nb.score import score_side_nb
 
