@@ -31,7 +31,7 @@ if __name__ == "__main__":  # run as a script: import the package from this chec
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import InfoSlot
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim.analysis import bid_accuracy, duplicate, estimate_of
 from spades_sim.policies import Policy
@@ -87,13 +87,13 @@ def quick_tricks_bid(hand, seat, info, rules, params, rand):
 def cheapest_winner_play(hand, legal, seat, info, rules, params, rand):
     """Win the trick as cheaply as possible unless the partner is winning it; otherwise
     play the lowest legal card. ``params[0]`` = 1 lets the partner's trick stand."""
-    n_in = info[L.I_N_IN_TRICK]
+    n_in = info[InfoSlot.n_in_trick]
     if n_in == 0:
         return lowest(legal)
-    if params[0] > 0 and info[L.I_WINNING_SEAT] == (seat ^ 2):
+    if params[0] > 0 and info[InfoSlot.winning_seat] == (seat ^ 2):
         return lowest(legal)
-    win = info[L.I_WINNING_CARD]
-    led = info[L.I_LED_SUIT]
+    win = info[InfoSlot.winning_card]
+    led = info[InfoSlot.led_suit]
     above = ~((np.uint64(1) << np.uint64(win + 1)) - np.uint64(1))
     winners = legal & above & (SUIT[led] | SUIT[SPADES])
     return lowest(winners) if winners else lowest(legal)

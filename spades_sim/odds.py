@@ -37,10 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim._nb import layout as L
 from spades_sim._nb import odds as nb
 from spades_sim._nb.bitboard import SUIT_MASKS
-from spades_sim._nb.enums import B_NIL_THRESHOLD
+from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim._nb.features import (
     ACE_MASK,
     FEATURES,
@@ -536,10 +535,10 @@ def _check_count(n: int, max_tries: int) -> None:
 def _no_nil(params: np.ndarray) -> np.ndarray:
     """A bidding parameter vector with its nil option switched off (built-in bidders)."""
     out = params.copy()
-    if int(out[0]) == L.BID_RANDOM:
+    if int(out[0]) == BidPolicy.random:
         out[RANDOM_NIL_RATE] = 0.0
     else:  # count, pagat, partner-aware and monte-carlo share the nil threshold slot
-        out[B_NIL_THRESHOLD] = -1e9
+        out[BidParam.nil_threshold] = -1e9
     return out
 
 

@@ -38,9 +38,9 @@ def _prefer_512_bit_vectors() -> None:
 _prefer_512_bit_vectors()
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_DIGEST = hashlib.sha256(
-    b"".join(path.read_bytes() for path in sorted(Path(_HERE).glob("*.py")))
-).hexdigest()
+# ``enums.py`` builds the output rows from ``schema.py``, so the kernels depend on it too.
+_SOURCES = [*sorted(Path(_HERE).glob("*.py")), Path(_HERE).parent / "schema.py"]
+_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()
 
 
 def _stamped(base: type) -> type:

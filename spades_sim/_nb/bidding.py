@@ -11,29 +11,12 @@ with borrowed arrays from the dispatcher (``policies.py``).
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import (
     ONE,
     holding_nb,
     popcount_nb,
 )
-from spades_sim._nb.enums import (
-    B_BAG_MARGIN,
-    B_BAG_PUSH,
-    B_BIAS,
-    B_BLIND_BEFORE_PARTNER,
-    B_BLIND_DEFICIT,
-    B_BLIND_MAX_BAGS,
-    B_BLIND_PARTNER_MIN,
-    B_NIL_COVER_BONUS,
-    B_NIL_PARTNER_MIN,
-    B_NIL_THRESHOLD,
-    B_OPP_NIL_BONUS,
-    B_OVERBID_CUT,
-    B_ROUND_UP,
-    B_SCORE_MARGIN,
-    B_SCORE_SHADE,
-)
+from spades_sim._nb.enums import BidParam, BidPolicy, InfoSlot, PartnerParam, RuleField
 from spades_sim._nb.rng import (
     GOLDEN,
     mix64_nb,
@@ -41,6 +24,8 @@ from spades_sim._nb.rng import (
 )
 
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
+
+OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own parameters
 
 
 @njit(cache=True, forceinline=True)
@@ -226,8 +211,8 @@ def nil_allowed_nb(seat, info, params, threshold, risk):
     """``nil_ok_nb`` for a seat at the table (for the non-inlined bidders)."""
     p = seat ^ 2
     return nil_ok_nb(
-        risk, threshold, info[L.I_PLAYERS] == 4, info[L.I_BIDS + p], info[L.I_NIL + p],
-        params[B_NIL_PARTNER_MIN],
+        risk, threshold, info[InfoSlot.players] == 4, info[InfoSlot.bids + p],
+        info[InfoSlot.nil + p], params[BidParam.nil_partner_min],
     )  # fmt: skip
 
 
@@ -245,7 +230,7 @@ def counting_bid_core_nb(
         return 0
     if not four:
         value = two_player_value_nb(hand)
-    elif policy == L.BID_COUNT:
+    elif policy == BidPolicy.count:
         value = count_value_nb(hand, a, b, c)
     else:
         value = pagat_value_nb(hand, a, b)
@@ -254,12 +239,13 @@ def counting_bid_core_nb(
 
 @njit(inline="always", cache=True)
 def counting_bid_nb(hand, seat, info, params, policy):
-    """The count (``policy`` BID_COUNT) and pagat bidders (see ``counting_bid_core_nb``)."""
+    """The count (``policy`` BidPolicy.count) and pagat bidders (see ``counting_bid_core_nb``;
+    the policy's own parameters are the three slots after ``BidParam``'s)."""
     p = seat ^ 2
     return counting_bid_core_nb(
-        hand, info[L.I_PLAYERS] == 4, policy, info[L.I_BIDS + p], info[L.I_NIL + p],
-        params[B_BIAS], params[B_NIL_THRESHOLD], params[B_NIL_PARTNER_MIN], params[B_ROUND_UP],
-        params[9], params[10], params[11],
+        hand, info[InfoSlot.players] == 4, policy, info[InfoSlot.bids + p], info[InfoSlot.nil + p],
+        params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
+        params[BidParam.round_up], params[OWN_SLOT], params[OWN_SLOT + 1], params[OWN_SLOT + 2],
     )  # fmt: skip
 
 
@@ -271,14 +257,14 @@ PAGAT_TRUMP_LENGTH = 4.0
 @njit(cache=True)
 def partner_aware_bid_nb(hand, seat, info, rules, params):
     """Partner-aware bidding: the guide's count, adjusted to the table and the score."""
-    players = info[L.I_PLAYERS]
+    players = info[InfoSlot.players]
     four = players == 4
     if four:
         value = pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH)
     else:
         value = two_player_value_nb(hand)
     side = seat & 1 if four else seat
-    threshold = params[B_NIL_THRESHOLD]
+    threshold = params[BidParam.nil_threshold]
     # the table: bids so far against 13 tricks, nils by partner or opponents
     known = 0
     unbid = 0
@@ -286,40 +272,41 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
     for s in range(players):
         if s == seat:
             continue
-        b = info[L.I_BIDS + s]
+        b = info[InfoSlot.bids + s]
         if b < 0:
             unbid += 1
-        elif info[L.I_NIL + s] != 0:
+        elif info[InfoSlot.nil + s] != 0:
             if four and s == (seat ^ 2):
-                value += params[B_NIL_COVER_BONUS]
+                value += params[PartnerParam.nil_cover_bonus]
             else:
                 opp_nil = True
         else:
             known += b
     if opp_nil:
-        value += params[B_OPP_NIL_BONUS]
+        value += params[PartnerParam.opp_nil_bonus]
     excess = known + value + 3.0 * unbid - 13.0
     if excess > 0:
-        value -= params[B_OVERBID_CUT] * excess
-    if four and info[L.I_BIDS + (seat ^ 2)] >= 4 and info[L.I_NIL + (seat ^ 2)] == 0:
+        value -= params[PartnerParam.overbid_cut] * excess
+    if four and info[InfoSlot.bids + (seat ^ 2)] >= 4 and info[InfoSlot.nil + (seat ^ 2)] == 0:
         threshold += 0.5
     # the game: bags near the limit, score near the target or far behind
     if (
-        rules[L.R_BAG_PENALTY] > 0
-        and info[L.I_BAGS + side] >= rules[L.R_BAG_LIMIT] - params[B_BAG_MARGIN]
+        rules[RuleField.bag_penalty] > 0
+        and info[InfoSlot.bags + side]
+        >= rules[RuleField.bag_limit] - params[PartnerParam.bag_margin]
     ):
-        value += params[B_BAG_PUSH]
-    mine = info[L.I_SCORES + side]
-    theirs = info[L.I_SCORES + 1 - side]
-    if mine >= rules[L.R_TARGET] - params[B_SCORE_MARGIN] and mine > theirs:
-        value -= params[B_SCORE_SHADE]
+        value += params[PartnerParam.bag_push]
+    mine = info[InfoSlot.scores + side]
+    theirs = info[InfoSlot.scores + 1 - side]
+    if mine >= rules[RuleField.target] - params[PartnerParam.score_margin] and mine > theirs:
+        value -= params[PartnerParam.score_shade]
         threshold -= 0.5
-    elif theirs - mine >= params[B_SCORE_MARGIN]:
-        value += params[B_SCORE_SHADE]
+    elif theirs - mine >= params[PartnerParam.score_margin]:
+        value += params[PartnerParam.score_shade]
         threshold += 0.5
     if nil_allowed_nb(seat, info, params, threshold, seat_nil_risk_nb(hand, four)):
         return 0
-    return round_bid_nb(value, params[B_BIAS], params[B_ROUND_UP])
+    return round_bid_nb(value, params[BidParam.bias], params[BidParam.round_up])
 
 
 @njit(cache=True, forceinline=True)
@@ -344,14 +331,15 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
 
     ``random`` with probability ``blind_nil_rate``; the other bidders by score deficit,
     bags and the partner's position (``blind_nil_core_nb``)."""
-    four = info[L.I_PLAYERS] == 4
+    four = info[InfoSlot.players] == 4
     side = seat & 1
     p = seat ^ 2
     wanted = blind_nil_core_nb(
-        four, info[L.I_SCORES + 1 - side] - info[L.I_SCORES + side], info[L.I_BAGS + side],
-        info[L.I_BIDS + p], info[L.I_NIL + p], params[B_BLIND_DEFICIT],
-        params[B_BLIND_MAX_BAGS], params[B_BLIND_PARTNER_MIN], params[B_BLIND_BEFORE_PARTNER] > 0,
+        four, info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side],
+        info[InfoSlot.bags + side], info[InfoSlot.bids + p], info[InfoSlot.nil + p],
+        params[BidParam.blind_nil_deficit], params[BidParam.blind_nil_max_bags],
+        params[BidParam.blind_nil_partner_min], params[BidParam.blind_nil_before_partner] > 0,
     )  # fmt: skip
-    if np.int64(params[0]) == L.BID_RANDOM:
+    if np.int64(params[0]) == BidPolicy.random:
         wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[2]
     return wanted

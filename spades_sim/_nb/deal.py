@@ -8,8 +8,8 @@ is taken by ``exchange.keep_drawn_card_nb``, which sees only the drawer's own ca
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ZERO, bit_nb
+from spades_sim._nb.enums import InfoSlot
 from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
@@ -65,7 +65,7 @@ def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
         top = np.int64(scratch[2 * turn])
         nxt = np.int64(scratch[2 * turn + 1])
         held = masks[base + drawer]
-        going_nil = info[L.I_NIL + drawer] == 2
+        going_nil = info[InfoSlot.nil + drawer] == 2
         if keep_drawn_card_nb(held, top, turn // 2, going_nil, draw_params):
             masks[base + drawer] = held | bit_nb(top)
             unused |= bit_nb(nxt)

@@ -9,7 +9,6 @@ cards of the seat that decides.
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bidding import (
     NIL_SIDE_2P,
     NIL_SPADE_2P,
@@ -21,14 +20,7 @@ from spades_sim._nb.bitboard import (
     rank_of_nb,
     suit_of_nb,
 )
-from spades_sim._nb.enums import (
-    D_COMMIT_AFTER,
-    D_NIL_COMMIT,
-    D_NIL_RANK,
-    D_NIL_SPADE_RANK,
-    D_SIDE_RANK,
-    D_SPADE_RANK,
-)
+from spades_sim._nb.enums import DrawPolicy, PlanParam, ThresholdParam
 
 
 @njit(inline="always", cache=True)
@@ -89,15 +81,19 @@ def keep_drawn_card_nb(held, card, kept_so_far, going_nil, draw_params):
     rank = rank_of_nb(card)
     spade = card >= 39
     nil = going_nil
-    if not nil and np.int64(draw_params[0]) == L.DRAW_PLAN:
-        if kept_so_far >= draw_params[D_COMMIT_AFTER]:
-            nil = -table_sum_nb(held, NIL_SIDE_2P, NIL_SPADE_2P) <= draw_params[D_NIL_COMMIT]
+    if not nil and np.int64(draw_params[0]) == DrawPolicy.plan:
+        if kept_so_far >= draw_params[PlanParam.commit_after]:
+            nil = (
+                -table_sum_nb(held, NIL_SIDE_2P, NIL_SPADE_2P) <= draw_params[PlanParam.nil_commit]
+            )
         if nil:
             return (
-                rank <= draw_params[D_NIL_SPADE_RANK] if spade else rank <= draw_params[D_NIL_RANK]
+                rank <= draw_params[PlanParam.nil_spade_rank]
+                if spade
+                else rank <= draw_params[ThresholdParam.nil_rank]
             )
     if nil:
-        return (not spade) and rank <= draw_params[D_NIL_RANK]
+        return (not spade) and rank <= draw_params[ThresholdParam.nil_rank]
     if spade:
-        return rank >= draw_params[D_SPADE_RANK]
-    return rank >= draw_params[D_SIDE_RANK]
+        return rank >= draw_params[ThresholdParam.spade_rank]
+    return rank >= draw_params[ThresholdParam.side_rank]

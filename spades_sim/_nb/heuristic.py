@@ -16,7 +16,6 @@ Keep new per-card code scalar-only and ``forceinline``, and keep arrays out of i
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import (
     JOKER_DECK,
     NON_SPADE_MASK,
@@ -34,15 +33,7 @@ from spades_sim._nb.bitboard import (
     lowest_card_nb,
     suit_of_nb,
 )
-from spades_sim._nb.enums import (
-    F_ATTACK,
-    F_BAG_AVOID,
-    F_CASH,
-    F_COVER,
-    F_DRAW_TRUMPS,
-    F_SECOND_TRUMP,
-    P_SET_PUSH,
-)
+from spades_sim._nb.enums import HeuristicFlag, HeuristicParam, InfoSlot, RuleField
 
 
 @njit(cache=True, forceinline=True)
@@ -197,12 +188,12 @@ def heuristic_core_nb(
     opp_a = seat ^ 1
     opp_b = seat ^ 3 if four else opp_a
     card = -1
-    if four and flags & F_COVER and (alive >> partner) & 1:
+    if four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
         card = cover_nb(
             legal, n_in, led, win_card, (partner - leader + players) % players < n_in,
             win_seat == partner, (voids >> (4 * partner)) & 15,
         )  # fmt: skip
-    elif flags & F_ATTACK and (alive >> opp_a | alive >> opp_b) & 1:
+    elif flags & HeuristicFlag.attack_nil and (alive >> opp_a | alive >> opp_b) & 1:
         target = opp_a if (alive >> opp_a) & 1 else opp_b
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
@@ -211,14 +202,24 @@ def heuristic_core_nb(
     if card >= 0:
         return card
     # a side that has made its bid ducks, unless a few more tricks would set the others
-    if flags & F_BAG_AVOID and need <= 0 and (opp_need <= 0 or remaining + 1 - opp_need > set_push):
+    if (
+        flags & HeuristicFlag.bag_avoid
+        and need <= 0
+        and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
+    ):
         return duck_nb(legal, n_in, last, led, win_card)
     if n_in == 0:
         opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 15
-        return lead_nb(legal, unseen, opp_voids, flags & F_CASH, flags & F_DRAW_TRUMPS)
+        return lead_nb(
+            legal,
+            unseen,
+            opp_voids,
+            flags & HeuristicFlag.cash_masters,
+            flags & HeuristicFlag.draw_trumps,
+        )
     return follow_nb(
         legal, four and n_in == 1, last, led, win_card, four and win_seat == partner, unseen,
-        flags & F_CASH, flags & F_SECOND_TRUMP,
+        flags & HeuristicFlag.cash_masters, flags & HeuristicFlag.second_hand_trump,
     )  # fmt: skip
 
 
@@ -228,8 +229,8 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
 
     Reads the table state into scalars and hands them to ``heuristic_core_nb``: keeping
     the arrays out of the branchy part lets Numba drop their reference counting."""
-    players = info[L.I_PLAYERS]
-    for_partner = rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0
+    players = info[InfoSlot.players]
+    for_partner = rules[RuleField.nil_tricks_for_partner] != 0
     alive = 0
     voids = 0
     need = 0
@@ -237,11 +238,11 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     contract = 0
     opp_contract = 0
     for s in range(players):
-        nil = info[L.I_NIL + s] != 0
-        won = info[L.I_TRICKS_WON + s]
+        nil = info[InfoSlot.nil + s] != 0
+        won = info[InfoSlot.tricks_won + s]
         alive |= np.int64(nil and won == 0) << s
-        voids |= info[L.I_VOIDS + s] << (4 * s)
-        bid = 0 if nil else info[L.I_BIDS + s]
+        voids |= info[InfoSlot.voids + s] << (4 * s)
+        bid = 0 if nil else info[InfoSlot.bids + s]
         counted = won if (for_partner or not nil) else 0
         if (s & 1) == (seat & 1):
             contract += bid
@@ -252,11 +253,11 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     flags = 0
     for k in range(1, 8):
         flags |= np.int64(params[k] > 0) << (k - 1)
-    deck = JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
+    deck = JOKER_DECK if rules[RuleField.jokers] else STANDARD_DECK
     return heuristic_core_nb(
-        hand, legal, seat, players, info[L.I_N_IN_TRICK], info[L.I_LEADER],
-        info[L.I_LED_SUIT], info[L.I_WINNING_CARD], info[L.I_WINNING_SEAT],
-        deck & ~hand & ~np.uint64(info[L.I_PLAYED]), alive, voids,
+        hand, legal, seat, players, info[InfoSlot.n_in_trick], info[InfoSlot.leader],
+        info[InfoSlot.led_suit], info[InfoSlot.winning_card], info[InfoSlot.winning_seat],
+        deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive, voids,
         need if contract > 0 else -99, opp_need if opp_contract > 0 else -99,
-        13 - info[L.I_TRICK], flags, params[P_SET_PUSH],
+        13 - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
     )  # fmt: skip

@@ -29,26 +29,13 @@ from spades_sim._nb.bitboard import (
     lane_void_mask_nb,
 )
 from spades_sim._nb.enums import (
-    F_ATTACK,
-    F_BAG_AVOID,
-    F_CASH,
-    F_COVER,
-    F_DRAW_TRUMPS,
-    F_SECOND_TRUMP,
-    P_SET_PUSH,
-)
-from spades_sim._nb.lockstep import (
-    F_BROKEN,
-    F_HAND,
-    F_LEADER,
-    F_LED,
-    F_TRICKS,
-    F_WIN_CARD,
-    F_WIN_SEAT,
     LANES,
-    N_FIELDS,
-    end_trick_nb,
+    HeuristicField,
+    HeuristicFlag,
+    HeuristicParam,
+    LockstepField,
 )
+from spades_sim._nb.lockstep import end_trick_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -139,8 +126,8 @@ def _heuristic_lane_nb(
     side = legal & NON_SPADE_MASK
     lead = lane_weakest_nb(side if side else legal)
     trumps = lane_cheapest_equal_nb(sp, top_sp, unseen, SPADE_MASK)
-    lead = trumps if (flags & F_DRAW_TRUMPS) and draw else lead
-    lead = cash if (flags & F_CASH) and cash >= 0 else lead
+    lead = trumps if (flags & HeuristicFlag.draw_trumps) and draw else lead
+    lead = cash if (flags & HeuristicFlag.cash_masters) and cash >= 0 else lead
     # follow for tricks
     trumped = (win_card >= 39) & (led != 3)
     partner_wins = four & (win_seat == partner)
@@ -151,7 +138,9 @@ def _heuristic_lane_nb(
     second = four & (n_in == 1)
     cheap = lane_cheapest_equal_nb(beaters, lane_hi_nb(beaters), unseen, led_mask)
     third = lane_lo_nb(masters) if masters else cheap
-    second_card = lane_lo_nb(masters) if (masters and flags & F_CASH) else lo_follow
+    second_card = (
+        lane_lo_nb(masters) if (masters and flags & HeuristicFlag.cash_masters) else lo_follow
+    )
     winning = lane_lo_nb(beaters) if last else (second_card if second else third)
     on_suit = winning if (beaters and not (trumped or partner_wins)) else lo_follow
     discard = lane_weakest_nb(legal)
@@ -160,19 +149,21 @@ def _heuristic_lane_nb(
     ruff = (
         ruff
         if trumped
-        else (discard if (second and not flags & F_SECOND_TRUMP) else lane_lo_nb(sp))
+        else (
+            discard if (second and not flags & HeuristicFlag.second_hand_trump) else lane_lo_nb(sp)
+        )
     )
     off_suit = ruff if (sp and not partner_wins) else discard
     card = lead if leading else (on_suit if follow else off_suit)
     # a side that has made its bid ducks, unless a few more tricks would set the others
     ducking = (
-        (flags & F_BAG_AVOID)
+        (flags & HeuristicFlag.bag_avoid)
         and need <= 0
         and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
     )
     card = duck if ducking else card
     # a partner's live nil: cover it; an opponent's: try to set it
-    covering = four and (flags & F_COVER) and (alive >> partner) & 1
+    covering = four and (flags & HeuristicFlag.cover_nil) and (alive >> partner) & 1
     partner_voids = (voids >> (4 * partner)) & 7
     cover_lead = lane_high_rank_nb(legal)
     cover_lead = lane_void_top_nb(legal, partner_voids, 2, cover_lead)
@@ -189,7 +180,7 @@ def _heuristic_lane_nb(
     partner_played = (partner - leader + players) & (players - 1) < n_in
     cover = cover_lead if leading else (cover_after if partner_played else cover_before)
     target = opp_a if (alive >> opp_a) & 1 else opp_b
-    attacking = (flags & F_ATTACK) and (alive >> target) & 1
+    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1
     still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
     attack_lead = lane_low_rank_nb(still_in if still_in else legal)
     attack_before = lo_follow if follow else discard
@@ -205,19 +196,6 @@ def _heuristic_lane_nb(
 # Lock-step state: the fields of ``lockstep.py`` plus what the heuristic reads. Field f
 # of deal b is ``st[f * LANES + b]``; bids and nil flags are set before play (nil 0/1,
 # seats beyond the players 0), played and voids are cleared by the play function.
-H_PLAYED = N_FIELDS
-
-H_VOIDS = N_FIELDS + 1  # 4 bits per seat: the suits it has shown out of
-
-H_BIDS = N_FIELDS + 2  # 4 fields
-
-H_NILS = N_FIELDS + 6  # 4 fields
-
-H_ALIVE = N_FIELDS + 10  # seats with a live nil, a bit each
-
-H_NEED = N_FIELDS + 11  # 2 fields: tricks each side still needs (-99: no contract)
-
-N_HEURISTIC_FIELDS = N_FIELDS + 13
 
 
 @njit(cache=True, forceinline=True)
@@ -242,37 +220,37 @@ def _heuristic_position_nb(
     first_trick = trick_no == 0
     seat_bits = np.uint64(players - 1)
     for b in range(LANES):
-        leader_u = st[_at_nb(F_LEADER, b)]
+        leader_u = st[_at_nb(LockstepField.leader, b)]
         seat = np.int64((leader_u + np.uint64(j)) & seat_bits)
-        h0 = st[_at_nb(F_HAND, b)]
-        h1 = st[_at_nb(F_HAND + 1, b)]
-        h2 = st[_at_nb(F_HAND + 2, b)]
-        h3 = st[_at_nb(F_HAND + 3, b)]
+        h0 = st[_at_nb(LockstepField.hand, b)]
+        h1 = st[_at_nb(LockstepField.hand + 1, b)]
+        h2 = st[_at_nb(LockstepField.hand + 2, b)]
+        h3 = st[_at_nb(LockstepField.hand + 3, b)]
         hand = (
             (h0 & (ZERO - np.uint64(seat == 0)))
             | (h1 & (ZERO - np.uint64(seat == 1)))
             | (h2 & (ZERO - np.uint64(seat == 2)))
             | (h3 & (ZERO - np.uint64(seat == 3)))
         )
-        led_now = np.int64(st[_at_nb(F_LED, b)])
+        led_now = np.int64(st[_at_nb(LockstepField.led, b)])
         led = -1 if leading else led_now
-        played = st[_at_nb(H_PLAYED, b)]
+        played = st[_at_nb(HeuristicField.played, b)]
         # the legal cards, as legal_cards_nb
         side = hand & NON_SPADE_MASK
         restricted = side if side != ZERO else hand
-        free = (not first_trick) and (any_time or st[_at_nb(F_BROKEN, b)] != ZERO)
+        free = (not first_trick) and (any_time or st[_at_nb(LockstepField.broken, b)] != ZERO)
         lead_legal = hand if free else restricted
         lead_legal = ONE if (first_trick and two_clubs and hand & ONE) else lead_legal
         follow = hand & lane_suit_mask_nb(max(led_now, 0))
         legal = lead_legal if leading else (follow if follow != ZERO else hand)
         # the table state the heuristic reads (kept per trick by _heuristic_needs_nb)
-        alive = np.int64(st[_at_nb(H_ALIVE, b)])
-        need0 = np.int64(st[_at_nb(H_NEED, b)])
-        need1 = np.int64(st[_at_nb(H_NEED + 1, b)])
+        alive = np.int64(st[_at_nb(HeuristicField.alive, b)])
+        need0 = np.int64(st[_at_nb(HeuristicField.need, b)])
+        need1 = np.int64(st[_at_nb(HeuristicField.need + 1, b)])
         odd = (seat & 1) == 1
-        win_card = np.int64(st[_at_nb(F_WIN_CARD, b)])
-        win_seat = np.int64(st[_at_nb(F_WIN_SEAT, b)])
-        voids = np.int64(st[_at_nb(H_VOIDS, b)])
+        win_card = np.int64(st[_at_nb(LockstepField.win_card, b)])
+        win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
+        voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
         card = _heuristic_lane_nb(
             hand, legal, seat, players, j, leading, np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
@@ -283,21 +261,21 @@ def _heuristic_position_nb(
         # play it, as play_tricks_nb does
         ucard = np.uint64(card)
         keep = ~(ONE << ucard)
-        st[_at_nb(F_HAND, b)] = h0 & keep
-        st[_at_nb(F_HAND + 1, b)] = h1 & keep
-        st[_at_nb(F_HAND + 2, b)] = h2 & keep
-        st[_at_nb(F_HAND + 3, b)] = h3 & keep
+        st[_at_nb(LockstepField.hand, b)] = h0 & keep
+        st[_at_nb(LockstepField.hand + 1, b)] = h1 & keep
+        st[_at_nb(LockstepField.hand + 2, b)] = h2 & keep
+        st[_at_nb(LockstepField.hand + 3, b)] = h3 & keep
         suit = np.int64(card >= 13) + np.int64(card >= 26) + np.int64(card >= 39)
         spade = card >= 39
-        st[_at_nb(F_BROKEN, b)] |= np.uint64(spade)
-        st[_at_nb(H_PLAYED, b)] = played | (ONE << ucard)
+        st[_at_nb(LockstepField.broken, b)] |= np.uint64(spade)
+        st[_at_nb(HeuristicField.played, b)] = played | (ONE << ucard)
         beats_now = (card > win_card) and ((suit == led_now) or spade)
         shown_out = np.int64(suit != led_now) << (4 * seat + max(led_now, 0))
-        st[_at_nb(H_VOIDS, b)] = np.uint64(voids if leading else voids | shown_out)
-        st[_at_nb(F_LED, b)] = np.uint64(suit) if leading else np.uint64(led_now)
+        st[_at_nb(HeuristicField.voids, b)] = np.uint64(voids if leading else voids | shown_out)
+        st[_at_nb(LockstepField.led, b)] = np.uint64(suit) if leading else np.uint64(led_now)
         take = leading or beats_now
-        st[_at_nb(F_WIN_CARD, b)] = ucard if take else np.uint64(win_card)
-        st[_at_nb(F_WIN_SEAT, b)] = np.uint64(seat) if take else np.uint64(win_seat)
+        st[_at_nb(LockstepField.win_card, b)] = ucard if take else np.uint64(win_card)
+        st[_at_nb(LockstepField.win_seat, b)] = np.uint64(seat) if take else np.uint64(win_seat)
 
 
 @njit(cache=True, forceinline=True)
@@ -305,33 +283,33 @@ def _heuristic_needs_nb(st, for_partner):
     """Per lane, the live nils and what each side still needs, as ``heuristic_play_nb``
     computes them; they change only when a trick is won."""
     for b in range(LANES):
-        t0 = np.int64(st[_at_nb(F_TRICKS, b)])
-        t1 = np.int64(st[_at_nb(F_TRICKS + 1, b)])
-        t2 = np.int64(st[_at_nb(F_TRICKS + 2, b)])
-        t3 = np.int64(st[_at_nb(F_TRICKS + 3, b)])
-        n0 = st[_at_nb(H_NILS, b)] != ZERO
-        n1 = st[_at_nb(H_NILS + 1, b)] != ZERO
-        n2 = st[_at_nb(H_NILS + 2, b)] != ZERO
-        n3 = st[_at_nb(H_NILS + 3, b)] != ZERO
+        t0 = np.int64(st[_at_nb(LockstepField.tricks, b)])
+        t1 = np.int64(st[_at_nb(LockstepField.tricks + 1, b)])
+        t2 = np.int64(st[_at_nb(LockstepField.tricks + 2, b)])
+        t3 = np.int64(st[_at_nb(LockstepField.tricks + 3, b)])
+        n0 = st[_at_nb(HeuristicField.nils, b)] != ZERO
+        n1 = st[_at_nb(HeuristicField.nils + 1, b)] != ZERO
+        n2 = st[_at_nb(HeuristicField.nils + 2, b)] != ZERO
+        n3 = st[_at_nb(HeuristicField.nils + 3, b)] != ZERO
         alive = (
             np.int64(n0 and t0 == 0)
             | (np.int64(n1 and t1 == 0) << 1)
             | (np.int64(n2 and t2 == 0) << 2)
             | (np.int64(n3 and t3 == 0) << 3)
         )
-        b0 = 0 if n0 else np.int64(st[_at_nb(H_BIDS, b)])
-        b1 = 0 if n1 else np.int64(st[_at_nb(H_BIDS + 1, b)])
-        b2 = 0 if n2 else np.int64(st[_at_nb(H_BIDS + 2, b)])
-        b3 = 0 if n3 else np.int64(st[_at_nb(H_BIDS + 3, b)])
+        b0 = 0 if n0 else np.int64(st[_at_nb(HeuristicField.bids, b)])
+        b1 = 0 if n1 else np.int64(st[_at_nb(HeuristicField.bids + 1, b)])
+        b2 = 0 if n2 else np.int64(st[_at_nb(HeuristicField.bids + 2, b)])
+        b3 = 0 if n3 else np.int64(st[_at_nb(HeuristicField.bids + 3, b)])
         c0 = t0 if (for_partner or not n0) else 0
         c1 = t1 if (for_partner or not n1) else 0
         c2 = t2 if (for_partner or not n2) else 0
         c3 = t3 if (for_partner or not n3) else 0
         k0 = b0 + b2
         k1 = b1 + b3
-        st[_at_nb(H_ALIVE, b)] = np.uint64(alive)
-        st[_at_nb(H_NEED, b)] = np.uint64(k0 - c0 - c2 if k0 > 0 else -99)
-        st[_at_nb(H_NEED + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
+        st[_at_nb(HeuristicField.alive, b)] = np.uint64(alive)
+        st[_at_nb(HeuristicField.need, b)] = np.uint64(k0 - c0 - c2 if k0 > 0 else -99)
+        st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
 
 
 @njit(cache=True)
@@ -344,12 +322,12 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_par
     deck = JOKER_DECK if jokers else STANDARD_DECK
     flags0 = heuristic_flags_nb(params0)
     flags1 = heuristic_flags_nb(params1)
-    push0 = params0[P_SET_PUSH]
-    push1 = params1[P_SET_PUSH]
+    push0 = params0[HeuristicParam.set_push]
+    push1 = params1[HeuristicParam.set_push]
     for b in range(LANES):
-        st[_at_nb(F_BROKEN, b)] = ZERO
-        st[_at_nb(H_PLAYED, b)] = ZERO
-        st[_at_nb(H_VOIDS, b)] = ZERO
+        st[_at_nb(LockstepField.broken, b)] = ZERO
+        st[_at_nb(HeuristicField.played, b)] = ZERO
+        st[_at_nb(HeuristicField.voids, b)] = ZERO
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
         _heuristic_position_nb(

@@ -29,7 +29,6 @@ import numpy as np
 from numba import njit
 from numba.extending import intrinsic
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bidding import (
     counting_bid_nb,
     partner_aware_bid_nb,
@@ -38,6 +37,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     select_bit_nb,
 )
+from spades_sim._nb.enums import BidPolicy, PlayPolicy
 from spades_sim._nb.heuristic import (
     heuristic_play_nb,
 )
@@ -77,16 +77,16 @@ def borrow_nb(typingctx, arr):
 def builtin_bid_nb(hand, seat, info, rules, params, rand):
     """Bid 0..13 (0 = nil) with the built-in bidding policy ``params[0]``."""
     policy = np.int64(params[0])
-    if policy == L.BID_RANDOM:
+    if policy == BidPolicy.random:
         bits = mix64_nb(rand)
         if unit_nb(bits) < params[1]:
             return 0
         return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, np.int64(params[3]))
-    if policy == L.BID_PARTNER:
+    if policy == BidPolicy.partner_aware:
         return partner_aware_bid_nb(
             hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params)
         )
-    if policy == L.BID_MONTE_CARLO:
+    if policy == BidPolicy.monte_carlo:
         return monte_carlo_bid_nb(
             hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand
         )
@@ -97,9 +97,9 @@ def builtin_bid_nb(hand, seat, info, rules, params, rand):
 def builtin_play_nb(hand, legal, seat, info, rules, params, rand):
     """Play a card of ``legal`` with the built-in play policy ``params[0]``."""
     policy = np.int64(params[0])
-    if policy == L.PLAY_HEURISTIC:
+    if policy == PlayPolicy.heuristic:
         return heuristic_play_nb(hand, legal, seat, info, rules, params)
-    if policy == L.PLAY_LOOKAHEAD:
+    if policy == PlayPolicy.lookahead:
         return lookahead_play_nb(
             hand, legal, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand
         )
