@@ -4,8 +4,8 @@ The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`
 validated when it is built (``__post_init__``): a bad value or an impossible combination
 raises ``ValueError`` naming the field. The two string options are :class:`FirstLead` and
 :class:`SpadesLead` (``StrEnum``s; their plain string values are accepted and converted).
-``Rules.lower()`` turns a rule set into the int64 array the kernels read by the constants
-of ``spades_sim._nb.layout``.
+``Rules.lower()`` turns a rule set into the int64 array the kernels read, one entry per
+field of ``spades_sim._nb.enums.RuleField``, by name.
 
 >>> Rules().target, Rules.preset("mercy").loss_threshold
 (500, -200)

@@ -17,14 +17,20 @@ from numba.extending import intrinsic
 # the host CPU (and Numba's cache is keyed by it), so use it wherever the host has it.
 HAS_PDEP = "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
 
-CLUB_MASK = np.uint64((1 << 13) - 1)
-DIAMOND_MASK = np.uint64(((1 << 13) - 1) << 13)
-HEART_MASK = np.uint64(((1 << 13) - 1) << 26)
-SPADE_MASK = np.uint64((((1 << 13) - 1) << 39) | (1 << 52) | (1 << 53))
-NON_SPADE_MASK = np.uint64((1 << 39) - 1)
+# Every mask of the kernels is built here from these two: the 13 ranks of a suit at its
+# offset ``13 * suit``, and the jokers (52, 53), which are spades.
+RANK_BITS = np.uint64((1 << 13) - 1)
+JOKERS = np.uint64((1 << 52) | (1 << 53))
+SPADE_BITS = RANK_BITS | (JOKERS >> np.uint64(39))  # a spade holding: 13 ranks, 2 jokers
+CLUB_MASK = RANK_BITS
+DIAMOND_MASK = RANK_BITS << np.uint64(13)
+HEART_MASK = RANK_BITS << np.uint64(26)
+SPADE_MASK = (RANK_BITS << np.uint64(39)) | JOKERS
+NON_SPADE_MASK = CLUB_MASK | DIAMOND_MASK | HEART_MASK
 SUIT_MASKS = np.array([CLUB_MASK, DIAMOND_MASK, HEART_MASK, SPADE_MASK], dtype=np.uint64)
-STANDARD_DECK = np.uint64((1 << 52) - 1)
-JOKER_DECK = np.uint64((((1 << 52) - 1) & ~((1 << 13) | (1 << 26))) | (1 << 52) | (1 << 53))
+STANDARD_DECK = NON_SPADE_MASK | (RANK_BITS << np.uint64(39))
+# with jokers, the 2D and 2H leave the deck (docs/rules.md "Jokers")
+JOKER_DECK = (STANDARD_DECK & ~(np.uint64(1 << 13) | np.uint64(1 << 26))) | JOKERS
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -126,18 +132,19 @@ select_bit_nb = _select_bit_pdep_nb if HAS_PDEP else _select_bit_search_nb
 
 
 @njit(inline="always", cache=True)
+def deck_mask_nb(jokers):
+    """The mask of the 52 cards in play: the standard deck, or with ``jokers`` the deck
+    whose 2D and 2H give way to the jokers."""
+    return JOKER_DECK if jokers else STANDARD_DECK
+
+
+@njit(inline="always", cache=True)
 def suit_mask_nb(suit):
     """The mask of all cards of a suit (spades include the jokers)."""
     return SUIT_MASKS[suit]
 
 
 # --- Ranks within suits -----------------------------------------------------------------
-
-RANK_BITS = np.uint64(0x1FFF)
-
-JOKERS = np.uint64((1 << 52) | (1 << 53))
-
-SPADE_BITS = np.uint64(0x7FFF)  # 13 spades and the two jokers
 
 # the cards of the suits whose bits are set (a void mask from info -> card mask)
 SUIT_MASKS_BY_BITS = np.array(

@@ -8,12 +8,31 @@ is taken by ``exchange.keep_drawn_card_nb``, which sees only the drawer's own ca
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bitboard import ZERO, bit_nb
+from spades_sim._nb.bitboard import (
+    ONE,
+    ZERO,
+    bit_nb,
+    deck_mask_nb,
+)
 from spades_sim._nb.enums import InfoSlot
 from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
 DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
+
+
+@njit(cache=True)
+def deck_cards_nb(jokers):
+    """The 52 card ids of the deck (``bitboard.deck_mask_nb``), ascending: the order the
+    shuffle starts from."""
+    deck = np.empty(52, dtype=np.uint8)
+    mask = deck_mask_nb(jokers)
+    n = 0
+    for card in range(54):
+        if (mask >> np.uint64(card)) & ONE:
+            deck[n] = card
+            n += 1
+    return deck
 
 
 @njit(inline="always", cache=True)

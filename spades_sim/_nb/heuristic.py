@@ -17,16 +17,15 @@ import numpy as np
 from numba import njit
 
 from spades_sim._nb.bitboard import (
-    JOKER_DECK,
     NON_SPADE_MASK,
     ONE,
     SPADE_MASK,
-    STANDARD_DECK,
     SUIT_MASKS,
     SUIT_MASKS_BY_BITS,
     ZERO,
     above_nb,
     below_mask_nb,
+    deck_mask_nb,
     high_rank_card_nb,
     highest_card_nb,
     low_rank_card_nb,
@@ -253,7 +252,7 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     flags = 0
     for k in range(1, 8):
         flags |= np.int64(params[k] > 0) << (k - 1)
-    deck = JOKER_DECK if rules[RuleField.jokers] else STANDARD_DECK
+    deck = deck_mask_nb(rules[RuleField.jokers])
     return heuristic_core_nb(
         hand, legal, seat, players, info[InfoSlot.n_in_trick], info[InfoSlot.leader],
         info[InfoSlot.led_suit], info[InfoSlot.winning_card], info[InfoSlot.winning_seat],

@@ -12,12 +12,10 @@ same card from them, so both paths give identical hands; the tests hold them equ
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bitboard import NON_SPADE_MASK, ONE, ZERO, popcount_nb
+from spades_sim._nb.bitboard import JOKERS, NON_SPADE_MASK, ONE, RANK_BITS, ZERO, popcount_nb
 from spades_sim._nb.enums import LANES, LockstepField
 from spades_sim._nb.rng import GOLDEN, LOW32, mix64_nb
 
-_JOKERS = np.uint64((1 << 52) | (1 << 53))
-_SUIT_BITS = np.uint64(0x1FFF)
 U13 = np.uint64(13)
 U26 = np.uint64(26)
 U39 = np.uint64(39)
@@ -68,7 +66,7 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
                 legal = ONE
         else:
             led = st[_at(LockstepField.led, b)]
-            suit_mask = (_SUIT_BITS << (U13 * led)) | (_JOKERS if led == np.uint64(3) else ZERO)
+            suit_mask = (RANK_BITS << (U13 * led)) | (JOKERS if led == np.uint64(3) else ZERO)
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
         n = np.uint64(popcount_nb(legal))

@@ -13,13 +13,12 @@ import numpy as np
 from numba import njit
 
 from spades_sim._nb.bitboard import (
-    JOKER_DECK,
     NON_SPADE_MASK,
     ONE,
     RANK_BITS,
     SPADE_MASK,
-    STANDARD_DECK,
     ZERO,
+    deck_mask_nb,
     lane_above_nb,
     lane_hi_nb,
     lane_high_rank_nb,
@@ -315,11 +314,12 @@ def _heuristic_needs_nb(st, for_partner):
 @njit(cache=True)
 def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_partner, params0,
                                params1):  # fmt: skip
-    """Play 13 tricks of the ``heuristic`` in all ``LANES`` deals of ``st`` (layout above:
-    hands, leader, tricks 0, bids and nil flags set), side s with parameters ``params{s}``.
+    """Play 13 tricks of the ``heuristic`` in all ``LANES`` deals of ``st``
+    (``LockstepField`` and ``HeuristicField``: hands, leader, tricks 0, bids and nil flags
+    set), side s with parameters ``params{s}``.
     Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
     equal the scalar path's; the loop over lanes has no branch and compiles to SIMD."""
-    deck = JOKER_DECK if jokers else STANDARD_DECK
+    deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
     flags1 = heuristic_flags_nb(params1)
     push0 = params0[HeuristicParam.set_push]

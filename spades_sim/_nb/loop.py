@@ -19,14 +19,16 @@ from numba import njit, prange
 
 from spades_sim._nb.bidding import blind_nil_wanted_nb
 from spades_sim._nb.bitboard import (
-    JOKER_DECK,
-    ONE,
-    STANDARD_DECK,
     bit_nb,
+    deck_mask_nb,
     popcount_nb,
     select_bit_nb,
 )
-from spades_sim._nb.deal import deal_four_nb, draw_two_nb
+from spades_sim._nb.deal import (
+    deal_four_nb,
+    deck_cards_nb,
+    draw_two_nb,
+)
 from spades_sim._nb.enums import (
     LANES,
     N_HEURISTIC_FIELDS,
@@ -49,7 +51,11 @@ from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
-from spades_sim._nb.play import play_tricks_nb
+from spades_sim._nb.play import (
+    first_leader_nb,
+    first_to_act_nb,
+    play_tricks_nb,
+)
 from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.rng import (
     GOLDEN,
@@ -121,7 +127,7 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     Few arguments on purpose: every array passed to a non-inlined call costs reference
     counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
     ids in [52:104] and shuffle space in [0:52]. ``info`` is the public table state
-    (layout ``I_*``; the caller sets the scores and bags before the hand), which the
+    (``InfoSlot``; the caller sets the scores and bags before the hand), which the
     policies read and which ends with the bids, nil kinds (0/1 nil/2 blind) and tricks.
     ``masks`` (hidden from policies) receives the hands at the start of play
     (``MaskSlot.hands``) and as dealt before any blind nil exchange (``MaskSlot.dealt``). ``params``
@@ -136,7 +142,7 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     info[InfoSlot.dealer] = dealer
     for s in range(4):
         info[InfoSlot.bids + s] = -1
-    first = (dealer + 1) & 3 if players == 4 else 1 - dealer
+    first = first_to_act_nb(dealer, players)
     info[InfoSlot.first_to_act] = first
     counter = DECISION_COUNTER_BASE
     errors = 0
@@ -197,7 +203,9 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 set_bid_nb(info, seat, 0, 2)
             seat = 1 - seat
         if dealt:
-            unused = deck_mask_nb(rules) & ~(masks[MaskSlot.hands] | masks[MaskSlot.hands + 1])
+            unused = deck_mask_nb(rules[RuleField.jokers]) & ~(
+                masks[MaskSlot.hands] | masks[MaskSlot.hands + 1]
+            )
         else:
             unused = draw_two_nb(
                 scratch, key, dealer, info, params[ParamRow.draw], masks, MaskSlot.hands
@@ -230,11 +238,7 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
             counter += 1
             seat = 1 - seat
-    leader = first
-    if rules[RuleField.first_lead_two_clubs]:
-        for s in range(players):
-            if masks[MaskSlot.hands + s] & ONE:
-                leader = s
+    leader = first_leader_nb(masks, MaskSlot.hands, players, first, rules)
     return leader, counter, errors
 
 
@@ -318,32 +322,10 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
 
 
 @njit(inline="always", cache=True)
-def deck_mask_nb(rules):
-    """The mask of this rule set's 52 cards."""
-    return JOKER_DECK if rules[RuleField.jokers] else STANDARD_DECK
-
-
-@njit(cache=True)
-def deck_cards_nb(rules):
-    """The 52 card ids of this rule set's deck, ascending."""
-    deck = np.empty(52, dtype=np.uint8)
-    n = 0
-    for card in range(54):
-        if rules[RuleField.jokers]:
-            if card == 13 or card == 26:
-                continue
-        elif card >= 52:
-            continue
-        deck[n] = card
-        n += 1
-    return deck
-
-
-@njit(inline="always", cache=True)
 def new_scratch_nb(rules):
     """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104]."""
     scratch = np.empty(104, dtype=np.uint8)
-    scratch[52:] = deck_cards_nb(rules)
+    scratch[52:] = deck_cards_nb(rules[RuleField.jokers])
     return scratch
 
 

@@ -40,6 +40,25 @@ def legal_cards_nb(hand, led_suit, broken, trick_no, two_clubs, spades_any_time)
 
 
 @njit(inline="always", cache=True)
+def first_to_act_nb(dealer, players):
+    """The first bidder and, before the 2C rule, the first leader: the dealer's left, or
+    with two players the non-dealer."""
+    return (dealer + 1) & 3 if players == 4 else 1 - dealer
+
+
+@njit(inline="always", cache=True)
+def first_leader_nb(hands, base, players, first, rules):
+    """Who leads the first trick: the holder of the 2C (``hands[base + seat]``) when the
+    rules say so, else ``first`` (``first_to_act_nb``)."""
+    leader = first
+    if rules[RuleField.first_lead_two_clubs]:
+        for s in range(players):
+            if hands[base + s] & ONE:
+                leader = s
+    return leader
+
+
+@njit(inline="always", cache=True)
 def next_seat_nb(seat, players):
     seat += 1
     return 0 if seat == players else seat

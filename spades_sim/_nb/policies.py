@@ -1,7 +1,7 @@
 """The built-in policies, dispatched by integer id with a float64 parameter vector.
 
 Every policy sees only what its seat may know: its own ``hand`` mask, the public table
-state ``info`` (layout in ``layout.py``: bids, cards played, tricks, scores, known voids),
+state ``info`` (``enums.InfoSlot``: bids, cards played, tricks, scores, known voids),
 the rule array and its parameters. ``rand`` is a 64-bit value unique to the decision; a
 policy that wants randomness draws from it with ``rng.mix64_nb(rand + j * GOLDEN)``. No
 function is ever given another seat's cards; the sampling policies (``rollout.py``)
@@ -15,7 +15,7 @@ Signatures (user-written policies have the same, see ``spades_sim.policies``)::
          params: float64[:], rand: uint64) -> int64         # a card id in ``legal``
 
 For the built-ins, ``params[0]`` holds the policy id and the named parameters follow in
-the registry's order (slots in ``enums.py``).
+the registry's order (the ``*Param`` slots of ``enums.py``).
 
 This module is the top of the policy layer: bidding (``bidding.py``), scalar heuristic
 play (``heuristic.py``) and the sampling policies (``rollout.py``, which plays with the

@@ -19,14 +19,13 @@ from numba import njit
 
 from spades_sim._nb.bidding import counting_bid_nb, nil_allowed_nb, seat_nil_risk_nb
 from spades_sim._nb.bitboard import (
-    JOKER_DECK,
     ONE,
-    STANDARD_DECK,
     SUIT_MASKS,
     ZERO,
     above_nb,
     below_mask_nb,
     bit_nb,
+    deck_mask_nb,
     lowest_card_nb,
     popcount_nb,
     select_bit_nb,
@@ -46,7 +45,12 @@ from spades_sim._nb.enums import (
     ScoreSlot,
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
-from spades_sim._nb.play import has_played_nb, legal_cards_nb, reset_trick_info_nb
+from spades_sim._nb.play import (
+    first_leader_nb,
+    has_played_nb,
+    legal_cards_nb,
+    reset_trick_info_nb,
+)
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
 from spades_sim._nb.score import score_side_nb
 
@@ -58,7 +62,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     attempts; the last attempt ignores them. Returns True when voids were respected."""
     players = info[InfoSlot.players]
     key = np.uint64(key)
-    deck = JOKER_DECK if rules[RuleField.jokers] else STANDARD_DECK
+    deck = deck_mask_nb(rules[RuleField.jokers])
     pool0 = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     n_pool = popcount_nb(pool0)
     rooms = np.zeros(5, dtype=np.int64)  # slot 4: the unused pile (two players)
@@ -243,7 +247,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
     players = info[InfoSlot.players]
-    deck = JOKER_DECK if rules[RuleField.jokers] else STANDARD_DECK
+    deck = deck_mask_nb(rules[RuleField.jokers])
     unseen = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     cands = np.empty(14, dtype=np.int64)
     n = 0
@@ -351,11 +355,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
                 b = counting_bid_nb(sampled[s], s, base, COUNT_DEFAULTS, BidPolicy.count)
                 base[InfoSlot.bids + s] = b
                 base[InfoSlot.nil + s] = 1 if b == 0 else 0
-        leader = leader0
-        if rules[RuleField.first_lead_two_clubs]:
-            for s in range(players):
-                if sampled[s] & ONE:
-                    leader = s
+        leader = first_leader_nb(sampled, 0, players, leader0, rules)
         for option in range(lo - 1 if try_nil else lo, hi + 1):  # lo - 1: the nil
             copy_state_nb(sampled, base, hands, scratch)
             nil = option == lo - 1
