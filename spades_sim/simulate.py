@@ -14,9 +14,10 @@ chunking only decides how the work is cut, never what it computes.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numba
@@ -197,25 +198,25 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
     """(hands, games) entry points compiled with the run's user-written policies.
 
     ``_nb.loop`` calls its policies through module globals (so the built-in kernel can
-    be cached); here a private copy of that module is executed with the globals bound to
-    the user's functions and caching off. Compiled once per process per combination.
+    be cached). Here a private copy of that module is loaded from its file, with its
+    ``POLICIES`` bound to the run's functions and ``CACHE`` off before it executes
+    (``spades_sim.nb`` documents the mechanism). Compiled once per process per
+    combination of functions.
     """
-    from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
-
     functions = (
-        *(p.function or builtin_bid_nb for p in spec.bidding),
-        *(p.function or builtin_play_nb for p in spec.play),
+        *(p.function or loop.builtin_bid_nb for p in spec.bidding),
+        *(p.function or loop.builtin_play_nb for p in spec.play),
     )
     if functions not in _CUSTOM_KERNELS:
-        source = Path(loop.__file__).read_text().replace("cache=True", "cache=False")
-        namespace: dict[str, Any] = {
-            "__name__": f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}",
-            "__file__": loop.__file__,
-        }
-        exec(compile(source, loop.__file__, "exec"), namespace)
-        names = ("bid_policy_ns_nb", "bid_policy_ew_nb", "play_policy_ns_nb", "play_policy_ew_nb")
-        namespace.update(zip(names, functions, strict=True))
-        _CUSTOM_KERNELS[functions] = (namespace["hands_nb"], namespace["games_nb"])
+        name = f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}"
+        module_spec = importlib.util.spec_from_file_location(name, loop.__file__)
+        assert module_spec is not None and module_spec.loader is not None
+        module = importlib.util.module_from_spec(module_spec)
+        module.CACHE = False  # type: ignore[attr-defined]
+        module.POLICIES = functions  # type: ignore[attr-defined]
+        sys.modules[name] = module  # Numba resolves a function's module by name
+        module_spec.loader.exec_module(module)
+        _CUSTOM_KERNELS[functions] = (module.hands_nb, module.games_nb)
     return _CUSTOM_KERNELS[functions]
 
 

@@ -10,8 +10,9 @@ The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb
 (built-in dispatchers here), called by name: Numba cannot cache a kernel that receives
 a function as an argument through a real call, and inlining the whole hand into the
 parallel loop to avoid that costs a minute of compile time. A run with user-written
-policies compiles a copy of this module with those globals rebound
-(``spades_sim.simulate``), uncached, once per process.
+policies loads a private copy of this module from its file with ``POLICIES`` (the four
+functions) and ``CACHE = False`` set before it executes (``simulate._custom_kernels``;
+``spades_sim.nb`` documents it): compiled once per process, never cached.
 """
 
 import numpy as np
@@ -74,14 +75,16 @@ BLOCK = 64  # deals per prange task; any value gives the same results
 # when typed first: each entry point passes np.int64(block), or its block function is
 # compiled twice (measured: 25 s of a 140 s cold start).
 
-bid_policy_ns_nb = builtin_bid_nb
-bid_policy_ew_nb = builtin_bid_nb
-play_policy_ns_nb = builtin_play_nb
-play_policy_ew_nb = builtin_play_nb
+# Set in a private copy before it executes (see the module docstring); this module as
+# imported caches its kernels and dispatches the built-ins.
+CACHE = globals().get("CACHE", True)
+bid_policy_ns_nb, bid_policy_ew_nb, play_policy_ns_nb, play_policy_ew_nb = globals().get(
+    "POLICIES", (builtin_bid_nb, builtin_bid_nb, builtin_play_nb, builtin_play_nb)
+)
 DECISION_COUNTER_BASE = 64
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def blind_nil_allowed_nb(rules, info, seat):
     if not rules[RuleField.blind_nil]:
         return False
@@ -92,7 +95,7 @@ def blind_nil_allowed_nb(rules, info, seat):
     return info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side] >= need
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def ask_bid_nb(rules, info, masks, seat, params, key, counter):
     """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
     rand = key + np.uint64(counter) * GOLDEN
@@ -106,13 +109,13 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter):
     return bid, 0
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def set_bid_nb(info, seat, bid, nil_kind):
     info[InfoSlot.bids + seat] = bid
     info[InfoSlot.nil + seat] = nil_kind
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
                     forced_kind):  # fmt: skip
     """Everything before the first lead: deal (or draw), blind nil decisions, bids, blind
@@ -242,7 +245,7 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     return leader, counter, errors
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
     """Play one hand from its stream ``key``; return the number of policy errors.
 
@@ -260,7 +263,7 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
     return errors + play_errors
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def score_hand_nb(rules, info, out):
     """Score both sides of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
     ``out[side]`` gets the 10 fields of ``score_side_nb``."""
@@ -275,7 +278,7 @@ def score_hand_nb(rules, info, out):
         )  # fmt: skip
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def write_features_nb(hand, row, out_i8):
     """The hand's features (``features.hand_features_nb``) into its output row."""
     spades, high, aces, kings, queens, shortest, voids, points = hand_features_nb(hand)
@@ -289,7 +292,7 @@ def write_features_nb(hand, row, out_i8):
     out_i8[OutI8.points, row] = points
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     """Write the per-seat rows of one scored hand starting at row ``row0``."""
     players = rules[RuleField.players]
@@ -321,7 +324,7 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
         out_i32[OutI32.bags_after, row] = res[ScoreSlot.bags_after]
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def new_scratch_nb(rules):
     """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104]."""
     scratch = np.empty(104, dtype=np.uint8)
@@ -329,7 +332,7 @@ def new_scratch_nb(rules):
     return scratch
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def hands_block_nb(
     block, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -361,7 +364,7 @@ def hands_block_nb(
                 rec_winners[i, t] = winners[t]
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def game_one_nb(
     i, rules, seed, game_start, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
@@ -417,7 +420,7 @@ def game_one_nb(
     out_game[i, GameOut.policy_error] = errors
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def hands_nb(
     rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -432,7 +435,7 @@ def hands_nb(
         )  # fmt: skip
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def load_lane_nb(st, b, info, masks, leader, play_key):
     """Put a prepared hand (``prepare_hand_nb``) into lane ``b`` of the lock-step state."""
     for s in range(4):
@@ -444,7 +447,7 @@ def load_lane_nb(st, b, info, masks, leader, play_key):
     st[LockstepField.key * LANES + b] = play_key
 
 
-@njit(inline="always", cache=True)
+@njit(inline="always", cache=CACHE)
 def play_lockstep_nb(st, rules, params, heuristic):
     """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
     players = rules[RuleField.players]
@@ -460,7 +463,7 @@ def play_lockstep_nb(st, rules, params, heuristic):
         play_random_lockstep_nb(st, players, two_clubs, any_time)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def hands_lockstep_block_nb(
     block, rules, seed, deal_start, n, params, heuristic, out_hand, out_i8, out_i32, out_errors
 ):  # fmt: skip
@@ -498,7 +501,7 @@ def hands_lockstep_block_nb(
         )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def hands_lockstep_nb(
     rules, seed, deal_start, n, params, heuristic,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -512,7 +515,7 @@ def hands_lockstep_nb(
         )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def games_nb(
     rules, seed, game_start, n, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
