@@ -2,13 +2,17 @@
 
 The named index declarations of ``_nb/enums.py`` against what reads and fills them (the
 schema, ``Rules.lower()``, the registry), the import structure of the kernel layer (no
-cycle, nothing importing the dispatch layer from below) and the example policy's imports.
+cycle, nothing importing the dispatch layer from below), the example policy's imports,
+and the opt-in switch for 512-bit vectors.
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -114,3 +118,28 @@ def test_public_helpers_run_inside_njit() -> None:
     info[nb.InfoSlot.players] = 4
     hand = np.uint64((1 << 39) | (1 << 51) | 1)
     assert probe(hand, info, Rules().lower()) == (2, 500, 4)
+
+
+def _cpu_features_after_import(env: dict[str, str]) -> list[str]:
+    code = (
+        "import os, spades_sim\nfrom numba.core import config\n"
+        "print(config.CPU_FEATURES or '')\nprint(os.environ.get('SPADES_SIM_WIDE_VECTORS', ''))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_CPU", "SPADES_SIM"))}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
+        check=True, cwd=ROOT,
+    )  # fmt: skip
+    return out.stdout.splitlines()
+
+
+def test_wide_vectors_are_opt_in() -> None:
+    from llvmlite import binding
+
+    avx512 = "+avx512f" in binding.get_host_cpu_features().flatten().split(",")
+    # a library import leaves Numba's settings alone
+    assert _cpu_features_after_import({}) == ["", ""]
+    assert _cpu_features_after_import({"SPADES_SIM_WIDE_VECTORS": "0"}) == ["", "0"]
+    features, flag = _cpu_features_after_import({"SPADES_SIM_WIDE_VECTORS": "1"})
+    assert flag == "1"
+    assert features.endswith(",-prefer-256-bit") == avx512  # nothing to change without
