@@ -18,8 +18,11 @@ in ``info``. Pass the function, or ``Policy.custom(fn, kind, params)``, to
 Everything here compiles inside a policy: the named slots (``InfoSlot``, ``RuleField``,
 the built-ins' parameter slots such as ``HeuristicParam``: Numba folds them to
 constants), the card-mask helpers, the random helpers, and the built-in heuristics as
-building blocks (``heuristic_play_nb``, ``count_bid_nb``). Mark small policies
-``inline="always"``: the kernel then inlines them and the call costs nothing.
+building blocks: ``heuristic_play_nb(hand, legal, seat, info, rules, params)`` (the
+``heuristic`` play, ``params`` laid out as ``HeuristicParam``, e.g. ``HEURISTIC_DEFAULTS``)
+and ``count_bid_nb(hand, seat, info, params)`` (the ``count`` bid, ``CountParam``).
+Mark small policies ``inline="always"``: the kernel then inlines them and the call
+costs nothing.
 
 How a user policy reaches the kernel: the hand loop (``_nb/loop.py``) calls its policies
 through four module globals. For a run with user policies, ``simulate`` loads a private
@@ -107,7 +110,7 @@ PlayFn = Callable[[np.uint64, np.uint64, int, np.ndarray, np.ndarray, np.ndarray
 
 
 @njit(inline="always")
-def count_bid_nb(hand, seat, info, params):  # type: ignore[no-untyped-def]
+def count_bid_nb(hand: np.uint64, seat: int, info: np.ndarray, params: np.ndarray) -> int:
     """The built-in ``count`` bid for ``hand`` at ``seat`` (nil included), with
     ``params`` laid out as ``CountParam`` (slot 0 unused; ``COUNT_DEFAULTS`` are the
     registry's defaults)."""
