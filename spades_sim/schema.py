@@ -107,6 +107,8 @@ PLAY_COLUMNS: tuple[Column, ...] = (
     _c("trick_winners", "int8", "the seat that won each of the 13 tricks (list)"),
 )
 
+# The ``reason`` codes of a game's end (the kernels' ``_nb.enums.EndReason`` is built
+# from this; 0 there means the game goes on).
 REASONS = {1: "target", 2: "loss_threshold", 3: "unfinished"}
 
 # Rows the kernels write that are not columns: ``nil_kind`` (0 none, 1 nil, 2 blind nil)

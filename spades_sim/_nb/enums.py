@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS
+from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS, REASONS
 
 
 def _named(name, fields, values):
@@ -267,15 +267,9 @@ class ReplayErrorT(NamedTuple):
     unknown_card: int = 6
 
 
-class EndReasonT(NamedTuple):
-    none: int = 0  # play goes on
-    target: int = 1
-    loss_threshold: int = 2
-    unfinished: int = 3  # max_hands reached
-
-
 ReplayError = ReplayErrorT()
-EndReason = EndReasonT()
+# why a game ended, as the ``reason`` column holds it (``schema.REASONS``); 0: play goes on
+EndReason = _named("EndReasonT", ("none", *REASONS.values()), (0, *REASONS))
 
 
 # --- Kernel-internal layouts ------------------------------------------------------------
