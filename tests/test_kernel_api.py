@@ -2,13 +2,14 @@
 
 The named index declarations of ``_nb/enums.py`` against what reads and fills them (the
 schema, ``Rules.lower()``, the registry), the import structure of the kernel layer (no
-cycle, nothing importing the dispatch layer from below), the example policy's imports,
-and the opt-in switch for 512-bit vectors.
+cycle, nothing importing the dispatch layer from below), the example policy's imports, and
+where the lock-step kernels' 512-bit vectors come from.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import itertools
 import os
 import subprocess
@@ -120,26 +121,42 @@ def test_public_helpers_run_inside_njit() -> None:
     assert probe(hand, info, Rules().lower()) == (2, 500, 4)
 
 
-def _cpu_features_after_import(env: dict[str, str]) -> list[str]:
+def test_import_leaves_numba_settings_alone() -> None:
     code = (
-        "import os, spades_sim\nfrom numba.core import config\n"
-        "print(config.CPU_FEATURES or '')\nprint(os.environ.get('SPADES_SIM_WIDE_VECTORS', ''))"
+        "import os, spades_sim.simulate\nfrom numba.core import config\n"
+        "print(repr(config.CPU_FEATURES), repr(os.environ.get('NUMBA_CPU_FEATURES')))"
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_CPU", "SPADES_SIM"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CPU")}
     out = subprocess.run(
-        [sys.executable, "-c", code], env={**clean, **env}, capture_output=True, text=True,
-        check=True, cwd=ROOT,
+        [sys.executable, "-c", code], env=clean, capture_output=True, text=True, check=True,
+        cwd=ROOT,
     )  # fmt: skip
-    return out.stdout.splitlines()
+    assert out.stdout.split() == ["None", "None"]
 
 
-def test_wide_vectors_are_opt_in() -> None:
-    from llvmlite import binding
+def test_lockstep_kernels_ask_for_wide_vectors_for_themselves() -> None:
+    from numba import njit
 
-    avx512 = "+avx512f" in binding.get_host_cpu_features().flatten().split(",")
-    # a library import leaves Numba's settings alone
-    assert _cpu_features_after_import({}) == ["", ""]
-    assert _cpu_features_after_import({"SPADES_SIM_WIDE_VECTORS": "0"}) == ["", "0"]
-    features, flag = _cpu_features_after_import({"SPADES_SIM_WIDE_VECTORS": "1"})
-    assert flag == "1"
-    assert features.endswith(",-prefer-256-bit") == avx512  # nothing to change without
+    from spades_sim._nb import lockstep, lockstep_heuristic
+
+    @njit
+    def marked(x):  # type: ignore[no-untyped-def]
+        lockstep.prefer_wide_vectors_nb()
+        return x + 1
+
+    @njit
+    def unmarked(x):  # type: ignore[no-untyped-def]
+        return x + 1
+
+    assert marked(1) == 2 and unmarked(1) == 2
+    assert lockstep.WIDE_VECTORS in "".join(marked.inspect_llvm().values())
+    assert lockstep.WIDE_VECTORS not in "".join(unmarked.inspect_llvm().values())
+    # every function that holds a loop over the lanes is marked (LLVM inlines the
+    # forceinline ones after vectorising them on their own)
+    for function in (
+        lockstep.play_random_lockstep_nb,
+        lockstep_heuristic.play_heuristic_lockstep_nb,
+        lockstep_heuristic._heuristic_position_nb,
+        lockstep_heuristic._heuristic_needs_nb,
+    ):
+        assert "prefer_wide_vectors_nb()" in inspect.getsource(function.py_func)

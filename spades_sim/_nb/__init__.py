@@ -3,18 +3,9 @@
 Nothing here validates its input; the Python layer (``rules``, ``hand``, ``simulate``)
 does that once, at the boundary, and lowers everything to plain integers and arrays.
 
-On x86 hosts with AVX-512, LLVM's tuning for most Intel server cores prefers 256-bit
-vectors; the lock-step kernels (``lockstep.py``, ``lockstep_heuristic.py``) run faster
-with 512-bit ones. Numba sets CPU features for the whole process (one target machine,
-created when the first ``@njit`` function is declared), not per function, so asking for
-512-bit vectors changes every Numba user's code in the process. It is therefore opt-in:
-``SPADES_SIM_WIDE_VECTORS=1`` in the environment before the package is imported asks
-Numba for the host's features minus that preference (``-prefer-256-bit``); ``0`` forbids
-it. Unset, the package's own command line (``spades-sim``) opts in by itself, a library
-import never does. When applied, the choice is logged (logger ``spades_sim``, INFO) and
-put in the environment, so worker processes started from this one (the local Dask
-cluster) compile the same way. It is skipped when the user chose CPU features or a CPU
-name for Numba. It changes only how wide the vectorised loops are, never a result.
+Importing the package leaves Numba's settings alone: the lock-step kernels ask for
+512-bit vectors for themselves, by an LLVM attribute on their own functions
+(``lockstep.prefer_wide_vectors_nb``), not through process-wide CPU features.
 
 Numba's on-disk cache checks only the source file of the function it compiled, so a
 kernel that inlines code from a sibling module would be loaded stale after that module
@@ -23,43 +14,10 @@ digest of all its kernel sources instead, so any edit here invalidates them all.
 """
 
 import hashlib
-import logging
 import os
-import sys
 from pathlib import Path
 
-from llvmlite import binding
-from numba.core import caching, config
-
-WIDE_VECTORS = "SPADES_SIM_WIDE_VECTORS"
-
-
-def _wide_vectors_wanted() -> bool:
-    """The switch: ``SPADES_SIM_WIDE_VECTORS`` 1 or 0 when set, else whether this process
-    is the package's own command line."""
-    value = os.environ.get(WIDE_VECTORS)
-    if value is not None:
-        return value.strip() == "1"
-    return os.path.basename(sys.argv[0] if sys.argv else "") == "spades-sim"
-
-
-def _prefer_512_bit_vectors() -> None:
-    if not _wide_vectors_wanted():
-        return
-    if os.environ.get("NUMBA_CPU_FEATURES") or os.environ.get("NUMBA_CPU_NAME"):
-        return
-    if config.CPU_FEATURES or config.CPU_NAME:
-        return
-    features = binding.get_host_cpu_features().flatten()
-    if "+avx512f" in features.split(","):
-        config.CPU_FEATURES = features + ",-prefer-256-bit"
-        os.environ[WIDE_VECTORS] = "1"  # worker processes started from here do the same
-        logging.getLogger("spades_sim").info(
-            "spades_sim: Numba compiles for 512-bit vectors in this process (%s=1)", WIDE_VECTORS
-        )
-
-
-_prefer_512_bit_vectors()
+from numba.core import caching
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # ``enums.py`` builds the output rows from ``schema.py``, so the kernels depend on it too.

@@ -34,7 +34,7 @@ from spades_sim._nb.enums import (
     HeuristicParam,
     LockstepField,
 )
-from spades_sim._nb.lockstep import end_trick_nb
+from spades_sim._nb.lockstep import end_trick_nb, prefer_wide_vectors_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -216,6 +216,7 @@ def heuristic_flags_nb(params):
 def _heuristic_position_nb(
     st, trick_no, j, leading, players, two_clubs, any_time, deck, flags0, flags1, push0, push1
 ):
+    prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
     seat_bits = np.uint64(players - 1)
     for b in range(LANES):
@@ -281,6 +282,7 @@ def _heuristic_position_nb(
 def _heuristic_needs_nb(st, for_partner):
     """Per lane, the live nils and what each side still needs, as ``heuristic_play_nb``
     computes them; they change only when a trick is won."""
+    prefer_wide_vectors_nb()
     for b in range(LANES):
         t0 = np.int64(st[_at_nb(LockstepField.tricks, b)])
         t1 = np.int64(st[_at_nb(LockstepField.tricks + 1, b)])
@@ -318,7 +320,9 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_par
     (``LockstepField`` and ``HeuristicField``: hands, leader, tricks 0, bids and nil flags
     set), side s with parameters ``params{s}``.
     Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
-    equal the scalar path's; the loop over lanes has no branch and compiles to SIMD."""
+    equal the scalar path's; the loop over lanes has no branch and compiles to SIMD (wide
+    vectors: ``lockstep.prefer_wide_vectors_nb``)."""
+    prefer_wide_vectors_nb()
     deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
     flags1 = heuristic_flags_nb(params1)
