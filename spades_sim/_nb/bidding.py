@@ -16,7 +16,14 @@ from spades_sim._nb.bitboard import (
     holding_nb,
     popcount_nb,
 )
-from spades_sim._nb.enums import BidParam, BidPolicy, InfoSlot, PartnerParam, RuleField
+from spades_sim._nb.enums import (
+    BidParam,
+    BidPolicy,
+    InfoSlot,
+    PartnerParam,
+    RandomBidParam,
+    RuleField,
+)
 from spades_sim._nb.rng import (
     GOLDEN,
     mix64_nb,
@@ -341,5 +348,5 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
         params[BidParam.blind_nil_partner_min], params[BidParam.blind_nil_before_partner] > 0,
     )  # fmt: skip
     if np.int64(params[0]) == BidPolicy.random:
-        wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[2]
+        wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[RandomBidParam.blind_nil_rate]
     return wanted

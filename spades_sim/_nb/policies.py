@@ -37,7 +37,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     select_bit_nb,
 )
-from spades_sim._nb.enums import BidPolicy, PlayPolicy
+from spades_sim._nb.enums import BidPolicy, PlayPolicy, RandomBidParam
 from spades_sim._nb.heuristic import (
     heuristic_play_nb,
 )
@@ -79,9 +79,10 @@ def builtin_bid_nb(hand, seat, info, rules, params, rand):
     policy = np.int64(params[0])
     if policy == BidPolicy.random:
         bits = mix64_nb(rand)
-        if unit_nb(bits) < params[1]:
+        if unit_nb(bits) < params[RandomBidParam.nil_rate]:
             return 0
-        return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, np.int64(params[3]))
+        max_bid = np.int64(params[RandomBidParam.max_bid])
+        return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, max_bid)
     if policy == BidPolicy.partner_aware:
         return partner_aware_bid_nb(
             hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params)
