@@ -469,7 +469,7 @@ def hands_lockstep_block_nb(
 ):  # fmt: skip
     """``hands_block_nb`` for runs whose play policy is ``random`` (or, with
     ``heuristic``, ``heuristic``) on both sides: bids one deal at a time, then plays all
-    the block's deals in lock-step (``lockstep``, ``policies.play_heuristic_lockstep_nb``)."""
+    the block's deals in lock-step (``lockstep``, ``lockstep_heuristic``)."""
     players = rules[RuleField.players]
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
