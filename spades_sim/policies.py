@@ -202,8 +202,10 @@ or `Policy.of("count", "bid", {"bias": 0.5})`. `simulate_hands`/`simulate_games`
 CLI) take one policy for every seat or one per side, `("heuristic", "random")` or
 `{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
 sweep never recompiles. A user-written `@njit` function with the documented signature
-runs at the speed of a built-in (`analyses/custom_policy.py`). Every policy sees only its
-own cards and the public table state. `spades_sim.analysis.duplicate` compares two
+runs at the speed of a built-in (`analyses/custom_policy.py`); `spades_sim.nb` is what it
+may build on: the signatures, the table state by name, card-mask and random helpers, and
+the built-in heuristics as building blocks. Every policy sees only its own cards and the
+public table state. `spades_sim.analysis.duplicate` compares two
 policies on the same deals with the sides swapped; `benchmarks/strength.py` measures
 them."""
 
