@@ -1,14 +1,14 @@
 """A user-written bidding and play policy, run at full speed and compared in duplicate.
 
 A policy is a plain Numba ``@njit`` function with the documented signature (see
-``spades_sim.policies``)::
+``spades_sim.nb``, the kernel API this example builds on)::
 
     bid(hand, seat, info, rules, params, rand) -> int          # 0..13, 0 = nil
     play(hand, legal, seat, info, rules, params, rand) -> int  # a card id in ``legal``
 
 ``hand`` and ``legal`` are 64-bit card masks (bit ``suit * 13 + rank``; spades are suit 3,
-ranks 0 = deuce .. 12 = ace), ``info`` the public table state (indices ``I_*`` in
-``spades_sim._nb.layout``: bids so far, cards of the trick, cards played, tricks won,
+ranks 0 = deuce .. 12 = ace), ``info`` the public table state (slots named in
+``spades_sim.nb.InfoSlot``: bids so far, cards of the trick, cards played, tricks won,
 scores), ``params`` your parameters in the order you gave them, ``rand`` 64 random bits
 for this decision. Pass the function (or ``Policy.custom(fn, kind, params)``) to
 ``simulate_hands``/``simulate_games``; the simulator compiles a kernel specialised on it
@@ -31,8 +31,7 @@ if __name__ == "__main__":  # run as a script: import the package from this chec
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
-from spades_sim._nb.policies import heuristic_play_nb
+from spades_sim import nb
 from spades_sim.analysis import bid_accuracy, duplicate, estimate_of
 from spades_sim.policies import Policy
 from spades_sim.simulate import simulate_hands
@@ -87,13 +86,13 @@ def quick_tricks_bid(hand, seat, info, rules, params, rand):
 def cheapest_winner_play(hand, legal, seat, info, rules, params, rand):
     """Win the trick as cheaply as possible unless the partner is winning it; otherwise
     play the lowest legal card. ``params[0]`` = 1 lets the partner's trick stand."""
-    n_in = info[L.I_N_IN_TRICK]
+    n_in = info[nb.InfoSlot.n_in_trick]
     if n_in == 0:
         return lowest(legal)
-    if params[0] > 0 and info[L.I_WINNING_SEAT] == (seat ^ 2):
+    if params[0] > 0 and info[nb.InfoSlot.winning_seat] == (seat ^ 2):
         return lowest(legal)
-    win = info[L.I_WINNING_CARD]
-    led = info[L.I_LED_SUIT]
+    win = info[nb.InfoSlot.winning_card]
+    led = info[nb.InfoSlot.led_suit]
     above = ~((np.uint64(1) << np.uint64(win + 1)) - np.uint64(1))
     winners = legal & above & (SUIT[led] | SUIT[SPADES])
     return lowest(winners) if winners else lowest(legal)
@@ -103,7 +102,7 @@ def cheapest_winner_play(hand, legal, seat, info, rules, params, rand):
 def heuristic_twin(hand, legal, seat, info, rules, params, rand):
     """The built-in heuristic, as a user-written policy: the same work through the user
     path (``params`` must then be the heuristic's parameter vector, slot 0 unused)."""
-    return heuristic_play_nb(hand, legal, seat, info, rules, params)
+    return nb.heuristic_play_nb(hand, legal, seat, info, rules, params)
 
 
 def twin_policy() -> Policy:

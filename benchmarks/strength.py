@@ -38,8 +38,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from spades_sim._nb import layout as L  # noqa: E402
 from spades_sim._nb import loop  # noqa: E402
+from spades_sim._nb.enums import N_OUT_I8, N_OUT_I32, OutI8, OutI32  # noqa: E402
 from spades_sim.analysis import (  # noqa: E402
     Estimate,
     bid_accuracy,
@@ -69,8 +69,8 @@ def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:
     def run(count: int) -> tuple[np.ndarray, ...]:
         out = (
             np.empty(count * rows, np.uint64),
-            np.empty((L.N_OUT_I8, count * rows), np.int8),
-            np.empty((L.N_OUT_I32, count * rows), np.int32),
+            np.empty((N_OUT_I8, count * rows), np.int8),
+            np.empty((N_OUT_I32, count * rows), np.int32),
             np.zeros(count, np.int8),
             np.zeros(0, np.uint64),
             np.zeros((0, 13 * rows), np.int8),
@@ -87,9 +87,9 @@ def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:
         library = run_chunk(spec, 0, 0, check).hands
     same = bool(
         np.array_equal(out[0], library["hand"])
-        and np.array_equal(out[1][L.O_TRICKS], library["tricks"])
-        and np.array_equal(out[1][L.O_BID], library["bid"])
-        and np.array_equal(out[2][L.O_SCORE_CHANGE], library["score_change"])
+        and np.array_equal(out[1][OutI8.tricks], library["tricks"])
+        and np.array_equal(out[1][OutI8.bid], library["bid"])
+        and np.array_equal(out[2][OutI32.score_change], library["score_change"])
     )
     return n / wall, n / cpu, same
 

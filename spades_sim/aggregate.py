@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from spades_sim._nb import aggregate as K
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import OutI8
 from spades_sim.aggregate_table import (
     DTYPES,
     GAME_STATS,
@@ -84,20 +84,20 @@ TABLE_MEMORY = 512 << 20
 """Bytes all threads' tables may take together: fewer threads count when they would not
 fit (their tables are reused, so this bounds the memory of any run)."""
 _CODES = {
-    "spades": L.O_SPADES,
-    "high_spades": L.O_HIGH_SPADES,
-    "aces": L.O_ACES,
-    "kings": L.O_KINGS,
-    "queens": L.O_QUEENS,
-    "shortest_suit": L.O_SHORTEST,
-    "voids": L.O_VOIDS,
-    "points": L.O_POINTS,
-    "tricks": L.O_TRICKS,
-    "dealer": L.O_DEALER,
-    "side_contract": L.O_SIDE_CONTRACT,
-    "side_tricks": L.O_SIDE_TRICKS,
-    "bags_change": L.O_BAGS_CHANGE,
-    "boston": L.O_BOSTON,
+    "spades": OutI8.spades,
+    "high_spades": OutI8.high_spades,
+    "aces": OutI8.aces,
+    "kings": OutI8.kings,
+    "queens": OutI8.queens,
+    "shortest_suit": OutI8.shortest_suit,
+    "voids": OutI8.voids,
+    "points": OutI8.points,
+    "tricks": OutI8.tricks,
+    "dealer": OutI8.dealer,
+    "side_contract": OutI8.side_contract,
+    "side_tricks": OutI8.side_tricks,
+    "bags_change": OutI8.bags_change,
+    "boston": OutI8.boston,
     "seat": K.K_SEAT,
     "side": K.K_SIDE,
     "hand_no": K.K_HAND_NO,

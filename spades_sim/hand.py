@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import N_INFO, N_SCORE_SLOTS, InfoSlot, ReplayError
+from spades_sim._nb.enums import ScoreSlot as S
 from spades_sim._nb.loop import score_hand_nb
 from spades_sim._nb.play import replay_tricks_nb
 from spades_sim.cards import Hand, card_suit, cards_of, mask_of, parse_card
@@ -48,29 +49,29 @@ def _score(
     bags: tuple[int, int],
 ) -> HandScore:
     players = rules.players
-    info = np.zeros(L.N_INFO, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
     for seat in range(players):
-        info[L.I_BIDS + seat] = bids[seat]
-        info[L.I_NIL + seat] = 0 if bids[seat] else (2 if seat in blind else 1)
-        info[L.I_TRICKS_WON + seat] = tricks[seat]
-    info[L.I_BAGS : L.I_BAGS + 2] = bags
-    out = np.zeros((2, 10), dtype=np.int64)
+        info[InfoSlot.bids + seat] = bids[seat]
+        info[InfoSlot.nil + seat] = 0 if bids[seat] else (2 if seat in blind else 1)
+        info[InfoSlot.tricks_won + seat] = tricks[seat]
+    info[InfoSlot.bags : InfoSlot.bags + 2] = bags
+    out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     score_hand_nb(rules.lower(), info, out)
     nil_made: list[bool | None] = []
     for seat in range(players):
-        value = out[seat & 1, 9 if (players == 4 and seat >= 2) else 8]
+        value = out[seat & 1, S.nil_made_b if (players == 4 and seat >= 2) else S.nil_made_a]
         nil_made.append(None if value < 0 else bool(value))
-    change = tuple(int(x) for x in out[:, 3])
+    change = tuple(int(x) for x in out[:, S.score_change])
     return HandScore(
-        contracts=tuple(int(x) for x in out[:, 0]),
-        side_tricks=tuple(int(x) for x in out[:, 1]),
-        made=tuple(None if x < 0 else bool(x) for x in out[:, 2]),
+        contracts=tuple(int(x) for x in out[:, S.contract]),
+        side_tricks=tuple(int(x) for x in out[:, S.side_tricks]),
+        made=tuple(None if x < 0 else bool(x) for x in out[:, S.made]),
         score_change=change,
         scores_after=(scores[0] + change[0], scores[1] + change[1]),
-        bags_change=tuple(int(x) for x in out[:, 4]),
-        bags_after=tuple(int(x) for x in out[:, 5]),
-        bag_penalties=tuple(int(x) for x in out[:, 6]),
-        boston=tuple(bool(x) for x in out[:, 7]),
+        bags_change=tuple(int(x) for x in out[:, S.bags_change]),
+        bags_after=tuple(int(x) for x in out[:, S.bags_after]),
+        bag_penalties=tuple(int(x) for x in out[:, S.bag_penalty]),
+        boston=tuple(bool(x) for x in out[:, S.boston]),
         nil_made=tuple(nil_made),
     )
 
@@ -128,19 +129,19 @@ def _explain(
     def illegal(what: str) -> IllegalPlay:
         return illegal_play(trick_no + 1, seat, players, what)
 
-    if code == L.E_UNKNOWN_CARD:
+    if code == ReplayError.unknown_card:
         return illegal(unknown[index])
     card = plays[index]
-    if code == L.E_PLAYED_TWICE:
+    if code == ReplayError.played_twice:
         return illegal(played_twice_text(card, plays.index(card) // players + 1))
-    if code == L.E_NOT_HELD:
+    if code == ReplayError.not_held:
         return illegal(not_held_text(card))
-    if code == L.E_REVOKE:
+    if code == ReplayError.revoke:
         led = card_suit(plays[trick_no * players])
         still_held = masks[seat] & ~mask_of(plays[:index])
         example = min(c for c in cards_of(still_held) if card_suit(c) == led)
         return illegal(revoke_text(card, led, seat, players, example))
-    if code == L.E_MUST_LEAD_TWO_CLUBS:
+    if code == ReplayError.must_lead_two_clubs:
         return illegal(two_clubs_text(card))
     return illegal(spades_not_broken_text(card))
 
@@ -186,7 +187,7 @@ def replay_hand(
     code, index, seat = replay_tricks_nb(
         rules.lower(), held, leader, np.array(play_list, dtype=np.int64), winners, tricks
     )
-    if code != L.E_OK:
+    if code != ReplayError.ok:
         raise _explain(int(code), int(index), int(seat), play_list, masks, players, unknown)
     score = _score(bid_list, tricks[:players].tolist(), blind, rules, scores, bags)
     return HandResult(

@@ -4,7 +4,7 @@ A policy is a name plus numeric parameters (docs/architecture.md "Data contracts
 policies are dispatched inside the kernel by integer id, with a float64 parameter vector, so
 a parameter sweep never recompiles. A policy is given as text (``"count"``,
 ``"count:bias=0.5,nil_threshold=2"``), as a :class:`Policy`, or, for a user-written policy,
-as an ``@njit`` function with the documented signature (see ``spades_sim._nb.policies``):
+as an ``@njit`` function with the documented signature (see ``spades_sim.nb``):
 
     bid(hand, seat, info, rules, params, rand) -> int          # 0..13, 0 = nil
     play(hand, legal, seat, info, rules, params, rand) -> int  # a card id in legal
@@ -23,10 +23,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import PARAM_SLOTS, PARAMS_BY_POLICY, BidPolicy, DrawPolicy, PlayPolicy
 
 Kind = Literal["bid", "play", "draw"]
-PARAM_SLOTS = 16  # length of every lowered parameter vector (slot 0: the built-in id)
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,18 @@ _REGISTRY: dict[tuple[str, str], PolicySpec] = {}
 
 
 def register(spec: PolicySpec) -> PolicySpec:
-    """Add a built-in policy to the registry (used by this module at import)."""
+    """Add a built-in policy to the registry (used by this module at import).
+
+    Its parameters must be the kernel's slots in order (``_nb.enums.PARAMS_BY_POLICY``:
+    slot k + 1 holds parameter k), so a reordering on either side fails here, at import.
+    """
+    slots = PARAMS_BY_POLICY[(spec.kind, spec.name)]
+    names = tuple(p.name for p in spec.params)
+    if names != slots._fields or list(slots) != list(range(1, 1 + len(names))):
+        raise RuntimeError(
+            f"{spec.kind} policy {spec.name!r}: parameters {names} differ from the kernel's "
+            f"slots {slots._fields}"
+        )
     _REGISTRY[(spec.kind, spec.name)] = spec
     return spec
 
@@ -192,8 +202,10 @@ or `Policy.of("count", "bid", {"bias": 0.5})`. `simulate_hands`/`simulate_games`
 CLI) take one policy for every seat or one per side, `("heuristic", "random")` or
 `{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
 sweep never recompiles. A user-written `@njit` function with the documented signature
-runs at the speed of a built-in (`analyses/custom_policy.py`). Every policy sees only its
-own cards and the public table state. `spades_sim.analysis.duplicate` compares two
+runs at the speed of a built-in (`analyses/custom_policy.py`); `spades_sim.nb` is what it
+may build on: the signatures, the table state by name, card-mask and random helpers, and
+the built-in heuristics as building blocks. Every policy sees only its own cards and the
+public table state. `spades_sim.analysis.duplicate` compares two
 policies on the same deals with the sides swapped; `benchmarks/strength.py` measures
 them."""
 
@@ -224,7 +236,7 @@ def markdown() -> str:
 
 
 # --- The built-in policies ------------------------------------------------------------
-# The order of each ``params`` tuple is the kernel's slot order (``_nb.policies``: slot
+# The order of each ``params`` tuple is the kernel's slot order (``_nb.enums``: slot
 # k + 1 holds parameter k); never reorder, only append.
 
 _BID_COMMON = (
@@ -258,7 +270,7 @@ register(
     PolicySpec(
         kind="bid",
         name="count",
-        policy_id=L.BID_COUNT,
+        policy_id=BidPolicy.count,
         params=(
             *_BID_COMMON,
             ParamSpec("king_value", 1.0, 0.0, 1.0, "tricks for a guarded side king (half in 6+)"),
@@ -285,7 +297,7 @@ register(
     PolicySpec(
         kind="bid",
         name="pagat",
-        policy_id=L.BID_PAGAT,
+        policy_id=BidPolicy.pagat,
         params=(
             *_BID_COMMON,
             ParamSpec("queen_value", 0.25, 0.0, 1.0, "a side queen in a suit of five or fewer"),
@@ -311,7 +323,7 @@ register(
     PolicySpec(
         kind="bid",
         name="partner-aware",
-        policy_id=L.BID_PARTNER,
+        policy_id=BidPolicy.partner_aware,
         params=(
             *_BID_COMMON,
             ParamSpec(
@@ -350,7 +362,7 @@ register(
     PolicySpec(
         kind="bid",
         name="monte-carlo",
-        policy_id=L.BID_MONTE_CARLO,
+        policy_id=BidPolicy.monte_carlo,
         params=(
             *_BID_COMMON,
             ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per bid"),
@@ -397,7 +409,7 @@ register(
     PolicySpec(
         kind="bid",
         name="random",
-        policy_id=L.BID_RANDOM,
+        policy_id=BidPolicy.random,
         params=(
             ParamSpec("nil_rate", 0.1, 0.0, 1.0, "probability of bidding nil"),
             ParamSpec("blind_nil_rate", 0.05, 0.0, 1.0, "probability of declaring blind nil"),
@@ -424,7 +436,7 @@ register(
     PolicySpec(
         kind="play",
         name="random",
-        policy_id=L.PLAY_RANDOM,
+        policy_id=PlayPolicy.random,
         params=(),
         summary="A uniformly random legal card.",
         source="baseline",
@@ -434,7 +446,7 @@ register(
     PolicySpec(
         kind="play",
         name="heuristic",
-        policy_id=L.PLAY_HEURISTIC,
+        policy_id=PlayPolicy.heuristic,
         params=_PLAY_COMMON,
         summary=(
             "Sound card play, deterministic and fast. Leading: cash a sure winner in a suit "
@@ -461,7 +473,7 @@ register(
     PolicySpec(
         kind="play",
         name="lookahead",
-        policy_id=L.PLAY_LOOKAHEAD,
+        policy_id=PlayPolicy.lookahead,
         params=(
             *_PLAY_COMMON,
             ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
@@ -494,7 +506,7 @@ register(
     PolicySpec(
         kind="draw",
         name="threshold",
-        policy_id=L.DRAW_THRESHOLD,
+        policy_id=DrawPolicy.threshold,
         params=_DRAW_COMMON,
         summary=(
             "Two players: keep a drawn card when it is high enough (a spade or an honour), "
@@ -507,7 +519,7 @@ register(
     PolicySpec(
         kind="draw",
         name="plan",
-        policy_id=L.DRAW_PLAN,
+        policy_id=DrawPolicy.plan,
         params=(
             *_DRAW_COMMON,
             ParamSpec("nil_commit", 1.0, -1.0, 50.0, "after commit_after cards, go for nil..."),

@@ -4,8 +4,8 @@ The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`
 validated when it is built (``__post_init__``): a bad value or an impossible combination
 raises ``ValueError`` naming the field. The two string options are :class:`FirstLead` and
 :class:`SpadesLead` (``StrEnum``s; their plain string values are accepted and converted).
-``Rules.lower()`` turns a rule set into the int64 array the kernels read by the constants
-of ``spades_sim._nb.layout``.
+``Rules.lower()`` turns a rule set into the int64 array the kernels read, one entry per
+field of ``spades_sim._nb.enums.RuleField``, by name.
 
 >>> Rules().target, Rules.preset("mercy").loss_threshold
 (500, -200)
@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import RuleField
 
 
 class FirstLead(StrEnum):
@@ -247,27 +247,22 @@ class Rules:
         return {spec.name: _plain(getattr(self, spec.name)) for spec in fields(self)}
 
     def lower(self) -> np.ndarray:
-        """The int64 parameter array the kernels read (indices in ``_nb.layout``)."""
-        out = np.zeros(L.N_RULE_FIELDS, dtype=np.int64)
-        out[L.R_PLAYERS] = self.players
-        out[L.R_JOKERS] = self.jokers
-        out[L.R_BLIND_NIL] = self.blind_nil
-        out[L.R_BLIND_NIL_MIN_DEFICIT] = self.blind_nil_min_deficit
-        out[L.R_BLIND_NIL_EXCHANGE] = self.blind_nil_exchange
-        out[L.R_FIRST_LEAD_TWO_CLUBS] = self.first_lead is FirstLead.TWO_OF_CLUBS
-        out[L.R_SPADES_ANY_TIME] = self.spades_lead is SpadesLead.ANY_TIME
-        out[L.R_BOSTON_BONUS] = self.boston_bonus
-        out[L.R_NIL_VALUE] = self.nil_value
-        out[L.R_BLIND_NIL_VALUE] = self.blind_nil_value
-        out[L.R_NIL_TRICKS_FOR_PARTNER] = self.nil_tricks_count_for_partner
-        out[L.R_NIL_TRICKS_AS_BAGS] = self.nil_tricks_count_as_bags
-        out[L.R_BAG_LIMIT] = self.bag_limit
-        out[L.R_BAG_PENALTY] = self.bag_penalty
-        out[L.R_TARGET] = self.target
-        out[L.R_HAS_LOSS_THRESHOLD] = self.loss_threshold is not None
-        out[L.R_LOSS_THRESHOLD] = 0 if self.loss_threshold is None else self.loss_threshold
-        out[L.R_MAX_HANDS] = self.max_hands
-        return out
+        """The int64 rule array the kernels read: one entry per field of
+        ``_nb.enums.RuleField``, filled by name (the rule of that name, or its encoding).
+
+        >>> int(Rules().lower()[RuleField.target])
+        500
+        """
+        encoded = {
+            "first_lead_two_clubs": self.first_lead is FirstLead.TWO_OF_CLUBS,
+            "spades_any_time": self.spades_lead is SpadesLead.ANY_TIME,
+            "nil_tricks_for_partner": self.nil_tricks_count_for_partner,
+            "nil_tricks_as_bags": self.nil_tricks_count_as_bags,
+            "has_loss_threshold": self.loss_threshold is not None,
+            "loss_threshold": 0 if self.loss_threshold is None else self.loss_threshold,
+        }
+        values = [encoded[f] if f in encoded else getattr(self, f) for f in RuleField._fields]
+        return np.array(values, dtype=np.int64)
 
 
 def _choice(name: str, choices: type[StrEnum], value: Any) -> StrEnum:

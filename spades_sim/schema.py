@@ -1,10 +1,13 @@
 """Output columns: names, NumPy dtypes, nullability and meaning, for every table.
 
-The kernels fill column blocks (``_nb.layout`` ``O_*`` rows); ``simulate`` turns them
-into the columns named here, in this order. The same list drives the Parquet writer
-(``nullable`` int8 columns become Arrow booleans with nulls), the pandas frames
-(pandas ``boolean``), and the README's schema table. Bump ``SCHEMA_VERSION`` when a
-column changes meaning or type.
+The kernels fill column blocks: a column's ``block`` (``"i8"``, ``"i32"`` per seat,
+``"game"`` per game) says which block holds it, as the row named after it; the kernels'
+row enums (``_nb.enums.OutI8``, ``OutI32``, ``GameOut``) are built from these
+declarations in this order, plus the ``KERNEL_ONLY_ROWS`` that are not columns.
+``simulate`` turns the rows into the columns named here, in this order. The same list
+drives the Parquet writer (``nullable`` int8 columns become Arrow booleans with nulls),
+the pandas frames (pandas ``boolean``), and the README's schema table. Bump
+``SCHEMA_VERSION`` when a column changes meaning or type.
 
 Widths are chosen so that no rule set :class:`~spades_sim.rules.Rules` accepts can wrap
 a value: a hand's score change reaches about 160,000 (two blind nils at 10,000, a
@@ -32,10 +35,11 @@ class Column:
     nullable_bool: bool = False  # stored as int8 1/0/-1 (null) until it reaches Arrow/pandas
     games_only: bool = False
     hands_only: bool = False
+    block: str | None = None  # the kernel output block holding it; None: simulate computes it
 
 
-def _c(name: str, dtype: str, doc: str, **kw: bool) -> Column:
-    return Column(name, np.dtype(dtype), doc, **kw)
+def _c(name: str, dtype: str, doc: str, block: str | None = None, **kw: bool) -> Column:
+    return Column(name, np.dtype(dtype), doc, block=block, **kw)
 
 
 HAND_COLUMNS: tuple[Column, ...] = (
@@ -44,46 +48,56 @@ HAND_COLUMNS: tuple[Column, ...] = (
     _c("hand_no", "int16", "hand number within the game, from 0 (games mode)", games_only=True),
     _c("seat", "int8", "seat: 0 N, 1 E, 2 S, 3 W (two players: 0, 1)"),
     _c("side", "int8", "partnership: 0 N-S, 1 E-W (two players: the player)"),
-    _c("dealer", "int8", "dealer's seat (two players: who drew first)"),
+    _c("dealer", "int8", "dealer's seat (two players: who drew first)", "i8"),
     _c("hand", "uint64", "cards held when play began (bit id = suit*13+rank)"),
-    _c("spades", "int8", "number of spades held (jokers included)"),
-    _c("high_spades", "int8", "spades of queen or higher held (jokers included)"),
-    _c("aces", "int8", "aces held"),
-    _c("kings", "int8", "kings held"),
-    _c("queens", "int8", "queens held"),
-    _c("shortest_suit", "int8", "length of the shortest suit"),
-    _c("voids", "int8", "number of suits not held"),
-    _c("points", "int8", "high-card points: A 4, K 3, Q 2, J 1"),
-    _c("bid", "int8", "bid, 0..13 (0 for nil and blind nil)"),
+    _c("spades", "int8", "number of spades held (jokers included)", "i8"),
+    _c("high_spades", "int8", "spades of queen or higher held (jokers included)", "i8"),
+    _c("aces", "int8", "aces held", "i8"),
+    _c("kings", "int8", "kings held", "i8"),
+    _c("queens", "int8", "queens held", "i8"),
+    _c("shortest_suit", "int8", "length of the shortest suit", "i8"),
+    _c("voids", "int8", "number of suits not held", "i8"),
+    _c("points", "int8", "high-card points: A 4, K 3, Q 2, J 1", "i8"),
+    _c("bid", "int8", "bid, 0..13 (0 for nil and blind nil)", "i8"),
     _c("nil", "bool", "bid nil (not blind)"),
     _c("blind_nil", "bool", "declared blind nil"),
-    _c("tricks", "int8", "tricks won by this seat"),
-    _c("side_contract", "int8", "sum of the side's non-nil bids"),
-    _c("side_tricks", "int8", "tricks counted toward the side's contract"),
-    _c("made", "int8", "side contract made (null when the contract is 0)", nullable_bool=True),
-    _c("nil_made", "int8", "this seat's nil or blind nil made (null: no nil)", nullable_bool=True),
-    _c("score_change", "int32", "side's points this hand, bag penalty included"),
-    _c("bags_change", "int8", "bags the side took this hand"),
-    _c("bag_penalty", "int32", "points the side lost to the bag penalty this hand"),
-    _c("boston", "bool", "the side won all 13 tricks"),
-    _c("score_before", "int32", "side's score before the hand (games mode)", games_only=True),
-    _c("score_after", "int32", "side's score after the hand (games mode)", games_only=True),
-    _c("bags_before", "int32", "side's bags before the hand (games mode)", games_only=True),
-    _c("bags_after", "int32", "side's bags after the hand (games mode)", games_only=True),
+    _c("tricks", "int8", "tricks won by this seat", "i8"),
+    _c("side_contract", "int8", "sum of the side's non-nil bids", "i8"),
+    _c("side_tricks", "int8", "tricks counted toward the side's contract", "i8"),
+    _c(
+        "made", "int8", "side contract made (null when the contract is 0)", "i8", nullable_bool=True
+    ),
+    _c(
+        "nil_made",
+        "int8",
+        "this seat's nil or blind nil made (null: no nil)",
+        "i8",
+        nullable_bool=True,
+    ),
+    _c("score_change", "int32", "side's points this hand, bag penalty included", "i32"),
+    _c("bags_change", "int8", "bags the side took this hand", "i8"),
+    _c("bag_penalty", "int32", "points the side lost to the bag penalty this hand", "i32"),
+    _c("boston", "bool", "the side won all 13 tricks", "i8"),
+    _c(
+        "score_before", "int32", "side's score before the hand (games mode)", "i32", games_only=True
+    ),
+    _c("score_after", "int32", "side's score after the hand (games mode)", "i32", games_only=True),
+    _c("bags_before", "int32", "side's bags before the hand (games mode)", "i32", games_only=True),
+    _c("bags_after", "int32", "side's bags after the hand (games mode)", "i32", games_only=True),
 )
 
 GAME_COLUMNS: tuple[Column, ...] = (
     _c("game", "int64", "game index within the run"),
-    _c("first_dealer", "int8", "dealer of the first hand"),
-    _c("winner", "int8", "winning side (-1: unfinished)"),
-    _c("reason", "int8", "1 target reached, 2 loss threshold, 3 unfinished (max_hands)"),
-    _c("hands", "int16", "hands played"),
-    _c("score_ns", "int32", "final score of side 0 (N-S, or player 0)"),
-    _c("score_ew", "int32", "final score of side 1 (E-W, or player 1)"),
-    _c("bags_ns", "int32", "final bags of side 0"),
-    _c("bags_ew", "int32", "final bags of side 1"),
-    _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game"),
-    _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game"),
+    _c("first_dealer", "int8", "dealer of the first hand", "game"),
+    _c("winner", "int8", "winning side (-1: unfinished)", "game"),
+    _c("reason", "int8", "1 target reached, 2 loss threshold, 3 unfinished (max_hands)", "game"),
+    _c("hands", "int16", "hands played", "game"),
+    _c("score_ns", "int32", "final score of side 0 (N-S, or player 0)", "game"),
+    _c("score_ew", "int32", "final score of side 1 (E-W, or player 1)", "game"),
+    _c("bags_ns", "int32", "final bags of side 0", "game"),
+    _c("bags_ew", "int32", "final bags of side 1", "game"),
+    _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game", "game"),
+    _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game", "game"),
 )
 
 PLAY_COLUMNS: tuple[Column, ...] = (
@@ -93,7 +107,13 @@ PLAY_COLUMNS: tuple[Column, ...] = (
     _c("trick_winners", "int8", "the seat that won each of the 13 tricks (list)"),
 )
 
+# The ``reason`` codes of a game's end (the kernels' ``_nb.enums.EndReason`` is built
+# from this; 0 there means the game goes on).
 REASONS = {1: "target", 2: "loss_threshold", 3: "unfinished"}
+
+# Rows the kernels write that are not columns: ``nil_kind`` (0 none, 1 nil, 2 blind nil)
+# becomes ``nil`` and ``blind_nil``; ``policy_error`` counts a game's illegal decisions.
+KERNEL_ONLY_ROWS: dict[str, tuple[str, ...]] = {"i8": ("nil_kind",), "game": ("policy_error",)}
 
 
 def hand_columns(games: bool) -> tuple[Column, ...]:

@@ -14,22 +14,24 @@ chunking only decides how the work is cut, never what it computes.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numba
 import numpy as np
 import pandas as pd
 
-from spades_sim._nb import layout as L
 from spades_sim._nb import loop
+from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8, OutI32
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Kind, Policy, parse_policy
 from spades_sim.rules import Rules
 from spades_sim.schema import (
     GAME_COLUMNS,
+    HAND_COLUMNS,
     PLAY_COLUMNS,
     SCHEMA_VERSION,
     Column,
@@ -48,32 +50,9 @@ DEFAULT_PLAY = "heuristic"  # realistic by default: random play makes nil look h
 DEFAULT_HAND_CHUNK = 1 << 18  # deals: ~1M per-seat rows, one Parquet row group
 MAX_GAME_ROWS = 1 << 21  # games chunk sized so its row buffer stays under ~2M rows (memory)
 
-_I8_FIELDS = {
-    "bid": L.O_BID,
-    "tricks": L.O_TRICKS,
-    "side_contract": L.O_SIDE_CONTRACT,
-    "side_tricks": L.O_SIDE_TRICKS,
-    "made": L.O_MADE,
-    "nil_made": L.O_NIL_MADE,
-    "bags_change": L.O_BAGS_CHANGE,
-    "dealer": L.O_DEALER,
-    "spades": L.O_SPADES,
-    "high_spades": L.O_HIGH_SPADES,
-    "aces": L.O_ACES,
-    "kings": L.O_KINGS,
-    "queens": L.O_QUEENS,
-    "shortest_suit": L.O_SHORTEST,
-    "voids": L.O_VOIDS,
-    "points": L.O_POINTS,
-}
-_I32_FIELDS = {
-    "score_change": L.O_SCORE_CHANGE,
-    "bag_penalty": L.O_BAG_PENALTY,
-    "score_before": L.O_SCORE_BEFORE,
-    "score_after": L.O_SCORE_AFTER,
-    "bags_before": L.O_BAGS_BEFORE,
-    "bags_after": L.O_BAGS_AFTER,
-}
+# The kernel's row of every column it writes, by name (``schema.py`` says which block).
+_I8_FIELDS = {c.name: getattr(OutI8, c.name) for c in HAND_COLUMNS if c.block == "i8"}
+_I32_FIELDS = {c.name: getattr(OutI32, c.name) for c in HAND_COLUMNS if c.block == "i32"}
 
 
 class PolicyError(SpadesError):
@@ -222,25 +201,25 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
     """(hands, games) entry points compiled with the run's user-written policies.
 
     ``_nb.loop`` calls its policies through module globals (so the built-in kernel can
-    be cached); here a private copy of that module is executed with the globals bound to
-    the user's functions and caching off. Compiled once per process per combination.
+    be cached). Here a private copy of that module is loaded from its file, with its
+    ``POLICIES`` bound to the run's functions and ``CACHE`` off before it executes
+    (``spades_sim.nb`` documents the mechanism). Compiled once per process per
+    combination of functions.
     """
-    from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
-
     functions = (
-        *(p.function or builtin_bid_nb for p in spec.bidding),
-        *(p.function or builtin_play_nb for p in spec.play),
+        *(p.function or loop.builtin_bid_nb for p in spec.bidding),
+        *(p.function or loop.builtin_play_nb for p in spec.play),
     )
     if functions not in _CUSTOM_KERNELS:
-        source = Path(loop.__file__).read_text().replace("cache=True", "cache=False")
-        namespace: dict[str, Any] = {
-            "__name__": f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}",
-            "__file__": loop.__file__,
-        }
-        exec(compile(source, loop.__file__, "exec"), namespace)
-        names = ("bid_policy_ns_nb", "bid_policy_ew_nb", "play_policy_ns_nb", "play_policy_ew_nb")
-        namespace.update(zip(names, functions, strict=True))
-        _CUSTOM_KERNELS[functions] = (namespace["hands_nb"], namespace["games_nb"])
+        name = f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}"
+        module_spec = importlib.util.spec_from_file_location(name, loop.__file__)
+        assert module_spec is not None and module_spec.loader is not None
+        module = importlib.util.module_from_spec(module_spec)
+        module.CACHE = False  # type: ignore[attr-defined]
+        module.POLICIES = functions  # type: ignore[attr-defined]
+        sys.modules[name] = module  # Numba resolves a function's module by name
+        module_spec.loader.exec_module(module)
+        _CUSTOM_KERNELS[functions] = (module.hands_nb, module.games_nb)
     return _CUSTOM_KERNELS[functions]
 
 
@@ -266,15 +245,15 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     rows = slots * players
     out: dict[str, Any] = {
         "hand": np.empty(rows, dtype=np.uint64),
-        "i8": np.empty((L.N_OUT_I8, rows), dtype=np.int8),
-        "i32": np.empty((L.N_OUT_I32, rows), dtype=np.int32),
+        "i8": np.empty((N_OUT_I8, rows), dtype=np.int8),
+        "i32": np.empty((N_OUT_I32, rows), dtype=np.int32),
     }
     rec = slots if spec.record_play else 0
     out["dealt"] = np.zeros(rec * players, dtype=np.uint64)
     out["plays"] = np.zeros((rec, 13 * players), dtype=np.int8)
     out["winners"] = np.zeros((rec, 13), dtype=np.int8)
     status = (
-        np.zeros((count, L.N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
+        np.zeros((count, N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
     )
     args = (rules, np.int64(spec.seed), np.int64(start), np.int64(count), _params(spec))
     outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
@@ -309,9 +288,9 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
     games_cols: dict[str, np.ndarray] | None = None
     if spec.mode == "games":
         status = raw["status"]
-        _check_policy_errors(spec, status[:, L.G_POLICY_ERROR], start)
+        _check_policy_errors(spec, status[:, GameOut.policy_error], start)
         max_hands = spec.rules.max_hands
-        played = status[:, L.G_HANDS].astype(np.int64)
+        played = status[:, GameOut.hands].astype(np.int64)
         slot_valid = (np.arange(max_hands)[None, :] < played[:, None]).ravel()
         keep = np.repeat(slot_valid, players)
         slots = np.flatnonzero(slot_valid)
@@ -321,16 +300,16 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
         }
         games_cols = {
             "game": np.arange(start, start + count, dtype=np.int64),
-            "first_dealer": status[:, L.G_FIRST_DEALER].astype(np.int8),
-            "winner": status[:, L.G_WINNER].astype(np.int8),
-            "reason": status[:, L.G_REASON].astype(np.int8),
-            "hands": status[:, L.G_HANDS].astype(np.int16),
-            "score_ns": status[:, L.G_SCORE0].astype(np.int32),
-            "score_ew": status[:, L.G_SCORE1].astype(np.int32),
-            "bags_ns": status[:, L.G_BAGS0].astype(np.int32),
-            "bags_ew": status[:, L.G_BAGS1].astype(np.int32),
-            "bag_penalty_ns": status[:, L.G_PENALTY0].astype(np.int32),
-            "bag_penalty_ew": status[:, L.G_PENALTY1].astype(np.int32),
+            "first_dealer": status[:, GameOut.first_dealer].astype(np.int8),
+            "winner": status[:, GameOut.winner].astype(np.int8),
+            "reason": status[:, GameOut.reason].astype(np.int8),
+            "hands": status[:, GameOut.hands].astype(np.int16),
+            "score_ns": status[:, GameOut.score_ns].astype(np.int32),
+            "score_ew": status[:, GameOut.score_ew].astype(np.int32),
+            "bags_ns": status[:, GameOut.bags_ns].astype(np.int32),
+            "bags_ew": status[:, GameOut.bags_ew].astype(np.int32),
+            "bag_penalty_ns": status[:, GameOut.bag_penalty_ns].astype(np.int32),
+            "bag_penalty_ew": status[:, GameOut.bag_penalty_ew].astype(np.int32),
         }
     else:
         _check_policy_errors(spec, raw["status"], start)
@@ -343,7 +322,7 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
         return values if keep is None else values[keep]
 
     seat = np.tile(np.arange(players, dtype=np.int8), n_rows // players)
-    nil_kind = take(i8[L.O_NIL])
+    nil_kind = take(i8[OutI8.nil_kind])
     computed: dict[str, np.ndarray] = {
         **extra,
         "seat": seat,
@@ -351,7 +330,6 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
         "hand": take(raw["hand"]),
         "nil": nil_kind == 1,
         "blind_nil": nil_kind == 2,
-        "boston": take(i8[L.O_BOSTON]).astype(bool),
     }
     for name, row in _I8_FIELDS.items():
         computed[name] = take(i8[row])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,10 +22,30 @@ import pandas as pd
 import pytest
 
 from spades_sim import reference
-from spades_sim._nb import layout as L
-from spades_sim._nb import loop, rollout
+from spades_sim._nb import exchange, loop, rollout
 from spades_sim._nb import policies as nbp
-from spades_sim._nb.lockstep import F_HAND, F_LEADER, F_TRICKS, LANES
+from spades_sim._nb.bidding import OWN_SLOT
+from spades_sim._nb.bitboard import SUIT_MASKS
+from spades_sim._nb.enums import (
+    COUNT_DEFAULTS,
+    HEURISTIC_DEFAULTS,
+    LANES,
+    N_HEURISTIC_FIELDS,
+    N_INFO,
+    PARAMS_BY_POLICY,
+    BidParam,
+    BidPolicy,
+    CountParam,
+    DrawPolicy,
+    HeuristicField,
+    HeuristicParam,
+    InfoSlot,
+    LockstepField,
+    LookaheadParam,
+    PagatParam,
+    PlayPolicy,
+)
+from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
 from spades_sim.analysis import (
     bid_accuracy,
     duplicate,
@@ -34,7 +55,7 @@ from spades_sim.analysis import (
     proportion_ci,
 )
 from spades_sim.cards import parse_card, parse_hand
-from spades_sim.policies import Policy, describe, markdown, parse_policy
+from spades_sim.policies import Policy, describe, markdown, parse_policy, register
 from spades_sim.rules import Rules
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands
 
@@ -55,22 +76,22 @@ def table_info(
 ) -> tuple[np.ndarray, int]:
     """The public table state after ``plays`` (cards in play order, ``first`` leading the
     first trick), built in plain Python as the kernel keeps it; and the seat to play."""
-    info = np.zeros(L.N_INFO, dtype=np.int64)
-    info[L.I_PLAYERS] = players
-    info[L.I_FIRST_TO_ACT] = first
-    info[L.I_DEALER] = (first - 1) % players
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players] = players
+    info[InfoSlot.first_to_act] = first
+    info[InfoSlot.dealer] = (first - 1) % players
     for s in range(4):
-        info[L.I_BIDS + s] = bids[s] if s < players else -1
-        info[L.I_NIL + s] = nils[s] if s < players else 0
-    info[L.I_SCORES : L.I_SCORES + 2] = scores
-    info[L.I_BAGS : L.I_BAGS + 2] = bags
+        info[InfoSlot.bids + s] = bids[s] if s < players else -1
+        info[InfoSlot.nil + s] = nils[s] if s < players else 0
+    info[InfoSlot.scores : InfoSlot.scores + 2] = scores
+    info[InfoSlot.bags : InfoSlot.bags + 2] = bags
     leader, trick, played, broken = first, 0, 0, 0
     cards: list[int] = []
 
     def reset() -> None:
-        info[L.I_TRICK], info[L.I_LEADER], info[L.I_N_IN_TRICK] = trick, leader, 0
-        info[L.I_LED_SUIT] = info[L.I_WINNING_SEAT] = info[L.I_WINNING_CARD] = -1
-        info[L.I_TRICK_CARDS : L.I_TRICK_CARDS + 4] = -1
+        info[InfoSlot.trick], info[InfoSlot.leader], info[InfoSlot.n_in_trick] = trick, leader, 0
+        info[InfoSlot.led_suit] = info[InfoSlot.winning_seat] = info[InfoSlot.winning_card] = -1
+        info[InfoSlot.trick_cards : InfoSlot.trick_cards + 4] = -1
 
     reset()
     for card in plays:
@@ -78,24 +99,24 @@ def table_info(
         seat = (leader + j) % players
         suit = min(card // 13, 3)
         if j == 0:
-            info[L.I_LED_SUIT] = suit
-            info[L.I_WINNING_SEAT], info[L.I_WINNING_CARD] = seat, card
+            info[InfoSlot.led_suit] = suit
+            info[InfoSlot.winning_seat], info[InfoSlot.winning_card] = seat, card
         else:
-            led = int(info[L.I_LED_SUIT])
+            led = int(info[InfoSlot.led_suit])
             if suit != led:
-                info[L.I_VOIDS + seat] |= 1 << led
-            win = int(info[L.I_WINNING_CARD])
+                info[InfoSlot.voids + seat] |= 1 << led
+            win = int(info[InfoSlot.winning_card])
             if card > win and (suit == led or card >= 39):
-                info[L.I_WINNING_SEAT], info[L.I_WINNING_CARD] = seat, card
+                info[InfoSlot.winning_seat], info[InfoSlot.winning_card] = seat, card
         broken |= card >= 39
         played |= 1 << card
         cards.append(card)
-        info[L.I_TRICK_CARDS + j] = card
-        info[L.I_N_IN_TRICK] = j + 1
-        info[L.I_PLAYED], info[L.I_BROKEN] = played, broken
+        info[InfoSlot.trick_cards + j] = card
+        info[InfoSlot.n_in_trick] = j + 1
+        info[InfoSlot.played], info[InfoSlot.broken] = played, broken
         if len(cards) == players:
-            info[L.I_TRICKS_WON + info[L.I_WINNING_SEAT]] += 1
-            leader, trick, cards = int(info[L.I_WINNING_SEAT]), trick + 1, []
+            info[InfoSlot.tricks_won + info[InfoSlot.winning_seat]] += 1
+            leader, trick, cards = int(info[InfoSlot.winning_seat]), trick + 1, []
             reset()
     return info, (leader + len(cards)) % players
 
@@ -105,12 +126,12 @@ def cards(text: str) -> list[int]:
 
 
 def legal_of(hand: int, info: np.ndarray) -> int:
-    led = int(info[L.I_LED_SUIT])
+    led = int(info[InfoSlot.led_suit])
     if led >= 0:
-        suit = int(nbp.SUIT_MASKS[led])
+        suit = int(SUIT_MASKS[led])
         return hand & suit or hand
     side = hand & ((1 << 39) - 1)
-    if info[L.I_TRICK] == 0 or not info[L.I_BROKEN]:
+    if info[InfoSlot.trick] == 0 or not info[InfoSlot.broken]:
         return side or hand
     return hand
 
@@ -198,7 +219,7 @@ def test_sampled_deals_respect_what_the_seat_knows() -> None:
                     np.uint64(hand), seat, info, RULES, np.uint64(key), out
                 )
                 fallbacks += not strict
-                seen = hand | int(info[L.I_PLAYED])
+                seen = hand | int(info[InfoSlot.played])
                 total = hand
                 for s in range(4):
                     if s == seat:
@@ -206,12 +227,14 @@ def test_sampled_deals_respect_what_the_seat_knows() -> None:
                     h = int(out[s])
                     assert not h & seen and not h & total
                     total |= h
-                    assert bin(h).count("1") == bin(dealt[s] & ~int(info[L.I_PLAYED])).count("1")
+                    assert bin(h).count("1") == bin(dealt[s] & ~int(info[InfoSlot.played])).count(
+                        "1"
+                    )
                     for suit in range(4 if strict else 0):
-                        if info[L.I_VOIDS + s] >> suit & 1:
+                        if info[InfoSlot.voids + s] >> suit & 1:
                             checked_voids += 1
-                            assert not h & int(nbp.SUIT_MASKS[suit])
-                assert total | int(info[L.I_PLAYED]) == (1 << 52) - 1
+                            assert not h & int(SUIT_MASKS[suit])
+                assert total | int(info[InfoSlot.played]) == (1 << 52) - 1
     assert checked_voids > 0
     assert fallbacks <= 5  # of 480 deals: voids are almost always honoured
 
@@ -313,7 +336,7 @@ def test_heuristic_ruffs_discards_and_ducks() -> None:
     # bag avoidance: E-W bid 1 + 1 and have two tricks: West ducks with its highest loser
     made = cards("AC 2C 3C 4C  5C KC 6C 7C")  # N wins trick 1, E wins trick 2 with the KC
     info, _ = table_info([*made, *cards("9H 4H TH")], first=0, bids=(4, 1, 4, 1))
-    info[L.I_TRICKS_WON + 3] = 1  # West has one too: the side has made its two
+    info[InfoSlot.tricks_won + 3] = 1  # West has one too: the side has made its two
     assert play("heuristic", "KH JH 8H 2H", info, 3) == "8H"
     assert play("heuristic:bag_avoid=0", "KH JH 8H 2H", info, 3) == "JH"
 
@@ -386,7 +409,7 @@ def test_two_player_bidding_has_no_partner() -> None:
 
 
 def test_two_player_draw_plans_for_strength_or_nil() -> None:
-    keep = nbp.keep_drawn_card_nb
+    keep = exchange.keep_drawn_card_nb
     plan = Policy.of("plan", "draw").lower()
     held = np.uint64(parse_hand("2C 3C 2D"))
     assert keep(np.uint64(0), parse_card("AS"), 0, False, plan)  # strong: a top spade
@@ -426,9 +449,9 @@ def test_blind_nil_only_when_rules_and_score_allow() -> None:
 
 def test_exchange_passes_danger_and_low_cards() -> None:
     hand = np.uint64(parse_hand("AS KS 4S AH 9H 2H 3D 2C"))
-    give = nbp.pass_cards_nb(hand, 3, True)
+    give = exchange.pass_cards_nb(hand, 3, True)
     assert int(give) == parse_hand("AS KS 4S")  # any spade is a danger to a nil
-    take = nbp.pass_cards_nb(hand, 3, False)
+    take = exchange.pass_cards_nb(hand, 3, False)
     assert int(take) == parse_hand("2C 3D 2H")
 
 
@@ -449,25 +472,28 @@ def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
     players = rules.players
     chunk = record_hands(LANES, seed=41, rules=rules, bidding=bidding, play=play)
     h = chunk.hands
-    st = np.zeros(nbp.N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     for b in range(LANES):
         rows = slice(b * players, (b + 1) * players)
         for s in range(players):
-            st[(F_HAND + s) * LANES + b] = h["hand"][rows][s]
-            st[(nbp.H_BIDS + s) * LANES + b] = h["bid"][rows][s]
-            st[(nbp.H_NILS + s) * LANES + b] = h["nil"][rows][s] or h["blind_nil"][rows][s]
+            st[(LockstepField.hand + s) * LANES + b] = h["hand"][rows][s]
+            st[(HeuristicField.bids + s) * LANES + b] = h["bid"][rows][s]
+            st[(HeuristicField.nils + s) * LANES + b] = h["nil"][rows][s] or h["blind_nil"][rows][s]
         dealer = int(h["dealer"][rows][0])
         leader = (dealer + 1) % 4 if players == 4 else 1 - dealer
         if rules.first_lead == "two_of_clubs":
             leader = next(s for s in range(players) if int(h["hand"][rows][s]) & 1)
-        st[F_LEADER * LANES + b] = leader
-    nbp.play_heuristic_lockstep_nb(
+        st[LockstepField.leader * LANES + b] = leader
+    play_heuristic_lockstep_nb(
         st, players, rules.first_lead == "two_of_clubs", rules.spades_lead == "any_time",
         rules.jokers, rules.nil_tricks_count_for_partner,
         parse_policy(play[0], "play").lower(), parse_policy(play[1], "play").lower(),
     )  # fmt: skip
     tricks = np.array(
-        [st[(F_TRICKS + s) * LANES : (F_TRICKS + s + 1) * LANES] for s in range(players)]
+        [
+            st[(LockstepField.tricks + s) * LANES : (LockstepField.tricks + s + 1) * LANES]
+            for s in range(players)
+        ]
     )
     assert np.array_equal(tricks.T.ravel(), h["tricks"])
 
@@ -489,29 +515,34 @@ def test_registry_lists_every_policy_with_source() -> None:
 
 
 def test_kernel_slots_match_the_registry() -> None:
-    def slot(kind: str, name: str, param: str) -> int:
-        spec = next(s for s in describe() if s.kind == kind and s.name == name)
-        return 1 + [p.name for p in spec.params].index(param)
+    # name for name, both ways: every registered policy's parameters are its kernel slots
+    # in order, and every kernel slot table belongs to a registered policy
+    registered = {(s.kind, s.name): s for s in describe()}
+    assert set(registered) == set(PARAMS_BY_POLICY)
+    for key, spec in registered.items():
+        slots = PARAMS_BY_POLICY[key]
+        for k, param in enumerate(spec.params):
+            assert getattr(slots, param.name) == k + 1, (key, param.name)
+        assert len(slots) == len(spec.params)
+    shared = ("count", "pagat", "partner-aware", "monte-carlo")
+    for name in shared:  # the slots the bidders share (BidParam) are the same in each
+        slots = PARAMS_BY_POLICY[("bid", name)]
+        assert all(getattr(slots, f) == getattr(BidParam, f) for f in BidParam._fields)
+    assert CountParam.king_value == PagatParam.queen_value == OWN_SLOT
+    assert HeuristicParam._fields == LookaheadParam._fields[: len(HeuristicParam)]
+    # a reordered registry is refused at import, by name
+    spec = registered[("bid", "count")]
+    swapped = replace(spec, params=(spec.params[1], spec.params[0], *spec.params[2:]))
+    with pytest.raises(RuntimeError, match="differ from the kernel's slots"):
+        register(swapped)
+    assert np.array_equal(Policy.of("count", "bid").lower(), COUNT_DEFAULTS)
+    assert np.array_equal(Policy.of("heuristic", "play").lower(), HEURISTIC_DEFAULTS)
 
-    common = {"bias": nbp.B_BIAS, "nil_threshold": nbp.B_NIL_THRESHOLD,
-              "blind_nil_deficit": nbp.B_BLIND_DEFICIT, "blind_nil_max_bags": nbp.B_BLIND_MAX_BAGS,
-              "blind_nil_partner_min": nbp.B_BLIND_PARTNER_MIN,
-              "blind_nil_before_partner": nbp.B_BLIND_BEFORE_PARTNER,
-              "nil_partner_min": nbp.B_NIL_PARTNER_MIN, "round_up": nbp.B_ROUND_UP}  # fmt: skip
-    for name in ("count", "pagat", "partner-aware", "monte-carlo"):
-        for param, index in common.items():
-            assert slot("bid", name, param) == index
-    assert slot("bid", "count", "king_value") == nbp.B_KING_VALUE
-    assert slot("bid", "count", "short_value") == nbp.B_SHORT_VALUE
-    assert slot("bid", "pagat", "trump_length") == nbp.B_TRUMP_LENGTH
-    assert slot("bid", "partner-aware", "score_margin") == nbp.B_SCORE_MARGIN
-    assert slot("bid", "monte-carlo", "bid_tolerance") == nbp.B_TOLERANCE
-    assert slot("play", "lookahead", "samples") == nbp.P_SAMPLES
-    assert slot("play", "lookahead", "bag_cost") == rollout.P_BAG_COST
-    assert slot("play", "heuristic", "draw_trumps") == nbp.P_DRAW_TRUMPS
-    assert slot("draw", "plan", "nil_spade_rank") == nbp.D_NIL_SPADE_RANK
-    assert np.array_equal(Policy.of("count", "bid").lower(), nbp.COUNT_DEFAULTS)
-    assert np.array_equal(Policy.of("heuristic", "play").lower(), nbp.HEURISTIC_DEFAULTS)
+
+def test_named_ids_match_the_registry() -> None:
+    ids = {"bid": BidPolicy, "play": PlayPolicy, "draw": DrawPolicy}
+    for spec in describe():
+        assert getattr(ids[spec.kind], spec.name.replace("-", "_")) == spec.policy_id
 
 
 def test_readme_shows_the_registry() -> None:

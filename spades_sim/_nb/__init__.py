@@ -3,11 +3,9 @@
 Nothing here validates its input; the Python layer (``rules``, ``hand``, ``simulate``)
 does that once, at the boundary, and lowers everything to plain integers and arrays.
 
-On x86 hosts with AVX-512, LLVM's tuning for most Intel server cores prefers 256-bit
-vectors; the lock-step kernel (``lockstep.py``) runs 1.5x faster with 512-bit ones, so
-unless the user chose CPU features or a CPU name themselves, this package asks Numba for
-the host's features minus that preference (``-prefer-256-bit``), before anything is
-compiled. It changes only how wide the vectorised loops are, never a result.
+Importing the package leaves Numba's settings alone: the lock-step kernels ask for
+512-bit vectors for themselves, by an LLVM attribute on their own functions
+(``lockstep.prefer_wide_vectors_nb``), not through process-wide CPU features.
 
 Numba's on-disk cache checks only the source file of the function it compiled, so a
 kernel that inlines code from a sibling module would be loaded stale after that module
@@ -19,28 +17,12 @@ import hashlib
 import os
 from pathlib import Path
 
-from llvmlite import binding
-from numba.core import caching, config
-
-
-def _prefer_512_bit_vectors() -> None:
-    if os.environ.get("NUMBA_CPU_FEATURES") or os.environ.get("NUMBA_CPU_NAME"):
-        return
-    if config.CPU_FEATURES or config.CPU_NAME:
-        return
-    features = binding.get_host_cpu_features().flatten()
-    if "+avx512f" in features.split(","):
-        wanted = features + ",-prefer-256-bit"
-        os.environ["NUMBA_CPU_FEATURES"] = wanted  # for worker processes too
-        config.CPU_FEATURES = wanted
-
-
-_prefer_512_bit_vectors()
+from numba.core import caching
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_DIGEST = hashlib.sha256(
-    b"".join(path.read_bytes() for path in sorted(Path(_HERE).glob("*.py")))
-).hexdigest()
+# ``enums.py`` builds the output rows from ``schema.py``, so the kernels depend on it too.
+_SOURCES = [*sorted(Path(_HERE).glob("*.py")), Path(_HERE).parent / "schema.py"]
+_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()
 
 
 def _stamped(base: type) -> type:

@@ -31,7 +31,7 @@ with one, rows out of range.
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8, OutI32, RuleField
 from spades_sim._nb.lockstep import LANES
 from spades_sim._nb.loop import BLOCK, game_one_nb, hands_block_nb, hands_lockstep_block_nb
 
@@ -85,35 +85,35 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
     side codes, side widths."""
     seat_codes, seat_widths, side_codes, side_widths = keys
     bad = 0
-    for seat in range(rules[L.R_PLAYERS]):
+    for seat in range(rules[RuleField.players]):
         r = row0 + seat
         g = group_nb(seat_codes, seat_widths, out_i8, r, seat, hand_no)
-        kind = np.int64(out_i8[L.O_NIL, r])
-        bid = np.int64(out_i8[L.O_BID, r])
+        kind = np.int64(out_i8[OutI8.nil_kind, r])
+        bid = np.int64(out_i8[OutI8.bid, r])
         cell = kind - 1 if kind > 0 else 2 + bid
         if g < 0 or cell < 0 or cell >= SEAT_CELLS:
             bad += 1
         else:
             c = g * SEAT_CELLS + cell
-            tricks = np.int64(out_i8[L.O_TRICKS, r])
+            tricks = np.int64(out_i8[OutI8.tricks, r])
             seat_t[c, S_COUNT] += 1
-            if out_i8[L.O_NIL_MADE, r] == 1:
+            if out_i8[OutI8.nil_made, r] == 1:
                 seat_t[c, S_NIL_MADE] += 1
             seat_t[c, S_TRICKS] += tricks
             seat_t[c, S_TRICKS_SQ] += tricks * tricks
         if seat >= 2:
             continue
         g = group_nb(side_codes, side_widths, out_i8, r, seat, hand_no)
-        contract = np.int64(out_i8[L.O_SIDE_CONTRACT, r])
-        won = np.int64(out_i8[L.O_SIDE_TRICKS, r])
+        contract = np.int64(out_i8[OutI8.side_contract, r])
+        won = np.int64(out_i8[OutI8.side_tricks, r])
         cell = won if contract == 0 else CONTRACT_CELL0 + won - contract + 26
         if g < 0 or cell < 0 or cell >= SIDE_CELLS:
             bad += 1
             continue
         c = g * SIDE_CELLS + cell
-        bags = np.int64(out_i8[L.O_BAGS_CHANGE, r])
-        points = np.int64(out_i32[L.O_BAG_PENALTY, r])
-        score = np.int64(out_i32[L.O_SCORE_CHANGE, r])
+        bags = np.int64(out_i8[OutI8.bags_change, r])
+        points = np.int64(out_i32[OutI32.bag_penalty, r])
+        score = np.int64(out_i32[OutI32.score_change, r])
         side_t[c, D_COUNT] += 1
         side_t[c, D_BAGS] += bags
         side_t[c, D_BAGS_SQ] += bags * bags
@@ -130,15 +130,15 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
 def add_game_nb(rules, out_i8, out_i32, summary, row0, keys, seat_t, side_t, game_t):
     """Add one finished game (its hands' rows from ``row0``, its ``G_*`` summary) to the
     three tables; return the rows left out."""
-    players = rules[L.R_PLAYERS]
-    hands = np.int64(summary[L.G_HANDS])
+    players = rules[RuleField.players]
+    hands = np.int64(summary[GameOut.hands])
     bad = 0
     for h in range(hands):
         bad += add_hand_nb(rules, out_i8, out_i32, row0 + h * players, h, keys, seat_t, side_t)
-    winner = np.int64(summary[L.G_WINNER])
+    winner = np.int64(summary[GameOut.winner])
     finals = (
-        np.int64(summary[L.G_SCORE0]) + np.int64(summary[L.G_PENALTY0]),
-        np.int64(summary[L.G_SCORE1]) + np.int64(summary[L.G_PENALTY1]),
+        np.int64(summary[GameOut.score_ns]) + np.int64(summary[GameOut.bag_penalty_ns]),
+        np.int64(summary[GameOut.score_ew]) + np.int64(summary[GameOut.bag_penalty_ew]),
     )  # the final scores with every point lost to bags given back
     for side in range(2):
         bags = np.int64(0)
@@ -151,8 +151,8 @@ def add_game_nb(rules, out_i8, out_i32, summary, row0, keys, seat_t, side_t, gam
         gaps_sq = np.int64(0)
         for h in range(hands):
             r = row0 + h * players + side
-            bags += out_i8[L.O_BAGS_CHANGE, r]
-            lost = np.int64(out_i32[L.O_BAG_PENALTY, r])
+            bags += out_i8[OutI8.bags_change, r]
+            lost = np.int64(out_i32[OutI32.bag_penalty, r])
             points += lost
             if lost > 0:
                 penalties += 1
@@ -206,13 +206,13 @@ def aggregate_hands_nb(
     ``heuristic``), added to the seat and side tables. Releases the GIL."""
     rows = BLOCK * 4
     out_hand = np.empty(rows, dtype=np.uint64)
-    out_i8 = np.empty((L.N_OUT_I8, rows), dtype=np.int8)
-    out_i32 = np.empty((L.N_OUT_I32, rows), dtype=np.int32)
+    out_i8 = np.empty((N_OUT_I8, rows), dtype=np.int8)
+    out_i32 = np.empty((N_OUT_I32, rows), dtype=np.int32)
     errors = np.zeros(BLOCK, dtype=np.int8)
     no_dealt = np.zeros(0, dtype=np.uint64)
     no_plays = np.zeros((0, 52), dtype=np.int8)
     no_winners = np.zeros((0, 13), dtype=np.int8)
-    players = rules[L.R_PLAYERS]
+    players = rules[RuleField.players]
     for lo in range(0, n, BLOCK):
         count = min(BLOCK, n - lo)
         start = deal_start + lo  # one block of deals from here: the same streams
@@ -237,11 +237,11 @@ def aggregate_hands_nb(
 def aggregate_games_nb(rules, seed, game_start, n, params, keys, seat_t, side_t, game_t, status):
     """Games game_start .. game_start+n-1 (``game_one_nb``), each added to the three tables
     as it ends. Releases the GIL."""
-    rows = rules[L.R_MAX_HANDS] * rules[L.R_PLAYERS]
+    rows = rules[RuleField.max_hands] * rules[RuleField.players]
     out_hand = np.empty(rows, dtype=np.uint64)
-    out_i8 = np.empty((L.N_OUT_I8, rows), dtype=np.int8)
-    out_i32 = np.empty((L.N_OUT_I32, rows), dtype=np.int32)
-    out_game = np.zeros((1, L.N_OUT_GAME), dtype=np.int32)
+    out_i8 = np.empty((N_OUT_I8, rows), dtype=np.int8)
+    out_i32 = np.empty((N_OUT_I32, rows), dtype=np.int32)
+    out_game = np.zeros((1, N_OUT_GAME), dtype=np.int32)
     no_dealt = np.zeros(0, dtype=np.uint64)
     no_plays = np.zeros((0, 52), dtype=np.int8)
     no_winners = np.zeros((0, 13), dtype=np.int8)
@@ -252,7 +252,7 @@ def aggregate_games_nb(rules, seed, game_start, n, params, keys, seat_t, side_t,
             out_hand, out_i8, out_i32, out_game, no_dealt, no_plays, no_winners,
         )  # fmt: skip
         summary = out_game[0]
-        note_error_nb(status, summary[L.G_POLICY_ERROR], game)
+        note_error_nb(status, summary[GameOut.policy_error], game)
         status[ST_BAD] += add_game_nb(
             rules, out_i8, out_i32, summary, 0, keys, seat_t, side_t, game_t
         )
@@ -263,7 +263,7 @@ def add_hand_rows_nb(rules, out_i8, out_i32, errors, item0, n, keys, seat_t, sid
     """Add the rows of ``n`` independent hands a row kernel wrote (hand ``i`` from row
     ``i * players``): the path of user-written policies, which run in their own copy of
     the row kernels."""
-    players = rules[L.R_PLAYERS]
+    players = rules[RuleField.players]
     for i in range(n):
         note_error_nb(status, errors[i], item0 + i)
         status[ST_BAD] += add_hand_nb(rules, out_i8, out_i32, i * players, 0, keys, seat_t, side_t)
@@ -274,9 +274,9 @@ def add_game_rows_nb(rules, out_i8, out_i32, summaries, item0, keys, seat_t, sid
                      status):  # fmt: skip
     """Add the games a row kernel wrote (game ``i`` from row ``i * max_hands * players``,
     its summary ``summaries[i]``), as :func:`add_hand_rows_nb` for games."""
-    per_game = rules[L.R_MAX_HANDS] * rules[L.R_PLAYERS]
+    per_game = rules[RuleField.max_hands] * rules[RuleField.players]
     for i in range(summaries.shape[0]):
-        note_error_nb(status, summaries[i, L.G_POLICY_ERROR], item0 + i)
+        note_error_nb(status, summaries[i, GameOut.policy_error], item0 + i)
         status[ST_BAD] += add_game_nb(
             rules, out_i8, out_i32, summaries[i], i * per_game, keys, seat_t, side_t, game_t
         )

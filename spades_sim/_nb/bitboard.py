@@ -17,14 +17,20 @@ from numba.extending import intrinsic
 # the host CPU (and Numba's cache is keyed by it), so use it wherever the host has it.
 HAS_PDEP = "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
 
-CLUB_MASK = np.uint64((1 << 13) - 1)
-DIAMOND_MASK = np.uint64(((1 << 13) - 1) << 13)
-HEART_MASK = np.uint64(((1 << 13) - 1) << 26)
-SPADE_MASK = np.uint64((((1 << 13) - 1) << 39) | (1 << 52) | (1 << 53))
-NON_SPADE_MASK = np.uint64((1 << 39) - 1)
+# Every mask of the kernels is built here from these two: the 13 ranks of a suit at its
+# offset ``13 * suit``, and the jokers (52, 53), which are spades.
+RANK_BITS = np.uint64((1 << 13) - 1)
+JOKERS = np.uint64((1 << 52) | (1 << 53))
+SPADE_BITS = RANK_BITS | (JOKERS >> np.uint64(39))  # a spade holding: 13 ranks, 2 jokers
+CLUB_MASK = RANK_BITS
+DIAMOND_MASK = RANK_BITS << np.uint64(13)
+HEART_MASK = RANK_BITS << np.uint64(26)
+SPADE_MASK = (RANK_BITS << np.uint64(39)) | JOKERS
+NON_SPADE_MASK = CLUB_MASK | DIAMOND_MASK | HEART_MASK
 SUIT_MASKS = np.array([CLUB_MASK, DIAMOND_MASK, HEART_MASK, SPADE_MASK], dtype=np.uint64)
-STANDARD_DECK = np.uint64((1 << 52) - 1)
-JOKER_DECK = np.uint64((((1 << 52) - 1) & ~((1 << 13) | (1 << 26))) | (1 << 52) | (1 << 53))
+STANDARD_DECK = NON_SPADE_MASK | (RANK_BITS << np.uint64(39))
+# with jokers, the 2D and 2H leave the deck (docs/rules.md "Jokers")
+JOKER_DECK = (STANDARD_DECK & ~(np.uint64(1 << 13) | np.uint64(1 << 26))) | JOKERS
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -126,6 +132,155 @@ select_bit_nb = _select_bit_pdep_nb if HAS_PDEP else _select_bit_search_nb
 
 
 @njit(inline="always", cache=True)
+def deck_mask_nb(jokers):
+    """The mask of the 52 cards in play: the standard deck, or with ``jokers`` the deck
+    whose 2D and 2H give way to the jokers."""
+    return JOKER_DECK if jokers else STANDARD_DECK
+
+
+@njit(inline="always", cache=True)
 def suit_mask_nb(suit):
     """The mask of all cards of a suit (spades include the jokers)."""
     return SUIT_MASKS[suit]
+
+
+# --- Ranks within suits -----------------------------------------------------------------
+
+# the cards of the suits whose bits are set (a void mask from info -> card mask)
+SUIT_MASKS_BY_BITS = np.array(
+    [sum(int(SUIT_MASKS[s]) for s in range(4) if (bits >> s) & 1) for bits in range(16)],
+    dtype=np.uint64,
+)
+
+
+@njit(cache=True, forceinline=True)
+def holding_nb(hand, suit):
+    """The ranks held in a suit as a small mask (bit r = rank r; spades 15 bits)."""
+    width = SPADE_BITS if suit == 3 else RANK_BITS
+    return (hand >> np.uint64(13 * suit)) & width
+
+
+@njit(cache=True, forceinline=True)
+def above_nb(card):
+    """Mask of every card id above ``card``."""
+    return ~((ONE << np.uint64(card + 1)) - ONE)
+
+
+@njit(cache=True, forceinline=True)
+def below_mask_nb(card):
+    """Mask of every card id below ``card``."""
+    return (ONE << np.uint64(card)) - ONE
+
+
+@njit(cache=True, forceinline=True)
+def fold_nb(mask):
+    """The ranks present in any suit of ``mask`` (bit r set when some card has rank r)."""
+    return (
+        (mask & RANK_BITS)
+        | ((mask >> np.uint64(13)) & RANK_BITS)
+        | ((mask >> np.uint64(26)) & RANK_BITS)
+        | ((mask >> np.uint64(39)) & SPADE_BITS)
+    )
+
+
+@njit(cache=True, forceinline=True)
+def low_rank_card_nb(mask):
+    """The card of lowest rank in ``mask`` (clubs first on equal ranks); mask != 0."""
+    rank = lowest_card_nb(fold_nb(mask))
+    card = rank
+    for suit in range(4):
+        if (mask >> np.uint64(13 * suit + rank)) & ONE:
+            card = 13 * suit + rank
+            break
+    return card
+
+
+@njit(cache=True, forceinline=True)
+def high_rank_card_nb(mask):
+    """The card of highest rank in ``mask`` (spades first on equal ranks); mask != 0."""
+    rank = highest_card_nb(fold_nb(mask))
+    card = 39 + rank
+    for suit in range(3, -1, -1):
+        if (mask >> np.uint64(13 * suit + rank)) & ONE:
+            card = 13 * suit + rank
+            break
+    return card
+
+
+# --- Branch-free variants, for loops over lock-step lanes ------------------------------
+# Vectorisable pieces only: a zero-defined cttz/ctlz (``x & -x`` next to a zero test turns
+# into ``usub.with.overflow``, which LLVM will not vectorise), selects, shifts, no switch.
+
+
+@intrinsic
+def _cttz0_nb(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz0_nb(typingctx, x):
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, forceinline=True)
+def lane_lo_nb(x):
+    """The lowest card of ``x``, -1 when empty."""
+    c = np.int64(_cttz0_nb(x))
+    return c if c < 64 else np.int64(-1)
+
+
+@njit(cache=True, forceinline=True)
+def lane_hi_nb(x):
+    """The highest card of ``x``, -1 when empty."""
+    return np.int64(63) - np.int64(_ctlz0_nb(x))
+
+
+@njit(cache=True, forceinline=True)
+def lane_above_nb(card):
+    """Every card id above ``card`` (all cards for -1)."""
+    return ~((ONE << np.uint64(card + 1)) - ONE)
+
+
+@njit(cache=True, forceinline=True)
+def lane_suit_mask_nb(suit):
+    """The cards of a suit 0..3 (spades with the jokers)."""
+    return (RANK_BITS << np.uint64(13 * suit)) | (JOKERS if suit == 3 else ZERO)
+
+
+@njit(cache=True, forceinline=True)
+def lane_void_mask_nb(bits):
+    """The cards of the suits whose bits are set."""
+    return (
+        (RANK_BITS if bits & 1 else ZERO)
+        | ((RANK_BITS << np.uint64(13)) if bits & 2 else ZERO)
+        | ((RANK_BITS << np.uint64(26)) if bits & 4 else ZERO)
+        | (SPADE_MASK if bits & 8 else ZERO)
+    )
+
+
+@njit(cache=True, forceinline=True)
+def lane_low_rank_nb(m):
+    """``low_rank_card_nb`` without a branch."""
+    r = lane_lo_nb(fold_nb(m))
+    ur = np.uint64(max(r, 0))
+    card = 39 + r
+    card = 26 + r if (r < 13) and (m >> (np.uint64(26) + ur)) & ONE else card
+    card = 13 + r if (r < 13) and (m >> (np.uint64(13) + ur)) & ONE else card
+    return r if (r < 13) and (m >> ur) & ONE else card
+
+
+@njit(cache=True, forceinline=True)
+def lane_high_rank_nb(m):
+    """``high_rank_card_nb`` without a branch."""
+    r = lane_hi_nb(fold_nb(m))
+    ur = np.uint64(max(r, 0))
+    card = r
+    card = 13 + r if (r < 13) and (m >> (np.uint64(13) + ur)) & ONE else card
+    card = 26 + r if (r < 13) and (m >> (np.uint64(26) + ur)) & ONE else card
+    return 39 + r if (m >> (np.uint64(39) + ur)) & ONE else card

@@ -2,18 +2,37 @@
 
 Both draw only from the deal's own random stream (``rng``), counters 0..63, so a deal is
 a function of ``(seed, deal coordinates)`` alone. The two-player keep-or-discard choice
-is taken by ``policies.keep_drawn_card_nb``, which sees only the drawer's own cards.
+is taken by ``exchange.keep_drawn_card_nb``, which sees only the drawer's own cards.
 """
 
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
-from spades_sim._nb.bitboard import ZERO, bit_nb
-from spades_sim._nb.policies import keep_drawn_card_nb
+from spades_sim._nb.bitboard import (
+    ONE,
+    ZERO,
+    bit_nb,
+    deck_mask_nb,
+)
+from spades_sim._nb.enums import InfoSlot
+from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
 DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
+
+
+@njit(cache=True)
+def deck_cards_nb(jokers):
+    """The 52 card ids of the deck (``bitboard.deck_mask_nb``), ascending: the order the
+    shuffle starts from."""
+    deck = np.empty(52, dtype=np.uint8)
+    mask = deck_mask_nb(jokers)
+    n = 0
+    for card in range(54):
+        if (mask >> np.uint64(card)) & ONE:
+            deck[n] = card
+            n += 1
+    return deck
 
 
 @njit(inline="always", cache=True)
@@ -65,7 +84,7 @@ def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
         top = np.int64(scratch[2 * turn])
         nxt = np.int64(scratch[2 * turn + 1])
         held = masks[base + drawer]
-        going_nil = info[L.I_NIL + drawer] == 2
+        going_nil = info[InfoSlot.nil + drawer] == 2
         if keep_drawn_card_nb(held, top, turn // 2, going_nil, draw_params):
             masks[base + drawer] = held | bit_nb(top)
             unused |= bit_nb(nxt)

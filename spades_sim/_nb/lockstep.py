@@ -7,31 +7,44 @@ so the loop over deals compiles to AVX-512 (or whatever SIMD the host has) inste
 dependent scalar chains. It draws exactly the random numbers the scalar path
 (``play.play_tricks_nb`` with the built-in ``random`` play policy) draws, and picks the
 same card from them, so both paths give identical hands; the tests hold them equal.
+
+Vector width: on AVX-512 hosts, LLVM's tuning for most Intel server cores prefers
+256-bit vectors, and the lock-step loops run faster with 512-bit ones. The functions
+that hold lane loops call ``prefer_wide_vectors_nb()``, which puts the LLVM function
+attribute ``"prefer-vector-width"="512"`` on the function being compiled: this
+package's lock-step kernels get wide vectors, every other function in the process (the
+user's own Numba code included) keeps Numba's settings. The attribute only widens
+vectors the CPU has (none on a host without AVX-512) and never changes a result.
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-from spades_sim._nb.bitboard import NON_SPADE_MASK, ONE, ZERO, popcount_nb
+from spades_sim._nb.bitboard import JOKERS, NON_SPADE_MASK, ONE, RANK_BITS, ZERO, popcount_nb
+from spades_sim._nb.enums import LANES, LockstepField
 from spades_sim._nb.rng import GOLDEN, LOW32, mix64_nb
 
-LANES = 64
-F_HAND = 0  # 4 fields: the hands still held, by seat
-F_LEADER = 4
-F_BROKEN = 5
-F_KEY = 6  # the deal's stream key plus GOLDEN times its random counter at the first lead
-F_LED = 8
-F_WIN_CARD = 9
-F_WIN_SEAT = 10
-F_TRICKS = 11  # 4 fields: tricks won, by seat
-F_FIRST_WON = 15  # 4 fields: the card with which the seat won its first trick (if any)
-N_FIELDS = 19
-
-_JOKERS = np.uint64((1 << 52) | (1 << 53))
-_SUIT_BITS = np.uint64(0x1FFF)
 U13 = np.uint64(13)
 U26 = np.uint64(26)
 U39 = np.uint64(39)
+
+
+WIDE_VECTORS = '"prefer-vector-width"="512"'
+
+
+@intrinsic
+def prefer_wide_vectors_nb(typingctx):
+    """Mark the function being compiled to be vectorised with 512-bit vectors where the
+    CPU has them (see the module docstring). llvmlite accepts only its list of known
+    function attributes, so the string attribute is added to its set directly; a test
+    checks it reaches the compiled kernels."""
+
+    def codegen(context, builder, signature, args):
+        set.add(builder.function.attributes, WIDE_VECTORS)
+        return context.get_dummy_value()
+
+    return types.none(), codegen
 
 
 @njit(inline="always", cache=True)
@@ -61,11 +74,11 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
     leading = j == 0
     first_trick = trick_no == 0
     for b in range(LANES):
-        seat = (st[_at(F_LEADER, b)] + uj) & seat_mask
-        h0 = st[_at(F_HAND, b)]
-        h1 = st[_at(F_HAND + 1, b)]
-        h2 = st[_at(F_HAND + 2, b)]
-        h3 = st[_at(F_HAND + 3, b)]
+        seat = (st[_at(LockstepField.leader, b)] + uj) & seat_mask
+        h0 = st[_at(LockstepField.hand, b)]
+        h1 = st[_at(LockstepField.hand + 1, b)]
+        h2 = st[_at(LockstepField.hand + 2, b)]
+        h3 = st[_at(LockstepField.hand + 3, b)]
         hand = h0
         hand = h1 if seat == ONE else hand
         hand = h2 if seat == np.uint64(2) else hand
@@ -73,49 +86,51 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
         if leading:
             side = hand & NON_SPADE_MASK
             restricted = side if side != ZERO else hand
-            free = (not first_trick) & (any_time | (st[_at(F_BROKEN, b)] != ZERO))
+            free = (not first_trick) & (any_time | (st[_at(LockstepField.broken, b)] != ZERO))
             legal = hand if free else restricted
             if first_trick and two_clubs:
                 legal = ONE
         else:
-            led = st[_at(F_LED, b)]
-            suit_mask = (_SUIT_BITS << (U13 * led)) | (_JOKERS if led == np.uint64(3) else ZERO)
+            led = st[_at(LockstepField.led, b)]
+            suit_mask = (RANK_BITS << (U13 * led)) | (JOKERS if led == np.uint64(3) else ZERO)
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
         n = np.uint64(popcount_nb(legal))
-        bits = mix64_nb(st[_at(F_KEY, b)] + play_step)
+        bits = mix64_nb(st[_at(LockstepField.key, b)] + play_step)
         k = ((bits & LOW32) * n) >> np.uint64(32)
         card = _select_bit_nb(legal, k)
         keep = ~(ONE << card)
-        st[_at(F_HAND, b)] = h0 & keep
-        st[_at(F_HAND + 1, b)] = h1 & keep
-        st[_at(F_HAND + 2, b)] = h2 & keep
-        st[_at(F_HAND + 3, b)] = h3 & keep
+        st[_at(LockstepField.hand, b)] = h0 & keep
+        st[_at(LockstepField.hand + 1, b)] = h1 & keep
+        st[_at(LockstepField.hand + 2, b)] = h2 & keep
+        st[_at(LockstepField.hand + 3, b)] = h3 & keep
         suit = np.uint64(card >= U13) + np.uint64(card >= U26) + np.uint64(card >= U39)
         spade = card >= U39
-        st[_at(F_BROKEN, b)] |= np.uint64(spade)
+        st[_at(LockstepField.broken, b)] |= np.uint64(spade)
         if leading:
-            st[_at(F_LED, b)] = suit
-            st[_at(F_WIN_CARD, b)] = card
-            st[_at(F_WIN_SEAT, b)] = seat
+            st[_at(LockstepField.led, b)] = suit
+            st[_at(LockstepField.win_card, b)] = card
+            st[_at(LockstepField.win_seat, b)] = seat
         else:
-            win_card = st[_at(F_WIN_CARD, b)]
-            beats = (card > win_card) & ((suit == st[_at(F_LED, b)]) | spade)
-            st[_at(F_WIN_CARD, b)] = card if beats else win_card
-            st[_at(F_WIN_SEAT, b)] = seat if beats else st[_at(F_WIN_SEAT, b)]
+            win_card = st[_at(LockstepField.win_card, b)]
+            beats = (card > win_card) & ((suit == st[_at(LockstepField.led, b)]) | spade)
+            st[_at(LockstepField.win_card, b)] = card if beats else win_card
+            st[_at(LockstepField.win_seat, b)] = (
+                seat if beats else st[_at(LockstepField.win_seat, b)]
+            )
 
 
 @njit(cache=True)
 def play_random_lockstep_nb(st, players, two_clubs, any_time):
     """Play 13 tricks of uniformly random legal cards in all ``LANES`` deals of ``st``.
 
-    On entry each deal's hands, leader and ``key + counter * GOLDEN`` (``F_KEY``) are
-    set and its tricks are 0;
-    on return its tricks per seat are in ``F_TRICKS`` (``F_FIRST_WON``: see
-    ``end_trick_nb``).
+    On entry each deal's hands, leader and ``key + counter * GOLDEN``
+    (``LockstepField.key``) are set and its tricks are 0; on return its tricks per seat
+    are in ``LockstepField.tricks`` (``LockstepField.first_won``: see ``end_trick_nb``).
     """
+    prefer_wide_vectors_nb()
     for b in range(LANES):
-        st[_at(F_BROKEN, b)] = ZERO
+        st[_at(LockstepField.broken, b)] = ZERO
     for trick_no in range(13):
         for j in range(players):
             _play_position_nb(st, trick_no, j, players, two_clubs, any_time)
@@ -125,13 +140,16 @@ def play_random_lockstep_nb(st, players, two_clubs, any_time):
 @njit(inline="always", cache=True)
 def end_trick_nb(st):
     """Close the trick in every lane: count it for its winner, remember the card of the
-    winner's first trick (``F_FIRST_WON``, what broke a nil), and let the winner lead."""
+    winner's first trick (``LockstepField.first_won``, what broke a nil), and let the
+    winner lead."""
     for b in range(LANES):
-        win = st[_at(F_WIN_SEAT, b)]
-        card = st[_at(F_WIN_CARD, b)]
+        win = st[_at(LockstepField.win_seat, b)]
+        card = st[_at(LockstepField.win_card, b)]
         for s in range(4):
             won = win == np.uint64(s)
-            first = won & (st[_at(F_TRICKS + s, b)] == ZERO)
-            st[_at(F_FIRST_WON + s, b)] = card if first else st[_at(F_FIRST_WON + s, b)]
-            st[_at(F_TRICKS + s, b)] += np.uint64(won)
-        st[_at(F_LEADER, b)] = win
+            first = won & (st[_at(LockstepField.tricks + s, b)] == ZERO)
+            st[_at(LockstepField.first_won + s, b)] = (
+                card if first else st[_at(LockstepField.first_won + s, b)]
+            )
+            st[_at(LockstepField.tricks + s, b)] += np.uint64(won)
+        st[_at(LockstepField.leader, b)] = win

@@ -20,14 +20,22 @@ and the card with which it won its first trick (what broke the nil).
 import numpy as np
 from numba import njit, prange
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import ZERO, bit_nb
-from spades_sim._nb.features import hand_features_nb
-from spades_sim._nb.lockstep import F_FIRST_WON, F_TRICKS, LANES
-from spades_sim._nb.loop import (
-    M_HANDS,
+from spades_sim._nb.enums import (
+    LANES,
+    N_HEURISTIC_FIELDS,
+    N_INFO,
     N_MASKS,
-    P_PLAY,
+    N_SCORE_SLOTS,
+    InfoSlot,
+    LockstepField,
+    MaskSlot,
+    ParamRow,
+    RuleField,
+    ScoreSlot,
+)
+from spades_sim._nb.features import hand_features_nb
+from spades_sim._nb.loop import (
     load_lane_nb,
     new_scratch_nb,
     play_lockstep_nb,
@@ -35,7 +43,7 @@ from spades_sim._nb.loop import (
     score_hand_nb,
 )
 from spades_sim._nb.play import play_tricks_nb
-from spades_sim._nb.policies import N_HEURISTIC_FIELDS, builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
@@ -123,11 +131,11 @@ def sample_deals_nb(seed, kind, start, n, known, pool, need, lo, hi, max_tries, 
 def number_bid_nb(rules, hand, seat, params):
     """The bid of the policy ``params`` for ``hand`` at ``seat`` when first to bid at a
     fresh table (scores 0), with its nil option switched off by the caller's parameters."""
-    info = np.zeros(L.N_INFO, dtype=np.int64)
-    info[L.I_PLAYERS] = rules[L.R_PLAYERS]
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players] = rules[RuleField.players]
     for s in range(4):
-        info[L.I_BIDS + s] = -1
-    info[L.I_FIRST_TO_ACT] = seat
+        info[InfoSlot.bids + s] = -1
+    info[InfoSlot.first_to_act] = seat
     return builtin_bid_nb(hand, seat, info, rules, params, stream_key_nb(0, KIND_ODDS_PLAY, 0, 0))
 
 
@@ -136,10 +144,10 @@ def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_
                       out_nil_made, out_first_won):  # fmt: skip
     score_hand_nb(rules, info, side_out)
     res = side_out[hero & 1]
-    out_score[t] = res[3]
-    out_tricks[t] = info[L.I_TRICKS_WON + hero]
-    out_nil_made[t] = res[9] if hero >= 2 else res[8]
-    out_first_won[t] = first_won if info[L.I_TRICKS_WON + hero] > 0 else -1
+    out_score[t] = res[ScoreSlot.score_change]
+    out_tricks[t] = info[InfoSlot.tricks_won + hero]
+    out_nil_made[t] = res[ScoreSlot.nil_made_b] if hero >= 2 else res[ScoreSlot.nil_made_a]
+    out_first_won[t] = first_won if info[InfoSlot.tricks_won + hero] > 0 else -1
 
 
 @njit(cache=True)
@@ -150,12 +158,12 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
     scenario t % S)."""
     n_scen = bids.shape[0]
     n_tasks = deals.shape[0] * n_scen
-    players = rules[L.R_PLAYERS]
+    players = rules[RuleField.players]
     scratch = new_scratch_nb(rules)
-    infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
+    infos = np.zeros((LANES, N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
-    side_out = np.zeros((2, 10), dtype=np.int64)
+    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     plays = np.zeros(13 * players, dtype=np.int8)
     record = rec_held.shape[0] > 0
     winners = np.zeros(13, dtype=np.int8)
@@ -169,7 +177,7 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
         info = infos[b]
         m = masks[b]
         for s in range(4):
-            m[M_HANDS + s] = deals[i, s]
+            m[MaskSlot.hands + s] = deals[i, s]
         leader, counter, errors = prepare_hand_nb(
             rules, scratch, key, dealers[i], params, info, m, hero, bids[k], kinds[k]
         )
@@ -180,11 +188,11 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
         elif lo + b < hi:
             if record:  # the hands when play begins, the bids and nil kinds
                 for s in range(4):
-                    rec_held[t, s] = m[M_HANDS + s]
-                    rec_moves[t, s] = info[L.I_BIDS + s]
-                    rec_moves[t, 4 + s] = info[L.I_NIL + s]
+                    rec_held[t, s] = m[MaskSlot.hands + s]
+                    rec_moves[t, s] = info[InfoSlot.bids + s]
+                    rec_moves[t, 4 + s] = info[InfoSlot.nil + s]
             _, err = play_tricks_nb(
-                rules, m, M_HANDS, leader, info, params, P_PLAY,
+                rules, m, MaskSlot.hands, leader, info, params, ParamRow.play,
                 builtin_play_nb, builtin_play_nb, key, counter, plays, winners,
             )  # fmt: skip
             out_errors[t] += err
@@ -208,8 +216,8 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
     for b in range(hi - lo):
         info = infos[b]
         for s in range(4):
-            info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
-        first_won = np.int64(st[(F_FIRST_WON + hero) * LANES + b])
+            info[InfoSlot.tricks_won + s] = st[(LockstepField.tricks + s) * LANES + b]
+        first_won = np.int64(st[(LockstepField.first_won + hero) * LANES + b])
         record_outcome_nb(
             rules, info, hero, side_out, lo + b, first_won,
             out_score, out_tricks, out_nil_made, out_first_won,

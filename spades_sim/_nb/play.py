@@ -11,7 +11,6 @@ winning card and is a spade or of the suit led.
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import (
     NON_SPADE_MASK,
     ONE,
@@ -21,6 +20,7 @@ from spades_sim._nb.bitboard import (
     lowest_card_nb,
     suit_of_nb,
 )
+from spades_sim._nb.enums import InfoSlot, ReplayError, RuleField
 from spades_sim._nb.rng import GOLDEN
 
 
@@ -40,6 +40,25 @@ def legal_cards_nb(hand, led_suit, broken, trick_no, two_clubs, spades_any_time)
 
 
 @njit(inline="always", cache=True)
+def first_to_act_nb(dealer, players):
+    """The first bidder and, before the 2C rule, the first leader: the dealer's left, or
+    with two players the non-dealer."""
+    return (dealer + 1) & 3 if players == 4 else 1 - dealer
+
+
+@njit(inline="always", cache=True)
+def first_leader_nb(hands, base, players, first, rules):
+    """Who leads the first trick: the holder of the 2C (``hands[base + seat]``) when the
+    rules say so, else ``first`` (``first_to_act_nb``)."""
+    leader = first
+    if rules[RuleField.first_lead_two_clubs]:
+        for s in range(players):
+            if hands[base + s] & ONE:
+                leader = s
+    return leader
+
+
+@njit(inline="always", cache=True)
 def next_seat_nb(seat, players):
     seat += 1
     return 0 if seat == players else seat
@@ -47,14 +66,14 @@ def next_seat_nb(seat, players):
 
 @njit(inline="always", cache=True)
 def reset_trick_info_nb(info, trick_no, leader):
-    info[L.I_TRICK] = trick_no
-    info[L.I_LEADER] = leader
-    info[L.I_N_IN_TRICK] = 0
-    info[L.I_LED_SUIT] = -1
-    info[L.I_WINNING_SEAT] = -1
-    info[L.I_WINNING_CARD] = -1
+    info[InfoSlot.trick] = trick_no
+    info[InfoSlot.leader] = leader
+    info[InfoSlot.n_in_trick] = 0
+    info[InfoSlot.led_suit] = -1
+    info[InfoSlot.winning_seat] = -1
+    info[InfoSlot.winning_card] = -1
     for j in range(4):
-        info[L.I_TRICK_CARDS + j] = -1
+        info[InfoSlot.trick_cards + j] = -1
 
 
 @njit(inline="always", cache=True)
@@ -69,9 +88,9 @@ def play_tricks_nb(
     here). ``plays`` (52 or 26 slots, or empty) receives the cards in play order,
     ``winners`` the winning seat of each trick. Returns (counter, policy_errors).
     """
-    players = rules[L.R_PLAYERS]
-    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
-    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    players = rules[RuleField.players]
+    two_clubs = rules[RuleField.first_lead_two_clubs] != 0
+    any_time = rules[RuleField.spades_any_time] != 0
     record = plays.shape[0] > 0
     broken = False
     errors = 0
@@ -102,26 +121,26 @@ def play_tricks_nb(
                 led = suit
                 win_card = card
                 win_seat = seat
-                info[L.I_LED_SUIT] = led
+                info[InfoSlot.led_suit] = led
             else:
                 # branch-free: the outcome is random, a branch would mispredict
                 beats = (card > win_card) & ((suit == led) | (card >= 39))
                 win_card = card if beats else win_card
                 win_seat = seat if beats else win_seat
-                info[L.I_VOIDS + seat] |= np.int64(suit != led) << led
+                info[InfoSlot.voids + seat] |= np.int64(suit != led) << led
             broken |= card >= 39
             played |= bit
-            info[L.I_TRICK_CARDS + j] = card
-            info[L.I_N_IN_TRICK] = j + 1
-            info[L.I_PLAYED] = np.int64(played)
-            info[L.I_BROKEN] = broken
-            info[L.I_WINNING_SEAT] = win_seat
-            info[L.I_WINNING_CARD] = win_card
+            info[InfoSlot.trick_cards + j] = card
+            info[InfoSlot.n_in_trick] = j + 1
+            info[InfoSlot.played] = np.int64(played)
+            info[InfoSlot.broken] = broken
+            info[InfoSlot.winning_seat] = win_seat
+            info[InfoSlot.winning_card] = win_card
             if record:
                 plays[n] = card
             n += 1
             seat = next_seat_nb(seat, players)
-        info[L.I_TRICKS_WON + win_seat] += 1
+        info[InfoSlot.tricks_won + win_seat] += 1
         winners[trick_no] = win_seat
         leader = win_seat
     return counter, errors
@@ -134,9 +153,9 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
     ``hands`` (masks at the start of play) are consumed; on success ``winners`` holds
     the winning seat of each trick and ``tricks`` the count per seat.
     """
-    players = rules[L.R_PLAYERS]
-    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
-    any_time = rules[L.R_SPADES_ANY_TIME] != 0
+    players = rules[RuleField.players]
+    two_clubs = rules[RuleField.first_lead_two_clubs] != 0
+    any_time = rules[RuleField.spades_any_time] != 0
     broken = False
     played = ZERO
     n = 0
@@ -149,17 +168,17 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
             card = plays[n]
             hand = hands[seat]
             if card < 0 or card > 53:
-                return L.E_UNKNOWN_CARD, n, seat
+                return ReplayError.unknown_card, n, seat
             bit = bit_nb(card)
             if not hand & bit:
-                return (L.E_PLAYED_TWICE if played & bit else L.E_NOT_HELD), n, seat
+                return (ReplayError.played_twice if played & bit else ReplayError.not_held), n, seat
             legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
             if not legal & bit:
                 if led >= 0:
-                    return L.E_REVOKE, n, seat
+                    return ReplayError.revoke, n, seat
                 if trick_no == 0 and two_clubs and legal == ONE:
-                    return L.E_MUST_LEAD_TWO_CLUBS, n, seat
-                return L.E_SPADES_NOT_BROKEN, n, seat
+                    return ReplayError.must_lead_two_clubs, n, seat
+                return ReplayError.spades_not_broken, n, seat
             hands[seat] = hand & ~bit
             played |= bit
             suit = suit_of_nb(card)
@@ -177,4 +196,10 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
         winners[trick_no] = win_seat
         tricks[win_seat] += 1
         leader = win_seat
-    return L.E_OK, n, -1
+    return ReplayError.ok, n, -1
+
+
+@njit(inline="always", cache=True)
+def has_played_nb(info, s, players):
+    """Whether seat ``s`` has already played to the current trick."""
+    return (s - info[InfoSlot.leader] + players) % players < info[InfoSlot.n_in_trick]

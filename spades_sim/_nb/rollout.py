@@ -6,55 +6,53 @@ card, the average hand score over sampled deals played out with the heuristic) a
 sampled deals). Both see only what their seat may know: ``sample_hands_nb`` deals the
 cards the seat has not seen (deck minus its hand minus the cards played) to the other
 seats, each getting as many as it still holds and, while possible, no card of a suit it
-has shown out of (``info[I_VOIDS]``); with two players the rest stay in the unused pile.
+has shown out of (``info[InfoSlot.voids]``); with two players the rest stay in the unused pile.
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
-(``cache=True``) and called, not inlined, from the dispatchers in ``policies.py``.
+(``cache=True``) and called, not inlined, from the dispatchers in ``policies.py``; they
+play their rollouts with ``heuristic.py`` and bid the other seats with ``bidding.py``.
 """
 
 import numpy as np
 from numba import njit
 
-from spades_sim._nb import layout as L
+from spades_sim._nb.bidding import counting_bid_nb, nil_allowed_nb, seat_nil_risk_nb
 from spades_sim._nb.bitboard import (
-    JOKER_DECK,
     ONE,
-    STANDARD_DECK,
     SUIT_MASKS,
     ZERO,
+    above_nb,
+    below_mask_nb,
     bit_nb,
+    deck_mask_nb,
     lowest_card_nb,
     popcount_nb,
     select_bit_nb,
     suit_of_nb,
 )
-from spades_sim._nb.play import legal_cards_nb, reset_trick_info_nb
-from spades_sim._nb.policies import (
-    B_BAG_COST,
-    B_BIAS,
-    B_NIL_BONUS,
-    B_NIL_THRESHOLD,
-    B_OBJECTIVE,
-    B_SAMPLES,
-    B_TOLERANCE,
-    B_WINDOW,
+from spades_sim._nb.enums import (
     COUNT_DEFAULTS,
     HEURISTIC_DEFAULTS,
-    P_SAMPLES,
-    above_nb,
-    below_mask_nb,
-    counting_bid_nb,
+    N_INFO,
+    N_SCORE_SLOTS,
+    BidParam,
+    BidPolicy,
+    InfoSlot,
+    LookaheadParam,
+    MonteCarloParam,
+    RuleField,
+    ScoreSlot,
+)
+from spades_sim._nb.heuristic import heuristic_play_nb
+from spades_sim._nb.play import (
+    first_leader_nb,
     has_played_nb,
-    heuristic_play_nb,
-    nil_allowed_nb,
-    seat_nil_risk_nb,
+    legal_cards_nb,
+    reset_trick_info_nb,
 )
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
 from spades_sim._nb.score import score_side_nb
-
-P_MARGIN = 9  # lookahead: points per sample a card must gain over the heuristic's
-P_BAG_COST = 10  # lookahead: points per bag (-1: penalty / limit)
 
 
 @njit(cache=True)
@@ -62,17 +60,17 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     """Deal the cards ``seat`` has not seen to the other seats (``out[s]``; ``out[seat]``
     is ``hand``). Known voids are respected when a consistent deal is found within a few
     attempts; the last attempt ignores them. Returns True when voids were respected."""
-    players = info[L.I_PLAYERS]
+    players = info[InfoSlot.players]
     key = np.uint64(key)
-    deck = JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
-    pool0 = deck & ~hand & ~np.uint64(info[L.I_PLAYED])
+    deck = deck_mask_nb(rules[RuleField.jokers])
+    pool0 = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     n_pool = popcount_nb(pool0)
     rooms = np.zeros(5, dtype=np.int64)  # slot 4: the unused pile (two players)
     counter = np.uint64(0)
     known_voids = 0
     for s in range(players):
         if s != seat:
-            known_voids |= info[L.I_VOIDS + s]
+            known_voids |= info[InfoSlot.voids + s]
     if known_voids == 0:  # nothing constrains the deal: hand out random cards in turn
         pool = pool0
         left = n_pool
@@ -80,7 +78,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
         for s in range(4):
             out[s] = ZERO
             if s < players and s != seat:
-                for _ in range(13 - info[L.I_TRICK] - has_played_nb(info, s, players)):
+                for _ in range(13 - info[InfoSlot.trick] - has_played_nb(info, s, players)):
                     if left & 1 == n_pool & 1:
                         bits = mix64_nb(key + counter * GOLDEN)
                         counter += ONE
@@ -96,7 +94,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     constrained = ZERO
     for s in range(players):
         if s != seat:
-            voids[s] = info[L.I_VOIDS + s]
+            voids[s] = info[InfoSlot.voids + s]
             for suit in range(4):
                 if (voids[s] >> suit) & 1:
                     constrained |= SUIT_MASKS[suit]
@@ -107,7 +105,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
             out[s] = ZERO
             rooms[s] = 0
             if s < players and s != seat:
-                rooms[s] = 13 - info[L.I_TRICK] - has_played_nb(info, s, players)
+                rooms[s] = 13 - info[InfoSlot.trick] - has_played_nb(info, s, players)
                 used += rooms[s]
         rooms[4] = n_pool - used
         out[seat] = hand
@@ -147,37 +145,37 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 @njit(cache=True, forceinline=True)
 def apply_card_nb(hands, info, seat, card, players):
     """Play ``card`` for ``seat``: update hands and ``info`` as the kernel does; a full
-    trick goes to its winner, who leads the next (``info[I_TRICK]`` is 13 at the end)."""
+    trick goes to its winner, who leads the next (``info[InfoSlot.trick]`` is 13 at the end)."""
     bit = bit_nb(card)
     hands[seat] &= ~bit
-    j = info[L.I_N_IN_TRICK]
+    j = info[InfoSlot.n_in_trick]
     suit = suit_of_nb(card)
     if j == 0:
-        info[L.I_LED_SUIT] = suit
+        info[InfoSlot.led_suit] = suit
         win_card = card
         win_seat = seat
     else:
-        led = info[L.I_LED_SUIT]
-        win_card = info[L.I_WINNING_CARD]
-        win_seat = info[L.I_WINNING_SEAT]
+        led = info[InfoSlot.led_suit]
+        win_card = info[InfoSlot.winning_card]
+        win_seat = info[InfoSlot.winning_seat]
         if card > win_card and (suit == led or card >= 39):
             win_card = card
             win_seat = seat
         if suit != led:
-            info[L.I_VOIDS + seat] |= np.int64(1) << led
+            info[InfoSlot.voids + seat] |= np.int64(1) << led
     if card >= 39:
-        info[L.I_BROKEN] = 1
-    info[L.I_PLAYED] |= np.int64(bit)
-    info[L.I_TRICK_CARDS + j] = card
-    info[L.I_N_IN_TRICK] = j + 1
-    info[L.I_WINNING_SEAT] = win_seat
-    info[L.I_WINNING_CARD] = win_card
+        info[InfoSlot.broken] = 1
+    info[InfoSlot.played] |= np.int64(bit)
+    info[InfoSlot.trick_cards + j] = card
+    info[InfoSlot.n_in_trick] = j + 1
+    info[InfoSlot.winning_seat] = win_seat
+    info[InfoSlot.winning_card] = win_card
     if j + 1 == players:
-        info[L.I_TRICKS_WON + win_seat] += 1
-        if info[L.I_TRICK] < 12:
-            reset_trick_info_nb(info, info[L.I_TRICK] + 1, win_seat)
+        info[InfoSlot.tricks_won + win_seat] += 1
+        if info[InfoSlot.trick] < 12:
+            reset_trick_info_nb(info, info[InfoSlot.trick] + 1, win_seat)
         else:
-            info[L.I_TRICK] = 13
+            info[InfoSlot.trick] = 13
 
 
 @njit(cache=True, forceinline=True)
@@ -185,7 +183,7 @@ def copy_state_nb(hands, info, hands_to, info_to):
     """Copy four hands and an info array into scratch arrays."""
     for s in range(4):
         hands_to[s] = hands[s]
-    for j in range(L.N_INFO):
+    for j in range(N_INFO):
         info_to[j] = info[j]
 
 
@@ -193,14 +191,19 @@ def copy_state_nb(hands, info, hands_to, info_to):
 def playout_nb(hands, info, rules, params):
     """Play the hand to its end from the state in ``info``, every seat with the heuristic
     (``params``: its parameter vector). ``hands`` are consumed; tricks land in ``info``."""
-    players = info[L.I_PLAYERS]
-    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
-    any_time = rules[L.R_SPADES_ANY_TIME] != 0
-    while info[L.I_TRICK] < 13:
-        seat = (info[L.I_LEADER] + info[L.I_N_IN_TRICK]) % players
+    players = info[InfoSlot.players]
+    two_clubs = rules[RuleField.first_lead_two_clubs] != 0
+    any_time = rules[RuleField.spades_any_time] != 0
+    while info[InfoSlot.trick] < 13:
+        seat = (info[InfoSlot.leader] + info[InfoSlot.n_in_trick]) % players
         hand = hands[seat]
         legal = legal_cards_nb(
-            hand, info[L.I_LED_SUIT], info[L.I_BROKEN] != 0, info[L.I_TRICK], two_clubs, any_time
+            hand,
+            info[InfoSlot.led_suit],
+            info[InfoSlot.broken] != 0,
+            info[InfoSlot.trick],
+            two_clubs,
+            any_time,
         )
         card = heuristic_play_nb(hand, legal, seat, info, rules, params)
         apply_card_nb(hands, info, seat, card, players)
@@ -211,23 +214,27 @@ def bag_cost_nb(rules, value):
     """Points a bag costs in the long run: ``value``, or (negative) penalty / limit."""
     if value >= 0:
         return value
-    if rules[L.R_BAG_PENALTY] <= 0:
+    if rules[RuleField.bag_penalty] <= 0:
         return 0.0
-    return rules[L.R_BAG_PENALTY] / rules[L.R_BAG_LIMIT]
+    return rules[RuleField.bag_penalty] / rules[RuleField.bag_limit]
 
 
 @njit(cache=True)
 def side_points_nb(rules, info, side, bag_cost, out):
     """One side's points for the finished hand in ``info``, bags charged at ``bag_cost``
     each instead of the penalty they trigger."""
-    four = info[L.I_PLAYERS] == 4
+    four = info[InfoSlot.players] == 4
     b = side + 2 if four else side
     score_side_nb(
-        rules, info[L.I_BIDS + side], info[L.I_NIL + side], info[L.I_TRICKS_WON + side],
-        info[L.I_BIDS + b], info[L.I_NIL + b], info[L.I_TRICKS_WON + b], four,
-        info[L.I_BAGS + side], out,
+        rules, info[InfoSlot.bids + side], info[InfoSlot.nil + side],
+        info[InfoSlot.tricks_won + side], info[InfoSlot.bids + b], info[InfoSlot.nil + b],
+        info[InfoSlot.tricks_won + b], four, info[InfoSlot.bags + side], out,
     )  # fmt: skip
-    return out[3] + out[6] - bag_cost * out[4]
+    return (
+        out[ScoreSlot.score_change]
+        + out[ScoreSlot.bag_penalty]
+        - bag_cost * out[ScoreSlot.bags_change]
+    )
 
 
 @njit(cache=True)
@@ -239,9 +246,9 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
-    players = info[L.I_PLAYERS]
-    deck = JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
-    unseen = deck & ~hand & ~np.uint64(info[L.I_PLAYED])
+    players = info[InfoSlot.players]
+    deck = deck_mask_nb(rules[RuleField.jokers])
+    unseen = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     cands = np.empty(14, dtype=np.int64)
     n = 0
     for suit in range(4):
@@ -261,14 +268,14 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     for i in range(n):
         if cands[i] <= default and suit_of_nb(cands[i]) == suit_of_nb(default):
             home = i
-    samples = max(np.int64(params[P_SAMPLES]), 1)
-    cost = bag_cost_nb(rules, params[P_BAG_COST])
+    samples = max(np.int64(params[LookaheadParam.samples]), 1)
+    cost = bag_cost_nb(rules, params[LookaheadParam.bag_cost])
     side = seat & 1
     totals = np.zeros(n, dtype=np.float64)
     sampled = np.empty(4, dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
-    scratch = np.empty(L.N_INFO, dtype=np.int64)
-    out = np.empty(10, dtype=np.int64)
+    scratch = np.empty(N_INFO, dtype=np.int64)
+    out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
     for k in range(samples):
         sample_hands_nb(
             hand, seat, info, rules, mix64_nb(rand + np.uint64(k + 1) * GOLDEN), sampled
@@ -284,7 +291,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     for i in range(n):
         if totals[i] > totals[best]:
             best = i
-    if totals[best] - totals[home] <= params[P_MARGIN] * samples:
+    if totals[best] - totals[home] <= params[LookaheadParam.margin] * samples:
         return default
     return cands[best]
 
@@ -296,11 +303,11 @@ MC_TRIES = 16  # deals tried per sample to match the bids made so far
 def bids_fit_nb(sampled, seat, info, tolerance):
     """Whether every seat that has bid would have bid within ``tolerance`` of its bid with
     its sampled hand, by the count (a nil: the count's nil)."""
-    for s in range(info[L.I_PLAYERS]):
-        bid = info[L.I_BIDS + s]
-        if s == seat or bid < 0 or info[L.I_NIL + s] == 2:
+    for s in range(info[InfoSlot.players]):
+        bid = info[InfoSlot.bids + s]
+        if s == seat or bid < 0 or info[InfoSlot.nil + s] == 2:
             continue
-        guess = counting_bid_nb(sampled[s], s, info, COUNT_DEFAULTS, L.BID_COUNT)
+        guess = counting_bid_nb(sampled[s], s, info, COUNT_DEFAULTS, BidPolicy.count)
         if (guess == 0) != (bid == 0) or abs(guess - bid) > tolerance:
             return False
     return True
@@ -312,27 +319,27 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     bid for their sampled hand, play each deal out with the heuristic (once with a number
     bid, once as nil when nil is allowed) and bid what maximises the average score margin
     (bags charged at ``bag_cost``; ``nil_bonus`` added to the nil option)."""
-    players = info[L.I_PLAYERS]
+    players = info[InfoSlot.players]
     side = seat & 1
     rand = np.uint64(rand)
-    samples = max(np.int64(params[B_SAMPLES]), 1)
-    cost = bag_cost_nb(rules, params[B_BAG_COST])
+    samples = max(np.int64(params[MonteCarloParam.samples]), 1)
+    cost = bag_cost_nb(rules, params[MonteCarloParam.bag_cost])
     try_nil = nil_allowed_nb(
-        seat, info, params, params[B_NIL_THRESHOLD], seat_nil_risk_nb(hand, players == 4)
+        seat, info, params, params[BidParam.nil_threshold], seat_nil_risk_nb(hand, players == 4)
     )
-    own = max(counting_bid_nb(hand, seat, info, COUNT_DEFAULTS, L.BID_COUNT), 1)
-    window = max(np.int64(params[B_WINDOW]), 0)
-    tolerance = params[B_TOLERANCE]
+    own = max(counting_bid_nb(hand, seat, info, COUNT_DEFAULTS, BidPolicy.count), 1)
+    window = max(np.int64(params[MonteCarloParam.window]), 0)
+    tolerance = params[MonteCarloParam.bid_tolerance]
     tries = 1 if tolerance < 0 else MC_TRIES
     lo = max(own - window, 1)
     hi = min(own + window, 13)
     ev = np.zeros(14, dtype=np.float64)  # ev[0]: nil
     sampled = np.empty(4, dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
-    base = np.empty(L.N_INFO, dtype=np.int64)
-    scratch = np.empty(L.N_INFO, dtype=np.int64)
-    out = np.empty(10, dtype=np.int64)
-    leader0 = info[L.I_FIRST_TO_ACT]
+    base = np.empty(N_INFO, dtype=np.int64)
+    scratch = np.empty(N_INFO, dtype=np.int64)
+    out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
+    leader0 = info[InfoSlot.first_to_act]
     for k in range(samples):
         for attempt in range(tries):  # deals whose seats would have bid as they did
             sample_hands_nb(
@@ -344,43 +351,39 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
         copy_state_nb(sampled, info, hands, base)
         for j in range(players):
             s = (leader0 + j) % players
-            if s != seat and base[L.I_BIDS + s] < 0:
-                b = counting_bid_nb(sampled[s], s, base, COUNT_DEFAULTS, L.BID_COUNT)
-                base[L.I_BIDS + s] = b
-                base[L.I_NIL + s] = 1 if b == 0 else 0
-        leader = leader0
-        if rules[L.R_FIRST_LEAD_TWO_CLUBS]:
-            for s in range(players):
-                if sampled[s] & ONE:
-                    leader = s
+            if s != seat and base[InfoSlot.bids + s] < 0:
+                b = counting_bid_nb(sampled[s], s, base, COUNT_DEFAULTS, BidPolicy.count)
+                base[InfoSlot.bids + s] = b
+                base[InfoSlot.nil + s] = 1 if b == 0 else 0
+        leader = first_leader_nb(sampled, 0, players, leader0, rules)
         for option in range(lo - 1 if try_nil else lo, hi + 1):  # lo - 1: the nil
             copy_state_nb(sampled, base, hands, scratch)
             nil = option == lo - 1
-            scratch[L.I_BIDS + seat] = 0 if nil else option
-            scratch[L.I_NIL + seat] = 1 if nil else 0
-            scratch[L.I_PLAYED] = 0
-            scratch[L.I_BROKEN] = 0
+            scratch[InfoSlot.bids + seat] = 0 if nil else option
+            scratch[InfoSlot.nil + seat] = 1 if nil else 0
+            scratch[InfoSlot.played] = 0
+            scratch[InfoSlot.broken] = 0
             for s in range(4):
-                scratch[L.I_TRICKS_WON + s] = 0
-                scratch[L.I_VOIDS + s] = 0
+                scratch[InfoSlot.tricks_won + s] = 0
+                scratch[InfoSlot.voids + s] = 0
             reset_trick_info_nb(scratch, 0, leader)
             playout_nb(hands, scratch, rules, HEURISTIC_DEFAULTS)
             margin = side_points_nb(rules, scratch, side, cost, out) - side_points_nb(
                 rules, scratch, 1 - side, cost, out
             )
-            if params[B_OBJECTIVE] > 0 and not nil:
-                tricks = scratch[L.I_TRICKS_WON + seat]
+            if params[MonteCarloParam.objective] > 0 and not nil:
+                tricks = scratch[InfoSlot.tricks_won + seat]
                 pb = 0
-                if players == 4 and scratch[L.I_NIL + (seat ^ 2)] == 0:
-                    tricks += scratch[L.I_TRICKS_WON + (seat ^ 2)]
-                    pb = scratch[L.I_BIDS + (seat ^ 2)]
+                if players == 4 and scratch[InfoSlot.nil + (seat ^ 2)] == 0:
+                    tricks += scratch[InfoSlot.tricks_won + (seat ^ 2)]
+                    pb = scratch[InfoSlot.bids + (seat ^ 2)]
                 margin = -abs(tricks - option - pb) * 1000.0
             ev[0 if nil else option] += margin
     best = lo
     for b in range(lo + 1, hi + 1):
         if ev[b] > ev[best]:
             best = b
-    if try_nil and ev[0] + params[B_NIL_BONUS] * samples >= ev[best]:
+    if try_nil and ev[0] + params[MonteCarloParam.nil_bonus] * samples >= ev[best]:
         return 0
-    shifted = best + np.int64(np.floor(params[B_BIAS] + 0.5))
+    shifted = best + np.int64(np.floor(params[BidParam.bias] + 0.5))
     return min(max(shifted, 1), 13)

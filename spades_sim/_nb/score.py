@@ -6,12 +6,7 @@ lone player with two players); ``game_result_nb`` implements "Ending a game".
 
 from numba import njit
 
-from spades_sim._nb import layout as L
-
-REASON_NONE = 0
-REASON_TARGET = 1
-REASON_LOSS_THRESHOLD = 2
-REASON_UNFINISHED = 3
+from spades_sim._nb.enums import EndReason, RuleField, ScoreSlot
 
 
 @njit(inline="always", cache=True)
@@ -20,7 +15,7 @@ def member_nb(rules, bid, nil_kind, tricks):
     where nil made is -1 without a nil."""
     if nil_kind == 0:
         return bid, tricks, 0, 0, -1
-    value = rules[L.R_BLIND_NIL_VALUE] if nil_kind == 2 else rules[L.R_NIL_VALUE]
+    value = rules[RuleField.blind_nil_value] if nil_kind == 2 else rules[RuleField.nil_value]
     made = tricks == 0
     return 0, 0, tricks, value if made else -value, 1 if made else 0
 
@@ -38,8 +33,8 @@ def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
         bid_b = 0
         nil_b = 0
         tricks_b = 0
-    for_partner = rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0
-    as_bags = rules[L.R_NIL_TRICKS_AS_BAGS] != 0
+    for_partner = rules[RuleField.nil_tricks_for_partner] != 0
+    as_bags = rules[RuleField.nil_tricks_as_bags] != 0
     contract_a, counted_a, nil_tricks_a, points_a, nil_made_a = member_nb(
         rules, bid_a, nil_a, tricks_a
     )
@@ -69,37 +64,37 @@ def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
     points += bags
     boston = (tricks_a + tricks_b) == 13
     if boston:
-        points += rules[L.R_BOSTON_BONUS]
+        points += rules[RuleField.boston_bonus]
     total = bags_before + bags
     penalty = 0
-    if rules[L.R_BAG_PENALTY] > 0:
-        times = total // rules[L.R_BAG_LIMIT]
-        penalty = times * rules[L.R_BAG_PENALTY]
-        total -= times * rules[L.R_BAG_LIMIT]
+    if rules[RuleField.bag_penalty] > 0:
+        times = total // rules[RuleField.bag_limit]
+        penalty = times * rules[RuleField.bag_penalty]
+        total -= times * rules[RuleField.bag_limit]
     points -= penalty
-    out[0] = contract
-    out[1] = counted
-    out[2] = made
-    out[3] = points
-    out[4] = bags
-    out[5] = total
-    out[6] = penalty
-    out[7] = boston
-    out[8] = nil_made_a
-    out[9] = nil_made_b
+    out[ScoreSlot.contract] = contract
+    out[ScoreSlot.side_tricks] = counted
+    out[ScoreSlot.made] = made
+    out[ScoreSlot.score_change] = points
+    out[ScoreSlot.bags_change] = bags
+    out[ScoreSlot.bags_after] = total
+    out[ScoreSlot.bag_penalty] = penalty
+    out[ScoreSlot.boston] = boston
+    out[ScoreSlot.nil_made_a] = nil_made_a
+    out[ScoreSlot.nil_made_b] = nil_made_b
 
 
 @njit(inline="always", cache=True)
 def game_result_nb(rules, score0, score1, hands_played):
-    """(winner side or -1, reason) after a hand; REASON_NONE means play goes on."""
-    target = rules[L.R_TARGET]
+    """(winner side or -1, reason) after a hand; EndReason.none means play goes on."""
+    target = rules[RuleField.target]
     if score0 >= target or score1 >= target:
         if score0 != score1:
-            return (0 if score0 > score1 else 1), REASON_TARGET
-    elif rules[L.R_HAS_LOSS_THRESHOLD]:
-        floor = rules[L.R_LOSS_THRESHOLD]
+            return (0 if score0 > score1 else 1), EndReason.target
+    elif rules[RuleField.has_loss_threshold]:
+        floor = rules[RuleField.loss_threshold]
         if (score0 <= floor or score1 <= floor) and score0 != score1:
-            return (0 if score0 > score1 else 1), REASON_LOSS_THRESHOLD
-    if hands_played >= rules[L.R_MAX_HANDS]:
-        return -1, REASON_UNFINISHED
-    return -1, REASON_NONE
+            return (0 if score0 > score1 else 1), EndReason.loss_threshold
+    if hands_played >= rules[RuleField.max_hands]:
+        return -1, EndReason.unfinished
+    return -1, EndReason.none

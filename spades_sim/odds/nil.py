@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim._nb import layout as L
 from spades_sim._nb import odds as nb
-from spades_sim._nb.policies import B_NIL_THRESHOLD
+from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
@@ -37,10 +36,10 @@ RANDOM_NIL_RATE = 1  # the random bidder's nil_rate slot (builtin_bid_nb)
 def _no_nil(params: np.ndarray) -> np.ndarray:
     """A bidding parameter vector with its nil option switched off (built-in bidders)."""
     out = params.copy()
-    if int(out[0]) == L.BID_RANDOM:
+    if int(out[0]) == BidPolicy.random:
         out[RANDOM_NIL_RATE] = 0.0
     else:  # count, pagat, partner-aware and monte-carlo share the nil threshold slot
-        out[B_NIL_THRESHOLD] = -1e9
+        out[BidParam.nil_threshold] = -1e9
     return out
 
 

@@ -1,0 +1,352 @@
+"""Bidding: hand evaluation and the count, pagat and partner-aware bidders; blind nil.
+
+Every function sees only the bidder's own ``hand`` and the public table state ``info``
+(bids so far, scores, bags). The evaluations (``count_value_nb``, ``pagat_value_nb``,
+the two-player fits, ``nil_risk_nb``) are scalar-only and ``forceinline``; the
+bidders read the arrays into scalars before calling them (see ``heuristic.py`` on why
+that matters for speed). ``partner_aware_bid_nb`` is a separate cached function, called
+with borrowed arrays from the dispatcher (``policies.py``).
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bitboard import (
+    ONE,
+    holding_nb,
+    popcount_nb,
+)
+from spades_sim._nb.enums import (
+    BidParam,
+    BidPolicy,
+    InfoSlot,
+    PartnerParam,
+    RandomBidParam,
+    RuleField,
+)
+from spades_sim._nb.rng import (
+    GOLDEN,
+    mix64_nb,
+    unit_nb,
+)
+
+LOW_BITS = np.uint64(0x3F)  # ranks 2..7
+
+OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own parameters
+
+
+@njit(cache=True, forceinline=True)
+def count_value_nb(hand, king_value, spade_length, short_value):
+    """The classic count of sure tricks: side aces and guarded kings, spade honours and
+    length beyond ``spade_length``, voids and singletons with spare spades."""
+    value = 0.0
+    shortness = 0.0
+    for suit in range(3):
+        h = holding_nb(hand, suit)
+        n = popcount_nb(h)
+        if n <= 1:
+            shortness += short_value if n == 0 else 0.5 * short_value
+        if h & np.uint64(1 << 12):
+            value += 1.0 if n <= 6 else 0.5
+        if n >= 2 and h & np.uint64(1 << 11):
+            value += king_value if n <= 5 else 0.5 * king_value
+        if 3 <= n <= 5 and h & np.uint64(1 << 10):
+            value += 0.25
+    sp = holding_nb(hand, 3)
+    n_spades = popcount_nb(sp)
+    value += popcount_nb(sp >> np.uint64(12))  # AS, LJ, BJ
+    if n_spades >= 2 and sp & np.uint64(1 << 11):
+        value += 1.0
+    if n_spades >= 3 and sp & np.uint64(1 << 10):
+        value += 0.75
+    if n_spades > spade_length:
+        value += n_spades - spade_length
+    spare = n_spades - 2
+    if spare > 0:
+        value += min(shortness, spare * 0.5)
+    return value
+
+
+@njit(cache=True, forceinline=True)
+def pagat_value_nb(hand, queen_value, trump_length):
+    """The point count of the published guide (see ``spades_sim.policies``): aces (half
+    in 7+ suits), kings by suit length and company, queens in short suits, trump honours
+    counted when protected by enough lower trumps, trump length, then ruffs in short
+    suits by the spades not yet counted."""
+    value = 0.0
+    ruffs = 0.0
+    for suit in range(3):
+        h = holding_nb(hand, suit)
+        n = popcount_nb(h)
+        ace = (h >> np.uint64(12)) & ONE
+        king = (h >> np.uint64(11)) & ONE
+        queen = (h >> np.uint64(10)) & ONE
+        if ace:
+            value += 1.0 if n < 7 else 0.5
+        if king:
+            value += 0.25 if (n == 1 or n >= 5) else 0.75
+            if n < 6 and h & np.uint64((1 << 12) | (1 << 10) | (1 << 9)):
+                value += 0.25
+        if queen and n <= 5:
+            value += 2.0 * queen_value if (ace and king) else queen_value
+        ruffs += 1.0 if n == 0 else (0.5 if n == 1 else (0.25 if n == 2 else 0.0))
+    sp = holding_nb(hand, 3)
+    n_spades = popcount_nb(sp)
+    top = 14 if sp >> np.uint64(13) else 12
+    counted = 0.0
+    for rank in range(9, 15):  # J, Q, K, A and the jokers
+        if (sp >> np.uint64(rank)) & ONE:
+            unowned = (top - rank) - popcount_nb(sp >> np.uint64(rank + 1))
+            lower = popcount_nb(sp & np.uint64((1 << rank) - 1))
+            if unowned <= 0 or unowned < lower:
+                counted += 1.0
+            elif unowned == lower:
+                counted += 0.5
+    value += counted
+    length = max(n_spades - trump_length, 0.0)
+    value += length
+    spare = n_spades - counted - length
+    if spare > 0:
+        value += min(ruffs, spare)
+    return value
+
+
+@njit(cache=True, forceinline=True)
+def table_sum_nb(hand, side, spade):
+    """Sum of per-rank weights over a hand: ``side[r]`` per side card, ``spade[r]`` per
+    spade (jokers ranks 13 and 14)."""
+    total = 0.0
+    for suit in range(3):
+        h = holding_nb(hand, suit)
+        for rank in range(13):
+            if (h >> np.uint64(rank)) & ONE:
+                total += side[rank]
+    sp = holding_nb(hand, 3)
+    for rank in range(15):
+        if (sp >> np.uint64(rank)) & ONE:
+            total += spade[rank]
+    return total
+
+
+@njit(cache=True, forceinline=True)
+def two_player_value_nb(hand):
+    """Two players (no partner, 13 two-card tricks): expected tricks as a sum of weights
+    per card by rank (side suits and spades apart) and per side-suit length, fitted by
+    least squares on 60,000 simulated two-player hands (``heuristic`` play)."""
+    value = BASE_2P + table_sum_nb(hand, SIDE_2P, SPADE_2P)
+    for suit in range(3):
+        value += LENGTH_2P[min(popcount_nb(holding_nb(hand, suit)), 7)]
+    return value
+
+
+@njit(cache=True, forceinline=True)
+def two_player_nil_risk_nb(hand):
+    """Two players: the nil risk is ``NIL_BASE_2P`` minus the fitted log-odds weights of the
+    cards (deuces help; high side cards and any spade hurt), a logistic fit on 60,000
+    simulated two-player nils; the default threshold 1.5 bids nil when the fitted chance
+    of making it is about 60%."""
+    return NIL_BASE_2P - table_sum_nb(hand, NIL_SIDE_2P, NIL_SPADE_2P)
+
+
+@njit(cache=True, forceinline=True)
+def seat_nil_risk_nb(hand, four):
+    """The nil risk of a hand for four players or two."""
+    return nil_risk_nb(hand) if four else two_player_nil_risk_nb(hand)
+
+
+BASE_2P = 0.93 - 0.75  # the fit, shaded by 3/4 trick (counts of sure tricks shade too)
+
+SIDE_2P = np.array(
+    [-0.26, -0.23, -0.22, -0.21, -0.2, -0.19, -0.18, -0.19, -0.15, -0.1, 0.09, 0.42, 0.61]
+)
+
+SPADE_2P = np.array(
+    [0.56, 0.57, 0.56, 0.76, 0.8, 0.82, 0.9, 0.95, 1.04, 1.19, 1.45, 1.67, 1.66, 1.7, 1.75]
+)
+
+LENGTH_2P = np.array([-0.02, -0.29, -0.14, 0.18, 0.52, 0.79, 0.87, 0.88])
+
+NIL_BASE_2P = 3.65 + 1.9  # fitted intercept, plus the shift that puts 1.5 at ~60%
+
+NIL_SIDE_2P = np.array(
+    [1.87, 0.42, 0.04, -0.14, -0.42, -0.71, -0.88, -0.82, -0.85, -1.09, -1.13, -0.91, -0.93]
+)
+
+NIL_SPADE_2P = np.array(
+    [-0.6, -1.1, -1.8, -1.9, -2.3, -2.5, -2.9, -3.0, -3.1, -3.3, -6.1, -6.2, -6.2, -6.5, -6.5]
+)
+
+
+@njit(cache=True, forceinline=True)
+def nil_risk_nb(hand):
+    """A nil-risk score: long spades, high spades, and side honours by how many lower
+    cards protect them (A, K, Q, J, T with no guards are worst; Axxx is acceptable)."""
+    sp = holding_nb(hand, 3)
+    n_spades = popcount_nb(sp)
+    risk = max(n_spades - 3, 0) * 1.0
+    for rank in range(7, 15):  # 9S and up
+        if (sp >> np.uint64(rank)) & ONE:
+            risk += (rank - 6) * 0.7
+    for suit in range(3):
+        h = holding_nb(hand, suit)
+        for rank in range(8, 13):  # T, J, Q, K, A
+            if (h >> np.uint64(rank)) & ONE:
+                guards = popcount_nb(h & np.uint64((1 << rank) - 1))
+                risk += (rank - 7) * 0.5 * max(1.0 - 0.3 * guards, 0.1)
+        if h and not h & LOW_BITS:
+            risk += 0.5
+    return risk
+
+
+@njit(cache=True, forceinline=True)
+def nil_ok_nb(risk, threshold, four, partner_bid, partner_nil, partner_min):
+    """Nil when the risk is at most ``threshold`` and the partner situation allows it: a
+    partner who has bid (``partner_bid`` >= 0) must have bid a number >= ``partner_min``."""
+    return risk <= threshold and (
+        not four or partner_bid < 0 or (partner_nil == 0 and partner_bid >= partner_min)
+    )
+
+
+@njit(cache=True, forceinline=True)
+def round_bid_nb(value, bias, round_up):
+    """An estimate plus ``bias`` as a bid of 1..13, rounded up from ``round_up``."""
+    return min(max(np.int64(np.floor(value + bias + 1.0 - round_up)), 1), 13)
+
+
+@njit(inline="always", cache=True)
+def nil_allowed_nb(seat, info, params, threshold, risk):
+    """``nil_ok_nb`` for a seat at the table (for the non-inlined bidders)."""
+    p = seat ^ 2
+    return nil_ok_nb(
+        risk, threshold, info[InfoSlot.players] == 4, info[InfoSlot.bids + p],
+        info[InfoSlot.nil + p], params[BidParam.nil_partner_min],
+    )  # fmt: skip
+
+
+@njit(cache=True, forceinline=True)
+def counting_bid_core_nb(
+    hand, four, policy, partner_bid, partner_nil, bias, threshold, partner_min, round_up, a, b, c
+):
+    """The count and pagat bidders on scalars: nil when the nil risk is at most
+    ``threshold`` and a partner who has bid (``partner_bid`` >= 0) bid a number of at least
+    ``partner_min``; otherwise the estimate plus ``bias``, rounded up from ``round_up``
+    (``a``, ``b``, ``c``: the policy's own parameters)."""
+    if nil_ok_nb(
+        seat_nil_risk_nb(hand, four), threshold, four, partner_bid, partner_nil, partner_min
+    ):
+        return 0
+    if not four:
+        value = two_player_value_nb(hand)
+    elif policy == BidPolicy.count:
+        value = count_value_nb(hand, a, b, c)
+    else:
+        value = pagat_value_nb(hand, a, b)
+    return round_bid_nb(value, bias, round_up)
+
+
+@njit(inline="always", cache=True)
+def counting_bid_nb(hand, seat, info, params, policy):
+    """The count (``policy`` BidPolicy.count) and pagat bidders (see ``counting_bid_core_nb``;
+    the policy's own parameters are the three slots after ``BidParam``'s)."""
+    p = seat ^ 2
+    return counting_bid_core_nb(
+        hand, info[InfoSlot.players] == 4, policy, info[InfoSlot.bids + p], info[InfoSlot.nil + p],
+        params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
+        params[BidParam.round_up], params[OWN_SLOT], params[OWN_SLOT + 1], params[OWN_SLOT + 2],
+    )  # fmt: skip
+
+
+PAGAT_QUEEN = 0.25
+
+PAGAT_TRUMP_LENGTH = 4.0
+
+
+@njit(cache=True)
+def partner_aware_bid_nb(hand, seat, info, rules, params):
+    """Partner-aware bidding: the guide's count, adjusted to the table and the score."""
+    players = info[InfoSlot.players]
+    four = players == 4
+    if four:
+        value = pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH)
+    else:
+        value = two_player_value_nb(hand)
+    side = seat & 1 if four else seat
+    threshold = params[BidParam.nil_threshold]
+    # the table: bids so far against 13 tricks, nils by partner or opponents
+    known = 0
+    unbid = 0
+    opp_nil = False
+    for s in range(players):
+        if s == seat:
+            continue
+        b = info[InfoSlot.bids + s]
+        if b < 0:
+            unbid += 1
+        elif info[InfoSlot.nil + s] != 0:
+            if four and s == (seat ^ 2):
+                value += params[PartnerParam.nil_cover_bonus]
+            else:
+                opp_nil = True
+        else:
+            known += b
+    if opp_nil:
+        value += params[PartnerParam.opp_nil_bonus]
+    excess = known + value + 3.0 * unbid - 13.0
+    if excess > 0:
+        value -= params[PartnerParam.overbid_cut] * excess
+    if four and info[InfoSlot.bids + (seat ^ 2)] >= 4 and info[InfoSlot.nil + (seat ^ 2)] == 0:
+        threshold += 0.5
+    # the game: bags near the limit, score near the target or far behind
+    if (
+        rules[RuleField.bag_penalty] > 0
+        and info[InfoSlot.bags + side]
+        >= rules[RuleField.bag_limit] - params[PartnerParam.bag_margin]
+    ):
+        value += params[PartnerParam.bag_push]
+    mine = info[InfoSlot.scores + side]
+    theirs = info[InfoSlot.scores + 1 - side]
+    if mine >= rules[RuleField.target] - params[PartnerParam.score_margin] and mine > theirs:
+        value -= params[PartnerParam.score_shade]
+        threshold -= 0.5
+    elif theirs - mine >= params[PartnerParam.score_margin]:
+        value += params[PartnerParam.score_shade]
+        threshold += 0.5
+    if nil_allowed_nb(seat, info, params, threshold, seat_nil_risk_nb(hand, four)):
+        return 0
+    return round_bid_nb(value, params[BidParam.bias], params[BidParam.round_up])
+
+
+@njit(cache=True, forceinline=True)
+def blind_nil_core_nb(
+    four, deficit, bags, partner_bid, partner_nil, need_deficit, max_bags, partner_min, before
+):
+    """Blind nil when behind by at least ``need_deficit`` with at most ``max_bags`` bags,
+    and (four players) a partner who has bid a number >= ``partner_min`` or, when
+    ``before``, is still to bid."""
+    if deficit < need_deficit or bags > max_bags:
+        return False
+    if not four:
+        return True
+    if partner_bid < 0:
+        return before
+    return partner_nil == 0 and partner_bid >= partner_min
+
+
+@njit(inline="always", cache=True)
+def blind_nil_wanted_nb(seat, info, rules, params, rand):
+    """Whether a seat declares blind nil before seeing its cards (the rules allow it).
+
+    ``random`` with probability ``blind_nil_rate``; the other bidders by score deficit,
+    bags and the partner's position (``blind_nil_core_nb``)."""
+    four = info[InfoSlot.players] == 4
+    side = seat & 1
+    p = seat ^ 2
+    wanted = blind_nil_core_nb(
+        four, info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side],
+        info[InfoSlot.bags + side], info[InfoSlot.bids + p], info[InfoSlot.nil + p],
+        params[BidParam.blind_nil_deficit], params[BidParam.blind_nil_max_bags],
+        params[BidParam.blind_nil_partner_min], params[BidParam.blind_nil_before_partner] > 0,
+    )  # fmt: skip
+    if np.int64(params[0]) == BidPolicy.random:
+        wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[RandomBidParam.blind_nil_rate]
+    return wanted

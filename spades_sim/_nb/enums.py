@@ -1,0 +1,329 @@
+"""Every index contract of the kernels, declared once, by name, usable inside ``@njit``.
+
+Each contract is one ``NamedTuple`` instance whose fields are ints (the pattern of
+vectorbt's ``enums.py``): ``rules[RuleField.target]``, ``info[InfoSlot.bids + seat]``,
+``params[CountParam.king_value]``. Numba types a global tuple of ints as a constant, so
+each such index compiles to the same single load a bare module-level integer did (the
+lock-step and scalar kernels were timed before and after the change). Python code reads
+the same instances (``Rules.lower()``, ``simulate``, the policy registry).
+
+The contracts:
+
+- ``RuleField``: the int64 rule array ``Rules.lower()`` fills (booleans as 0/1,
+  ``first_lead`` as ``first_lead_two_clubs``, ``spades_lead`` as ``spades_any_time``,
+  ``loss_threshold`` as ``has_loss_threshold`` plus ``loss_threshold``). Append only.
+- ``InfoSlot``: the public table state ``info`` a policy may read (int64).
+- ``OutI8``/``OutI32``/``GameOut``: rows of the output blocks. They are built from
+  ``spades_sim.schema`` (each column's ``block``), so the row of a column is declared
+  with the column; ``simulate`` names the rows from the same instances.
+- ``BidPolicy``/``PlayPolicy``/``DrawPolicy``: built-in policy ids (``params[0]``).
+- ``*Param``: each built-in policy's parameter slots, by the registry's parameter names
+  (``spades_sim.policies`` checks on registration that its order is this order).
+- ``HeuristicFlag``: the heuristic's on/off parameters as bits of one ``flags`` int.
+- ``ScoreSlot``: what ``score.score_side_nb`` writes for one side.
+- ``ReplayError``: the error codes of ``play.replay_tricks_nb``; ``EndReason``: why a
+  game ended (``score.game_result_nb``).
+- ``LockstepField``/``HeuristicField``: fields of the flat lock-step state (field f of
+  lane b at ``f * LANES + b``); ``MaskSlot``/``ParamRow``: the loops' hidden hand masks
+  and the rows of the per-run parameter matrix.
+
+Multi-entry slots (four seats, two sides) give the first entry; the next field says
+where it ends. Because the output rows come from ``schema.py``, the kernel cache digest
+(``__init__.py``) covers that file as well.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS, REASONS
+
+
+def _named(name, fields, values):
+    """An instance of a new NamedTuple class ``name`` (kept as a module global, so Numba
+    and pickle find it by name) with int fields ``fields`` set to ``values``."""
+    cls = NamedTuple(name, [(f, int) for f in fields])
+    cls.__module__ = __name__
+    globals()[name] = cls
+    return cls(*values)
+
+
+def _positions(name, fields, first=0):
+    """``fields`` numbered in order from ``first``."""
+    return _named(name, fields, range(first, first + len(fields)))
+
+
+# --- The rule array (``Rules.lower()``) -------------------------------------------------
+
+
+class RuleFieldT(NamedTuple):
+    players: int
+    jokers: int
+    blind_nil: int
+    blind_nil_min_deficit: int
+    blind_nil_exchange: int
+    first_lead_two_clubs: int
+    spades_any_time: int
+    boston_bonus: int
+    nil_value: int
+    blind_nil_value: int
+    nil_tricks_for_partner: int
+    nil_tricks_as_bags: int
+    bag_limit: int
+    bag_penalty: int
+    target: int
+    has_loss_threshold: int
+    loss_threshold: int
+    max_hands: int
+
+
+RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
+N_RULE_FIELDS = len(RuleField)
+
+
+# --- The table state a policy may read (``info``, int64) ------------------------------
+# Only public information: no other seat's cards ever enter this array. Per-seat slots
+# have four entries (two used with two players); per-side slots two.
+
+
+class InfoSlotT(NamedTuple):
+    players: int = 0
+    dealer: int = 1
+    trick: int = 2  # number of the current trick, 0..12
+    leader: int = 3  # seat that led the current trick
+    n_in_trick: int = 4  # cards played to the current trick so far
+    trick_cards: int = 5  # 4 slots: the cards of the current trick in play order, -1 empty
+    played: int = 9  # mask of every card played so far (this trick included)
+    broken: int = 10  # spades broken
+    led_suit: int = 11  # suit led to the current trick, -1 before the lead
+    winning_seat: int = 12  # seat winning the current trick so far, -1 before the lead
+    winning_card: int = 13  # card winning the current trick so far, -1 before the lead
+    bids: int = 14  # 4 slots: bid per seat, -1 not yet bid (0 is nil or blind nil)
+    nil: int = 18  # 4 slots: 0 no nil, 1 nil, 2 blind nil
+    tricks_won: int = 22  # 4 slots
+    scores: int = 26  # 2 slots, per side, before this hand
+    bags: int = 28  # 2 slots, per side, before this hand
+    voids: int = 30  # 4 slots: bit s set when the seat has shown out of suit s
+    first_to_act: int = 34  # first bidder and first leader of the hand (before the 2C rule)
+
+
+InfoSlot = InfoSlotT()
+N_INFO = 40
+
+
+# --- Output blocks: one row per column, named after it (``schema.py``) ----------------
+
+
+def _block(name, columns, block):
+    names = tuple(c.name for c in columns if c.block == block)
+    return _positions(name, names + KERNEL_ONLY_ROWS.get(block, ()))
+
+
+OutI8 = _block("OutI8T", HAND_COLUMNS, "i8")
+OutI32 = _block("OutI32T", HAND_COLUMNS, "i32")
+GameOut = _block("GameOutT", GAME_COLUMNS, "game")
+N_OUT_I8 = len(OutI8)
+N_OUT_I32 = len(OutI32)
+N_OUT_GAME = len(GameOut)
+
+
+# --- Built-in policy ids (``params[0]``; append only) ----------------------------------
+
+
+class BidPolicyT(NamedTuple):
+    count: int = 0
+    random: int = 1
+    pagat: int = 2
+    partner_aware: int = 3
+    monte_carlo: int = 4
+
+
+class PlayPolicyT(NamedTuple):
+    random: int = 0
+    heuristic: int = 1
+    lookahead: int = 2
+
+
+class DrawPolicyT(NamedTuple):
+    threshold: int = 0
+    plan: int = 1
+
+
+BidPolicy = BidPolicyT()
+PlayPolicy = PlayPolicyT()
+DrawPolicy = DrawPolicyT()
+PARAM_SLOTS = 16  # length of every parameter vector (slot 0: the built-in id)
+
+
+# --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
+
+_BID_COMMON = (
+    "bias",
+    "nil_threshold",
+    "blind_nil_deficit",
+    "blind_nil_max_bags",
+    "blind_nil_partner_min",
+    "blind_nil_before_partner",
+    "nil_partner_min",
+    "round_up",
+)
+_PLAY_COMMON = (
+    "bag_avoid",
+    "set_push",
+    "cover_nil",
+    "attack_nil",
+    "second_hand_trump",
+    "cash_masters",
+    "draw_trumps",
+)
+_DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
+
+BidParam = _positions("BidParamT", _BID_COMMON, 1)  # the slots every bidder but random shares
+CountParam = _positions(
+    "CountParamT", (*_BID_COMMON, "king_value", "spade_length", "short_value"), 1
+)
+PagatParam = _positions("PagatParamT", (*_BID_COMMON, "queen_value", "trump_length"), 1)
+PartnerParam = _positions(
+    "PartnerParamT",
+    (*_BID_COMMON, "overbid_cut", "nil_cover_bonus", "opp_nil_bonus", "bag_push",
+     "bag_margin", "score_shade", "score_margin"),
+    1,
+)  # fmt: skip
+MonteCarloParam = _positions(
+    "MonteCarloParamT",
+    (*_BID_COMMON, "samples", "bag_cost", "nil_bonus", "window", "objective", "bid_tolerance"),
+    1,
+)
+RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
+HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
+LookaheadParam = _positions("LookaheadParamT", (*_PLAY_COMMON, "samples", "margin", "bag_cost"), 1)
+ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
+PlanParam = _positions(
+    "PlanParamT", (*_DRAW_COMMON, "nil_commit", "commit_after", "nil_spade_rank"), 1
+)
+
+# Every built-in policy's slots, by (kind, registry name): the registry checks its
+# parameter order against these on registration, a test checks both ways.
+PARAMS_BY_POLICY = {
+    ("bid", "count"): CountParam,
+    ("bid", "pagat"): PagatParam,
+    ("bid", "partner-aware"): PartnerParam,
+    ("bid", "monte-carlo"): MonteCarloParam,
+    ("bid", "random"): RandomBidParam,
+    ("play", "random"): _positions("RandomPlayParamT", (), 1),
+    ("play", "heuristic"): HeuristicParam,
+    ("play", "lookahead"): LookaheadParam,
+    ("draw", "threshold"): ThresholdParam,
+    ("draw", "plan"): PlanParam,
+}
+
+
+# The heuristic's on/off parameters (slots 1..7) as bits of one ``flags`` int: bit k for
+# slot k + 1 (``heuristic_flags_nb``); ``set_push`` is a number, its bit unused.
+_SWITCHES = tuple(f for f in _PLAY_COMMON if f != "set_push")
+HeuristicFlag = _named(
+    "HeuristicFlagT", _SWITCHES, [1 << (getattr(HeuristicParam, f) - 1) for f in _SWITCHES]
+)
+
+# Registry defaults the sampling policies use for the other seats' bids and the play in
+# their rollouts (tests hold them equal to ``spades_sim.policies``).
+COUNT_DEFAULTS = np.array(
+    [BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 1.0, 4.0, 1.0, 0, 0, 0, 0],
+    dtype=np.float64,
+)
+HEURISTIC_DEFAULTS = np.array(
+    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0],
+    dtype=np.float64,
+)
+
+
+# --- Scoring, replay and game results --------------------------------------------------
+
+
+class ScoreSlotT(NamedTuple):
+    contract: int = 0
+    side_tricks: int = 1
+    made: int = 2  # -1 contract 0, 0 set, 1 made
+    score_change: int = 3  # bag penalty included
+    bags_change: int = 4
+    bags_after: int = 5
+    bag_penalty: int = 6
+    boston: int = 7  # 0/1
+    nil_made_a: int = 8  # -1 no nil, 0 failed, 1 made (member a: the seat of the side < 2)
+    nil_made_b: int = 9
+
+
+ScoreSlot = ScoreSlotT()
+N_SCORE_SLOTS = len(ScoreSlot)
+
+
+class ReplayErrorT(NamedTuple):
+    ok: int = 0
+    not_held: int = 1
+    played_twice: int = 2
+    revoke: int = 3
+    spades_not_broken: int = 4
+    must_lead_two_clubs: int = 5
+    unknown_card: int = 6
+
+
+ReplayError = ReplayErrorT()
+# why a game ended, as the ``reason`` column holds it (``schema.REASONS``); 0: play goes on
+EndReason = _named("EndReasonT", ("none", *REASONS.values()), (0, *REASONS))
+
+
+# --- Kernel-internal layouts ------------------------------------------------------------
+
+LANES = 64  # deals per lock-step batch
+
+
+class LockstepFieldT(NamedTuple):
+    hand: int = 0  # 4 fields: the hands still held, by seat
+    leader: int = 4
+    broken: int = 5
+    key: int = 6  # the deal's stream key plus GOLDEN times its random counter at the first lead
+    led: int = 8
+    win_card: int = 9
+    win_seat: int = 10
+    tricks: int = 11  # 4 fields: tricks won, by seat
+    first_won: int = 15  # 4 fields: the card with which the seat won its first trick (if any)
+
+
+LockstepField = LockstepFieldT()
+N_LOCKSTEP_FIELDS = 19
+
+
+class HeuristicFieldT(NamedTuple):
+    # what the lock-step heuristic reads beyond ``LockstepField``; bids and nil flags are
+    # set before play (nil 0/1, seats beyond the players 0), played and voids are
+    # cleared by the play function
+    played: int = N_LOCKSTEP_FIELDS
+    voids: int = N_LOCKSTEP_FIELDS + 1  # 4 bits per seat: the suits it has shown out of
+    bids: int = N_LOCKSTEP_FIELDS + 2  # 4 fields
+    nils: int = N_LOCKSTEP_FIELDS + 6  # 4 fields
+    alive: int = N_LOCKSTEP_FIELDS + 10  # seats with a live nil, a bit each
+    need: int = N_LOCKSTEP_FIELDS + 11  # 2 fields: tricks each side still needs (-99: none)
+
+
+HeuristicField = HeuristicFieldT()
+N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 13
+
+
+class MaskSlotT(NamedTuple):
+    # the loops' hidden ``masks`` array (never shown to a policy), 4 seats each
+    work: int = 0  # the hands during play
+    hands: int = 4  # the hands at the start of play
+    dealt: int = 8  # the hands as dealt, before any blind nil exchange
+
+
+class ParamRowT(NamedTuple):
+    # rows of the per-run parameter matrix (5 x PARAM_SLOTS); bid and play: N-S, E-W
+    bid: int = 0
+    play: int = 2
+    draw: int = 4
+
+
+MaskSlot = MaskSlotT()
+N_MASKS = 12
+ParamRow = ParamRowT()
+N_PARAM_ROWS = 5

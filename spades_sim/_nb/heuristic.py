@@ -1,0 +1,262 @@
+"""The ``heuristic`` play policy on scalars, card by card.
+
+``heuristic_play_nb(hand, legal, seat, info, rules, params)`` is the built-in heuristic
+(``spades_sim.policies`` describes it): it sees its own hand, the legal cards and the
+public table state ``info`` only. ``heuristic_core_nb`` is the same decision on scalars,
+which ``lockstep_heuristic.py`` reproduces without branches.
+
+Speed: this per-card path is inlined into the kernels. ``heuristic_play_nb`` reads the
+arrays into scalars once and hands them to scalar-only helpers compiled with
+``forceinline`` (LLVM inlines them; Numba does not re-type them at every call site):
+arrays inside branchy inlined code, or passed to a real call, make Numba keep atomic
+reference counting on them around every decision, which cost more than the policy.
+Keep new per-card code scalar-only and ``forceinline``, and keep arrays out of it.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bitboard import (
+    NON_SPADE_MASK,
+    ONE,
+    SPADE_MASK,
+    SUIT_MASKS,
+    SUIT_MASKS_BY_BITS,
+    ZERO,
+    above_nb,
+    below_mask_nb,
+    deck_mask_nb,
+    high_rank_card_nb,
+    highest_card_nb,
+    low_rank_card_nb,
+    lowest_card_nb,
+    suit_of_nb,
+)
+from spades_sim._nb.enums import HeuristicFlag, HeuristicParam, InfoSlot, RuleField
+
+
+@njit(cache=True, forceinline=True)
+def weakest_discard_nb(legal):
+    """Discard: the lowest card of the side suit whose highest card is lowest (keep
+    spades and strong suits); only spades left: the lowest spade."""
+    best = -1
+    best_top = 99
+    for suit in range(3):
+        m = legal & SUIT_MASKS[suit]
+        if m:
+            top = highest_card_nb(m) - 13 * suit
+            if top < best_top:
+                best_top = top
+                best = lowest_card_nb(m)
+    return best if best >= 0 else lowest_card_nb(legal)
+
+
+@njit(cache=True, forceinline=True)
+def cheapest_equal_nb(mine, top, unseen):
+    """The lowest of ``mine`` that is as good as card ``top`` (no unseen card between)."""
+    gap = unseen & below_mask_nb(top) & SUIT_MASKS[suit_of_nb(top)]
+    if gap:
+        return lowest_card_nb(mine & above_nb(highest_card_nb(gap)))
+    return lowest_card_nb(mine & SUIT_MASKS[suit_of_nb(top)])
+
+
+@njit(cache=True, forceinline=True)
+def duck_nb(legal, n_in, last, led, win_card):
+    """Try not to win: lead the lowest rank; otherwise the highest card that still loses;
+    if every card wins, the highest when last (the trick is lost anyway), else the lowest
+    (a later player may still overtake)."""
+    if n_in == 0:
+        return low_rank_card_nb(legal)
+    beats = legal & above_nb(win_card) & (SUIT_MASKS[led] | SPADE_MASK)
+    loses = legal & ~beats
+    if loses:
+        return high_rank_card_nb(loses)
+    return highest_card_nb(legal) if last else lowest_card_nb(legal)
+
+
+@njit(cache=True, forceinline=True)
+def lead_nb(legal, unseen, opp_voids, cash, draw_trumps):
+    """Lead for tricks: a sure winner in a suit no opponent has shown out of (or with no
+    spades left out), the top spade to draw trumps, else low from the weakest side suit."""
+    spades_out = unseen & SPADE_MASK
+    if cash:
+        for suit in range(3):
+            m = legal & SUIT_MASKS[suit]
+            if m and (spades_out == ZERO or not (opp_voids >> suit) & 1):
+                top = highest_card_nb(m)
+                if not unseen & SUIT_MASKS[suit] & above_nb(top):
+                    return cheapest_equal_nb(m, top, unseen)
+    sp = legal & SPADE_MASK
+    if draw_trumps and sp and spades_out:
+        top = highest_card_nb(sp)
+        if top > highest_card_nb(spades_out):
+            return cheapest_equal_nb(sp, top, unseen)
+    side = legal & NON_SPADE_MASK
+    return weakest_discard_nb(side if side else legal)
+
+
+@njit(cache=True, forceinline=True)
+def follow_nb(legal, second, last, led, win_card, partner_wins, unseen, cash, second_trump):
+    """Follow for tricks: second hand low unless holding a sure winner, third hand high
+    but as cheaply as an equal card allows, last hand wins as cheaply as possible, never
+    overtake a winning partner; void: trump (over a trump) when it can win, except in
+    second seat unless ``second_trump``; otherwise discard from the weakest suit."""
+    trumped = win_card >= 39 and led != 3
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        if trumped or partner_wins:
+            return lowest_card_nb(follow)
+        beaters = follow & above_nb(win_card)
+        if not beaters:
+            return lowest_card_nb(follow)
+        if last:
+            return lowest_card_nb(beaters)
+        rest = unseen & SUIT_MASKS[led]
+        masters = follow & above_nb(highest_card_nb(rest)) if rest else follow
+        if second:
+            return lowest_card_nb(masters if (masters and cash) else follow)
+        if masters:
+            return lowest_card_nb(masters)
+        return cheapest_equal_nb(beaters, highest_card_nb(beaters), unseen)
+    sp = legal & SPADE_MASK
+    if partner_wins or not sp:
+        return weakest_discard_nb(legal)
+    if trumped:
+        over = sp & above_nb(win_card)
+        return lowest_card_nb(over) if over else weakest_discard_nb(legal)
+    if second and not second_trump:
+        return weakest_discard_nb(legal)
+    return lowest_card_nb(sp)
+
+
+@njit(cache=True, forceinline=True)
+def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_voids):
+    """Partner of a live nil: lead high (in a suit the nil bidder is void in if any); before
+    the nil bidder plays, set the bar high (top card, or a trump when void); after it,
+    overtake it as cheaply as possible. -1: no special card, play on."""
+    if n_in == 0:
+        for suit in range(3):
+            m = legal & SUIT_MASKS[suit]
+            if m and (partner_voids >> suit) & 1:
+                return highest_card_nb(m)
+        return high_rank_card_nb(legal)
+    if partner_played:
+        if partner_wins:
+            beats = legal & above_nb(win_card) & (SUIT_MASKS[led] | SPADE_MASK)
+            if beats:
+                return lowest_card_nb(beats)
+        return -1
+    follow = legal & SUIT_MASKS[led]
+    if follow:
+        top = highest_card_nb(follow)
+        return top if top > win_card else lowest_card_nb(follow)
+    over = legal & SPADE_MASK & above_nb(win_card)
+    return lowest_card_nb(over) if over else weakest_discard_nb(legal)
+
+
+@njit(cache=True, forceinline=True)
+def attack_nb(legal, n_in, last, led, win_card, nil_played, nil_wins, nil_voids):
+    """Opponent of a live nil: lead low in a suit the nil bidder still holds; play low
+    before it; never overtake it. -1: no special card, play on."""
+    if n_in == 0:
+        m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
+        return low_rank_card_nb(m if m else legal)
+    if not nil_played:
+        follow = legal & SUIT_MASKS[led]
+        return lowest_card_nb(follow) if follow else weakest_discard_nb(legal)
+    if nil_wins:
+        return duck_nb(legal, n_in, last, led, win_card)
+    return -1
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_core_nb(
+    hand, legal, seat, players, n_in, leader, led, win_card, win_seat, unseen, alive, voids,
+    need, opp_need, remaining, flags, set_push,
+):  # fmt: skip
+    """The heuristic on scalars (see ``heuristic_play_nb``): ``alive`` has bit s set when
+    seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
+    on/off parameters (bit k: slot k + 1)."""
+    if not legal & (legal - ONE):
+        return lowest_card_nb(legal)
+    last = n_in == players - 1
+    if (alive >> seat) & 1:
+        return duck_nb(legal, n_in, last, led, win_card)
+    four = players == 4
+    partner = seat ^ 2
+    opp_a = seat ^ 1
+    opp_b = seat ^ 3 if four else opp_a
+    card = -1
+    if four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
+        card = cover_nb(
+            legal, n_in, led, win_card, (partner - leader + players) % players < n_in,
+            win_seat == partner, (voids >> (4 * partner)) & 15,
+        )  # fmt: skip
+    elif flags & HeuristicFlag.attack_nil and (alive >> opp_a | alive >> opp_b) & 1:
+        target = opp_a if (alive >> opp_a) & 1 else opp_b
+        card = attack_nb(
+            legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
+            win_seat == target, (voids >> (4 * target)) & 15,
+        )  # fmt: skip
+    if card >= 0:
+        return card
+    # a side that has made its bid ducks, unless a few more tricks would set the others
+    if (
+        flags & HeuristicFlag.bag_avoid
+        and need <= 0
+        and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
+    ):
+        return duck_nb(legal, n_in, last, led, win_card)
+    if n_in == 0:
+        opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 15
+        return lead_nb(
+            legal,
+            unseen,
+            opp_voids,
+            flags & HeuristicFlag.cash_masters,
+            flags & HeuristicFlag.draw_trumps,
+        )
+    return follow_nb(
+        legal, four and n_in == 1, last, led, win_card, four and win_seat == partner, unseen,
+        flags & HeuristicFlag.cash_masters, flags & HeuristicFlag.second_hand_trump,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def heuristic_play_nb(hand, legal, seat, info, rules, params):
+    """The heuristic play policy (deterministic; ``spades_sim.policies`` describes it).
+
+    Reads the table state into scalars and hands them to ``heuristic_core_nb``: keeping
+    the arrays out of the branchy part lets Numba drop their reference counting."""
+    players = info[InfoSlot.players]
+    for_partner = rules[RuleField.nil_tricks_for_partner] != 0
+    alive = 0
+    voids = 0
+    need = 0
+    opp_need = 0
+    contract = 0
+    opp_contract = 0
+    for s in range(players):
+        nil = info[InfoSlot.nil + s] != 0
+        won = info[InfoSlot.tricks_won + s]
+        alive |= np.int64(nil and won == 0) << s
+        voids |= info[InfoSlot.voids + s] << (4 * s)
+        bid = 0 if nil else info[InfoSlot.bids + s]
+        counted = won if (for_partner or not nil) else 0
+        if (s & 1) == (seat & 1):
+            contract += bid
+            need += bid - counted
+        else:
+            opp_contract += bid
+            opp_need += bid - counted
+    flags = 0
+    for k in range(1, 8):
+        flags |= np.int64(params[k] > 0) << (k - 1)
+    deck = deck_mask_nb(rules[RuleField.jokers])
+    return heuristic_core_nb(
+        hand, legal, seat, players, info[InfoSlot.n_in_trick], info[InfoSlot.leader],
+        info[InfoSlot.led_suit], info[InfoSlot.winning_card], info[InfoSlot.winning_seat],
+        deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive, voids,
+        need if contract > 0 else -99, opp_need if opp_contract > 0 else -99,
+        13 - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
+    )  # fmt: skip

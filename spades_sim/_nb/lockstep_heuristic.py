@@ -1,0 +1,345 @@
+"""The ``heuristic`` for lock-step kernels: the same cards, with no branch per deal.
+
+``play_heuristic_lockstep_nb`` plays the heuristic, card for card, for the ``LANES``
+deals of a lock-step state (``lockstep.py``'s fields plus the ``H_*`` fields below), so
+a kernel built like ``lockstep.py``'s can run heuristic play as SIMD code.
+``heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
+hold them equal on thousands of table states) but without a branch: every candidate
+card is computed and the answer selected, so a loop over the lanes compiles to vector
+code (the branch-free bit helpers are ``bitboard.lane_*``).
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bitboard import (
+    NON_SPADE_MASK,
+    ONE,
+    RANK_BITS,
+    SPADE_MASK,
+    ZERO,
+    deck_mask_nb,
+    lane_above_nb,
+    lane_hi_nb,
+    lane_high_rank_nb,
+    lane_lo_nb,
+    lane_low_rank_nb,
+    lane_suit_mask_nb,
+    lane_void_mask_nb,
+)
+from spades_sim._nb.enums import (
+    LANES,
+    HeuristicField,
+    HeuristicFlag,
+    HeuristicParam,
+    LockstepField,
+)
+from spades_sim._nb.lockstep import end_trick_nb, prefer_wide_vectors_nb
+
+
+@njit(cache=True, forceinline=True)
+def lane_weakest_nb(legal):
+    """``weakest_discard_nb`` without a branch."""
+    m0 = legal & RANK_BITS
+    m1 = legal & (RANK_BITS << np.uint64(13))
+    m2 = legal & (RANK_BITS << np.uint64(26))
+    k0 = lane_hi_nb(m0) if m0 else 99
+    k1 = lane_hi_nb(m1) - 13 if m1 else 99
+    k2 = lane_hi_nb(m2) - 26 if m2 else 99
+    best = m1 if k1 < k0 else m0
+    key = min(k0, k1)
+    best = m2 if k2 < key else best
+    key = min(k2, key)
+    return lane_lo_nb(best) if key < 99 else lane_lo_nb(legal)
+
+
+@njit(cache=True, forceinline=True)
+def lane_cheapest_equal_nb(mine, top, unseen, suit_mask):
+    """``cheapest_equal_nb`` without a branch (``mine`` within the suit of ``suit_mask``)."""
+    gap = unseen & ((ONE << np.uint64(max(top, 0))) - ONE) & suit_mask
+    return lane_lo_nb(mine & lane_above_nb(lane_hi_nb(gap)))
+
+
+@njit(cache=True, forceinline=True)
+def lane_cash_nb(legal, unseen, spades_out, opp_voids, suit, current):
+    """The cheapest sure winner in side suit ``suit`` when it may be cashed, else current."""
+    sm = RANK_BITS << np.uint64(13 * suit)
+    m = legal & sm
+    top = lane_hi_nb(m)
+    ok = (
+        (m != ZERO)
+        & ((spades_out == ZERO) | (((opp_voids >> suit) & 1) == 0))
+        & ((unseen & sm & lane_above_nb(top)) == ZERO)
+    )
+    card = lane_cheapest_equal_nb(m, top, unseen, sm)
+    return card if ok else current
+
+
+@njit(cache=True, forceinline=True)
+def lane_void_top_nb(legal, voids, suit, current):
+    """The top card of side suit ``suit`` when a (partner's) void mask has it, else current."""
+    m = legal & (RANK_BITS << np.uint64(13 * suit))
+    return lane_hi_nb(m) if (m != ZERO) & (((voids >> suit) & 1) != 0) else current
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_lane_nb(
+    hand, legal, seat, players, n_in, leader, led, win_card, win_seat, unseen, alive, voids,
+    need, opp_need, remaining, flags, set_push,
+):  # fmt: skip
+    """``heuristic_core_nb`` (same arguments, same card) computed without a branch."""
+    return _heuristic_lane_nb(
+        hand, legal, seat, players, n_in, n_in == 0, leader, led, win_card, win_seat, unseen,
+        alive, voids, need, opp_need, remaining, flags, set_push,
+    )  # fmt: skip
+
+
+@njit(cache=True, forceinline=True)
+def _heuristic_lane_nb(
+    hand, legal, seat, players, n_in, leading, leader, led, win_card, win_seat, unseen, alive,
+    voids, need, opp_need, remaining, flags, set_push,
+):  # fmt: skip
+    # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
+    # (or follow) half of the work folds away
+    four = players == 4
+    last = n_in == players - 1
+    partner = seat ^ 2
+    opp_a = seat ^ 1
+    opp_b = seat ^ 3 if four else opp_a
+    led_mask = lane_suit_mask_nb(max(led, 0)) if led >= 0 else ZERO
+    lo_legal = lane_lo_nb(legal)
+    # duck: the highest card that still loses
+    beats = legal & lane_above_nb(win_card) & (led_mask | SPADE_MASK)
+    loses = legal & ~beats
+    duck = lane_high_rank_nb(loses) if loses else (lane_hi_nb(legal) if last else lo_legal)
+    duck = lane_low_rank_nb(legal) if leading else duck
+    # lead for tricks
+    spades_out = unseen & SPADE_MASK
+    opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 15
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 2, -1)
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 1, cash)
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 0, cash)
+    sp = legal & SPADE_MASK
+    top_sp = lane_hi_nb(sp)
+    draw = (sp != ZERO) & (spades_out != ZERO) & (top_sp > lane_hi_nb(spades_out))
+    side = legal & NON_SPADE_MASK
+    lead = lane_weakest_nb(side if side else legal)
+    trumps = lane_cheapest_equal_nb(sp, top_sp, unseen, SPADE_MASK)
+    lead = trumps if (flags & HeuristicFlag.draw_trumps) and draw else lead
+    lead = cash if (flags & HeuristicFlag.cash_masters) and cash >= 0 else lead
+    # follow for tricks
+    trumped = (win_card >= 39) & (led != 3)
+    partner_wins = four & (win_seat == partner)
+    follow = legal & led_mask
+    lo_follow = lane_lo_nb(follow)
+    beaters = follow & lane_above_nb(win_card)
+    masters = follow & lane_above_nb(lane_hi_nb(unseen & led_mask))
+    second = four & (n_in == 1)
+    cheap = lane_cheapest_equal_nb(beaters, lane_hi_nb(beaters), unseen, led_mask)
+    third = lane_lo_nb(masters) if masters else cheap
+    second_card = (
+        lane_lo_nb(masters) if (masters and flags & HeuristicFlag.cash_masters) else lo_follow
+    )
+    winning = lane_lo_nb(beaters) if last else (second_card if second else third)
+    on_suit = winning if (beaters and not (trumped or partner_wins)) else lo_follow
+    discard = lane_weakest_nb(legal)
+    over = sp & lane_above_nb(win_card)
+    ruff = lane_lo_nb(over) if over else discard
+    ruff = (
+        ruff
+        if trumped
+        else (
+            discard if (second and not flags & HeuristicFlag.second_hand_trump) else lane_lo_nb(sp)
+        )
+    )
+    off_suit = ruff if (sp and not partner_wins) else discard
+    card = lead if leading else (on_suit if follow else off_suit)
+    # a side that has made its bid ducks, unless a few more tricks would set the others
+    ducking = (
+        (flags & HeuristicFlag.bag_avoid)
+        and need <= 0
+        and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
+    )
+    card = duck if ducking else card
+    # a partner's live nil: cover it; an opponent's: try to set it
+    covering = four and (flags & HeuristicFlag.cover_nil) and (alive >> partner) & 1
+    partner_voids = (voids >> (4 * partner)) & 7
+    cover_lead = lane_high_rank_nb(legal)
+    cover_lead = lane_void_top_nb(legal, partner_voids, 2, cover_lead)
+    cover_lead = lane_void_top_nb(legal, partner_voids, 1, cover_lead)
+    cover_lead = lane_void_top_nb(legal, partner_voids, 0, cover_lead)
+    cover_after = lane_lo_nb(beats) if (win_seat == partner and beats) else -1
+    hi_follow = lane_hi_nb(follow)
+    trump_over = legal & SPADE_MASK & lane_above_nb(win_card)
+    cover_before = (
+        (hi_follow if hi_follow > win_card else lo_follow)
+        if follow
+        else (lane_lo_nb(trump_over) if trump_over else discard)
+    )
+    partner_played = (partner - leader + players) & (players - 1) < n_in
+    cover = cover_lead if leading else (cover_after if partner_played else cover_before)
+    target = opp_a if (alive >> opp_a) & 1 else opp_b
+    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1
+    still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
+    attack_lead = lane_low_rank_nb(still_in if still_in else legal)
+    attack_before = lo_follow if follow else discard
+    attack_after = duck if win_seat == target else -1
+    target_played = (target - leader + players) & (players - 1) < n_in
+    attack = attack_lead if leading else (attack_after if target_played else attack_before)
+    special = cover if covering else (attack if attacking else -1)
+    card = special if special >= 0 else card
+    card = duck if (alive >> seat) & 1 else card
+    return lo_legal if not legal & (legal - ONE) else card
+
+
+# Lock-step state: the fields of ``lockstep.py`` plus what the heuristic reads. Field f
+# of deal b is ``st[f * LANES + b]``; bids and nil flags are set before play (nil 0/1,
+# seats beyond the players 0), played and voids are cleared by the play function.
+
+
+@njit(cache=True, forceinline=True)
+def _at_nb(field, lane):
+    return field * LANES + lane
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_flags_nb(params):
+    """The on/off parameters of a heuristic parameter vector as ``heuristic_core_nb``'s
+    ``flags`` (bit k for slot k + 1)."""
+    flags = 0
+    for k in range(1, 8):
+        flags |= np.int64(params[k] > 0) << (k - 1)
+    return flags
+
+
+@njit(cache=True, forceinline=True)
+def _heuristic_position_nb(
+    st, trick_no, j, leading, players, two_clubs, any_time, deck, flags0, flags1, push0, push1
+):
+    prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
+    first_trick = trick_no == 0
+    seat_bits = np.uint64(players - 1)
+    for b in range(LANES):
+        leader_u = st[_at_nb(LockstepField.leader, b)]
+        seat = np.int64((leader_u + np.uint64(j)) & seat_bits)
+        h0 = st[_at_nb(LockstepField.hand, b)]
+        h1 = st[_at_nb(LockstepField.hand + 1, b)]
+        h2 = st[_at_nb(LockstepField.hand + 2, b)]
+        h3 = st[_at_nb(LockstepField.hand + 3, b)]
+        hand = (
+            (h0 & (ZERO - np.uint64(seat == 0)))
+            | (h1 & (ZERO - np.uint64(seat == 1)))
+            | (h2 & (ZERO - np.uint64(seat == 2)))
+            | (h3 & (ZERO - np.uint64(seat == 3)))
+        )
+        led_now = np.int64(st[_at_nb(LockstepField.led, b)])
+        led = -1 if leading else led_now
+        played = st[_at_nb(HeuristicField.played, b)]
+        # the legal cards, as legal_cards_nb
+        side = hand & NON_SPADE_MASK
+        restricted = side if side != ZERO else hand
+        free = (not first_trick) and (any_time or st[_at_nb(LockstepField.broken, b)] != ZERO)
+        lead_legal = hand if free else restricted
+        lead_legal = ONE if (first_trick and two_clubs and hand & ONE) else lead_legal
+        follow = hand & lane_suit_mask_nb(max(led_now, 0))
+        legal = lead_legal if leading else (follow if follow != ZERO else hand)
+        # the table state the heuristic reads (kept per trick by _heuristic_needs_nb)
+        alive = np.int64(st[_at_nb(HeuristicField.alive, b)])
+        need0 = np.int64(st[_at_nb(HeuristicField.need, b)])
+        need1 = np.int64(st[_at_nb(HeuristicField.need + 1, b)])
+        odd = (seat & 1) == 1
+        win_card = np.int64(st[_at_nb(LockstepField.win_card, b)])
+        win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
+        voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
+        card = _heuristic_lane_nb(
+            hand, legal, seat, players, j, leading, np.int64(leader_u), led,
+            -1 if leading else win_card, -1 if leading else win_seat,
+            deck & ~hand & ~played, alive, voids,
+            need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
+            flags1 if odd else flags0, push1 if odd else push0,
+        )  # fmt: skip
+        # play it, as play_tricks_nb does
+        ucard = np.uint64(card)
+        keep = ~(ONE << ucard)
+        st[_at_nb(LockstepField.hand, b)] = h0 & keep
+        st[_at_nb(LockstepField.hand + 1, b)] = h1 & keep
+        st[_at_nb(LockstepField.hand + 2, b)] = h2 & keep
+        st[_at_nb(LockstepField.hand + 3, b)] = h3 & keep
+        suit = np.int64(card >= 13) + np.int64(card >= 26) + np.int64(card >= 39)
+        spade = card >= 39
+        st[_at_nb(LockstepField.broken, b)] |= np.uint64(spade)
+        st[_at_nb(HeuristicField.played, b)] = played | (ONE << ucard)
+        beats_now = (card > win_card) and ((suit == led_now) or spade)
+        shown_out = np.int64(suit != led_now) << (4 * seat + max(led_now, 0))
+        st[_at_nb(HeuristicField.voids, b)] = np.uint64(voids if leading else voids | shown_out)
+        st[_at_nb(LockstepField.led, b)] = np.uint64(suit) if leading else np.uint64(led_now)
+        take = leading or beats_now
+        st[_at_nb(LockstepField.win_card, b)] = ucard if take else np.uint64(win_card)
+        st[_at_nb(LockstepField.win_seat, b)] = np.uint64(seat) if take else np.uint64(win_seat)
+
+
+@njit(cache=True, forceinline=True)
+def _heuristic_needs_nb(st, for_partner):
+    """Per lane, the live nils and what each side still needs, as ``heuristic_play_nb``
+    computes them; they change only when a trick is won."""
+    prefer_wide_vectors_nb()
+    for b in range(LANES):
+        t0 = np.int64(st[_at_nb(LockstepField.tricks, b)])
+        t1 = np.int64(st[_at_nb(LockstepField.tricks + 1, b)])
+        t2 = np.int64(st[_at_nb(LockstepField.tricks + 2, b)])
+        t3 = np.int64(st[_at_nb(LockstepField.tricks + 3, b)])
+        n0 = st[_at_nb(HeuristicField.nils, b)] != ZERO
+        n1 = st[_at_nb(HeuristicField.nils + 1, b)] != ZERO
+        n2 = st[_at_nb(HeuristicField.nils + 2, b)] != ZERO
+        n3 = st[_at_nb(HeuristicField.nils + 3, b)] != ZERO
+        alive = (
+            np.int64(n0 and t0 == 0)
+            | (np.int64(n1 and t1 == 0) << 1)
+            | (np.int64(n2 and t2 == 0) << 2)
+            | (np.int64(n3 and t3 == 0) << 3)
+        )
+        b0 = 0 if n0 else np.int64(st[_at_nb(HeuristicField.bids, b)])
+        b1 = 0 if n1 else np.int64(st[_at_nb(HeuristicField.bids + 1, b)])
+        b2 = 0 if n2 else np.int64(st[_at_nb(HeuristicField.bids + 2, b)])
+        b3 = 0 if n3 else np.int64(st[_at_nb(HeuristicField.bids + 3, b)])
+        c0 = t0 if (for_partner or not n0) else 0
+        c1 = t1 if (for_partner or not n1) else 0
+        c2 = t2 if (for_partner or not n2) else 0
+        c3 = t3 if (for_partner or not n3) else 0
+        k0 = b0 + b2
+        k1 = b1 + b3
+        st[_at_nb(HeuristicField.alive, b)] = np.uint64(alive)
+        st[_at_nb(HeuristicField.need, b)] = np.uint64(k0 - c0 - c2 if k0 > 0 else -99)
+        st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
+
+
+@njit(cache=True)
+def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_partner, params0,
+                               params1):  # fmt: skip
+    """Play 13 tricks of the ``heuristic`` in all ``LANES`` deals of ``st``
+    (``LockstepField`` and ``HeuristicField``: hands, leader, tricks 0, bids and nil flags
+    set), side s with parameters ``params{s}``.
+    Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
+    equal the scalar path's; the loop over lanes has no branch and compiles to SIMD (wide
+    vectors: ``lockstep.prefer_wide_vectors_nb``)."""
+    prefer_wide_vectors_nb()
+    deck = deck_mask_nb(jokers)
+    flags0 = heuristic_flags_nb(params0)
+    flags1 = heuristic_flags_nb(params1)
+    push0 = params0[HeuristicParam.set_push]
+    push1 = params1[HeuristicParam.set_push]
+    for b in range(LANES):
+        st[_at_nb(LockstepField.broken, b)] = ZERO
+        st[_at_nb(HeuristicField.played, b)] = ZERO
+        st[_at_nb(HeuristicField.voids, b)] = ZERO
+    for trick_no in range(13):
+        _heuristic_needs_nb(st, for_partner)
+        _heuristic_position_nb(
+            st, trick_no, 0, True, players, two_clubs, any_time, deck, flags0, flags1, push0, push1
+        )
+        for j in range(1, players):
+            _heuristic_position_nb(
+                st, trick_no, j, False, players, two_clubs, any_time, deck, flags0, flags1,
+                push0, push1,
+            )  # fmt: skip
+        end_trick_nb(st)
