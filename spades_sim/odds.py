@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from spades_sim import kernels
 from spades_sim._nb import layout as L
 from spades_sim._nb import odds as nb
 from spades_sim._nb.bitboard import SUIT_MASKS
@@ -49,6 +50,7 @@ from spades_sim._nb.features import (
     N_FEATURES,
     QUEEN_MASK,
 )
+from spades_sim._nb.lockstep import LANES
 from spades_sim._nb.policies import B_NIL_THRESHOLD
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 from spades_sim.cards import (
@@ -459,9 +461,9 @@ class _Sampler:
         deals = np.empty((count, 4), dtype=np.uint64)
         tries = np.empty(count, dtype=np.int64)
         c = self.conditions
-        nb.sample_deals_nb(
-            self.seed, kind, start, count, self.known, self.pool, self.need, c.lo, c.hi,
-            attempts, deals, tries,
+        kernels.run_blocks(
+            nb.sample_deals_nb, -(-count // nb.BLOCK), self.seed, kind, start, count,
+            self.known, self.pool, self.need, c.lo, c.hi, attempts, deals, tries,
         )  # fmt: skip
         return deals, tries
 
@@ -586,9 +588,10 @@ def _play(
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
-    nb.play_deals_nb(
-        rules.lower(), int(spec.seed), start, deals, dealers, hero, bids, kinds, _params(spec),
-        mode, score, tricks, nil_made, first_won, errors, held, moves,
+    kernels.run_blocks(
+        nb.play_deals_nb, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
+        dealers, hero, bids, kinds, _params(spec), mode, score, tricks, nil_made, first_won,
+        errors, held, moves,
     )  # fmt: skip
     if errors.any():  # built-in policies never err; this is a bug, not a user mistake
         raise RuntimeError(f"nil_odds: a built-in policy erred on completion {start}")

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
+from spades_sim import kernels
 from spades_sim._nb import layout as L
 from spades_sim._nb import loop
+from spades_sim._nb.lockstep import LANES
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Kind, Policy, parse_policy
 from spades_sim.rules import Rules
@@ -190,21 +191,10 @@ class Chunk:
     plays: dict[str, np.ndarray] | None = None
 
 
-@contextlib.contextmanager
-def numba_threads(threads: int | None) -> Iterator[None]:
-    """Run the kernels on ``threads`` threads (None: all), restoring the setting after."""
-    if threads is None:
-        yield
-        return
-    limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
-        raise ValueError(f"threads: must be 1..{limit} on this machine, got {threads!r}")
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+def numba_threads(threads: int | None) -> contextlib.AbstractContextManager[None]:
+    """Run the kernels on ``threads`` threads (None: all), restoring the setting after
+    (:func:`spades_sim.kernels.threads`; the name is from when they were Numba's)."""
+    return kernels.threads(threads)
 
 
 def _params(spec: RunSpec) -> np.ndarray:
@@ -254,6 +244,20 @@ def _lockstep_play(spec: RunSpec) -> str | None:
     return name if name in ("random", "heuristic") else None
 
 
+def _hands_kernel(spec: RunSpec) -> tuple[Any, tuple[Any, ...], int]:
+    """(entry point, its arguments after ``params``, deals per block) for a hands run:
+    the lock-step kernel if :func:`_lockstep_play` allows, one that does not compile the
+    sampling bidder when no side bids ``monte-carlo``, else the scalar one."""
+    play = _lockstep_play(spec)
+    if play is None:
+        return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), (), loop.BLOCK
+    if all(p.name != "monte-carlo" for p in spec.bidding):
+        if play == "heuristic":
+            return loop.hands_heuristic_lockstep_nb, (), LANES
+        return loop.hands_random_lockstep_nb, (), LANES
+    return loop.hands_lockstep_nb, (play == "heuristic",), LANES
+
+
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     """Run the kernel on items [start, start+count); return its raw output arrays."""
     rules = spec.rules.lower()
@@ -275,14 +279,12 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     )
     args = (rules, np.int64(spec.seed), np.int64(start), np.int64(count), _params(spec))
     outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
-    hands_kernel, games_kernel = (
-        (loop.hands_nb, loop.games_nb) if spec.builtin else _custom_kernels(spec)
-    )
-    lockstep = _lockstep_play(spec)
-    if lockstep is not None:
-        loop.hands_lockstep_nb(*args, lockstep == "heuristic", *outs)
+    if games:
+        kernel = loop.games_nb if spec.builtin else _custom_kernels(spec)[1]
+        kernels.run_blocks(kernel, count, *args, *outs)  # one game per block
     else:
-        (games_kernel if games else hands_kernel)(*args, *outs)
+        kernel, extra, per_block = _hands_kernel(spec)
+        kernels.run_blocks(kernel, -(-count // per_block), *args, *extra, *outs)
     out["status"] = status
     return out
 

@@ -2,20 +2,23 @@
 
 ``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil
 decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The entry
-points ``hands_nb`` and ``games_nb`` run blocks of deals (or whole games) in ``prange``;
-every deal draws from its own counter-based stream, so the output is independent of
-thread count and chunking.
+points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
+range of blocks of deals (or of games) serially and without the GIL; the caller
+(``spades_sim.kernels``) shares the blocks out to threads. Every deal draws from its own
+counter-based stream, so the output is independent of thread count and chunking.
 
 The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb``
 (built-in dispatchers here), called by name: Numba cannot cache a kernel that receives
 a function as an argument through a real call, and inlining the whole hand into the
-parallel loop to avoid that costs a minute of compile time. A run with user-written
-policies compiles a copy of this module with those globals rebound
-(``spades_sim.simulate``), uncached, once per process.
+loop to avoid that costs a minute of compile time. A run with user-written policies
+compiles a copy of this module with those globals rebound (``spades_sim.simulate``),
+uncached, once per process. Runs without the sampling bidder (``monte-carlo``) that
+play in lock-step bid through ``plain_bid_nb`` instead, so they never compile its
+rollouts: cold compile time is most of a first run's wait.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from spades_sim._nb import layout as L
 from spades_sim._nb.bitboard import (
@@ -42,9 +45,12 @@ from spades_sim._nb.policies import (
     H_NILS,
     N_HEURISTIC_FIELDS,
     blind_nil_wanted_nb,
+    borrow_nb,
     builtin_bid_nb,
     builtin_play_nb,
+    counting_bid_nb,
     discard_for_nil_nb,
+    partner_aware_bid_nb,
     pass_cards_nb,
     play_heuristic_lockstep_nb,
 )
@@ -57,13 +63,11 @@ from spades_sim._nb.rng import (
     draw_nb,
     mix64_nb,
     stream_key_nb,
+    unit_nb,
 )
 from spades_sim._nb.score import REASON_NONE, game_result_nb, score_side_nb
 
-BLOCK = 64  # deals per prange task; any value gives the same results
-# The prange index reaches the loop body as uint64 in the parallel gufunc but as int64
-# when typed first: each entry point passes np.int64(block), or its block function is
-# compiled twice (measured: 25 s of a 140 s cold start).
+BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
 M_WORK, M_HANDS, M_DEALT, N_MASKS = 0, 4, 8, 12  # slots of the hidden ``masks`` array
 P_BID, P_PLAY, P_DRAW, N_PARAM_ROWS = 0, 2, 4, 5  # rows of the ``params`` array
 
@@ -86,14 +90,14 @@ def blind_nil_allowed_nb(rules, info, seat):
 
 
 @njit(inline="always", cache=True)
-def ask_bid_nb(rules, info, masks, seat, params, key, counter):
+def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
     """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
     rand = key + np.uint64(counter) * GOLDEN
     hand = masks[M_HANDS + seat]
     if seat & 1:
-        bid = bid_policy_ew_nb(hand, seat, info, rules, params[P_BID + 1], rand)
+        bid = bid_ew(hand, seat, info, rules, params[P_BID + 1], rand)
     else:
-        bid = bid_policy_ns_nb(hand, seat, info, rules, params[P_BID], rand)
+        bid = bid_ns(hand, seat, info, rules, params[P_BID], rand)
     if bid < 0 or bid > 13:
         return min(max(bid, 0), 13), 1
     return bid, 0
@@ -105,11 +109,50 @@ def set_bid_nb(info, seat, bid, nil_kind):
     info[L.I_NIL + seat] = nil_kind
 
 
+@njit(inline="always", cache=True)
+def plain_bid_nb(hand, seat, info, rules, params, rand):
+    """``policies.builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the bid
+    dispatch of the kernels for runs that do not use it, which then do not compile its
+    rollouts (a quarter of their cold compile time). Same bids for every other policy."""
+    policy = np.int64(params[0])
+    if policy == L.BID_RANDOM:
+        bits = mix64_nb(rand)
+        if unit_nb(bits) < params[1]:
+            return 0
+        return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, np.int64(params[3]))
+    if policy == L.BID_PARTNER:
+        return partner_aware_bid_nb(
+            hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params)
+        )
+    return counting_bid_nb(hand, seat, info, params, policy)
+
+
 @njit(cache=True)
 def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
                     forced_kind):  # fmt: skip
-    """Everything before the first lead: deal (or draw), blind nil decisions, bids, blind
-    nil exchange. Returns (first leader, random counter for the play, policy errors).
+    """``prepare_with_nb`` with the run's bid policies (``bid_policy_ns_nb`` ...)."""
+    return prepare_with_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        bid_policy_ns_nb, bid_policy_ew_nb,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def prepare_plain_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
+                          forced_bid, forced_kind):  # fmt: skip
+    """``prepare_with_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder)."""
+    return prepare_with_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        plain_bid_nb, plain_bid_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """Everything before the first lead: deal (or draw), blind nil decisions, bids (side s
+    through ``bid_ns``/``bid_ew``), blind nil exchange. Returns (first leader, random
+    counter for the play, policy errors).
 
     ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
     hands already in ``masks[M_HANDS:]`` (a conditional deal, ``odds``), and that seat
@@ -118,7 +161,8 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     (other seats' decisions, the exchange or two-player redraw) runs as usual.
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
-    counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
+    counting, and this call happens once per hand (through ``prepare_hand_nb`` or
+    ``prepare_plain_hand_nb``, which are real calls). ``scratch`` holds the deck's 52 card
     ids in [52:104] and shuffle space in [0:52]. ``info`` is the public table state
     (layout ``I_*``; the caller sets the scores and bags before the hand), which the
     policies read and which ends with the bids, nil kinds (0/1 nil/2 blind) and tricks.
@@ -160,7 +204,9 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
             elif seat == forced_seat:
                 set_bid_nb(info, seat, forced_bid, forced_kind)
             else:
-                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
+                bid, err = ask_bid_nb(
+                    rules, info, masks, seat, params, key, counter, bid_ns, bid_ew
+                )
                 errors += err
                 set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
             counter += 1
@@ -214,7 +260,9 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
             if seat == forced_seat and forced_kind != 2:
                 set_bid_nb(info, seat, forced_bid, forced_kind)
             elif info[L.I_NIL + seat] != 2:
-                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
+                bid, err = ask_bid_nb(
+                    rules, info, masks, seat, params, key, counter, bid_ns, bid_ew
+                )
                 errors += err
                 set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
             counter += 1
@@ -310,37 +358,41 @@ def deck_mask_nb(rules):
     return JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
 
 
-@njit(cache=True)
-def deck_cards_nb(rules):
-    """The 52 card ids of this rule set's deck, ascending."""
-    deck = np.empty(52, dtype=np.uint8)
-    n = 0
-    for card in range(54):
-        if rules[L.R_JOKERS]:
-            if card == 13 or card == 26:
-                continue
-        elif card >= 52:
-            continue
-        deck[n] = card
-        n += 1
-    return deck
-
-
 @njit(inline="always", cache=True)
 def new_scratch_nb(rules):
-    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104]."""
+    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104],
+    ascending. Filled card by card: a slice assignment would compile Numba's shape-mismatch
+    error path (string formatting, 1.7 s of a cold start) into every kernel."""
     scratch = np.empty(104, dtype=np.uint8)
-    scratch[52:] = deck_cards_nb(rules)
+    jokers = rules[L.R_JOKERS] != 0
+    n = 52
+    for card in range(54):
+        if (card == 13 or card == 26) if jokers else card >= 52:
+            continue
+        scratch[n] = card
+        n += 1
     return scratch
 
 
-@njit(cache=True)
-def hands_block_nb(
-    block, rules, seed, deal_start, n, params,
+# --- Entry points ----------------------------------------------------------------------
+# Each runs blocks ``first .. end-1`` of its items, serially and without the GIL:
+# ``spades_sim.kernels.run_blocks`` hands block ranges to a pool of Python threads. A
+# ``prange`` loop instead compiled three times slower (the parallel wrapper re-optimises
+# everything it calls), and a block writes only its own rows, so the results do not
+# depend on how the blocks are shared out.
+
+
+@njit(cache=True, nogil=True)
+def hands_nb(
+    first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Play block ``block`` (BLOCK deals) of deals deal_start .. deal_start+n-1 as
-    independent hands (fresh scores, dealer = deal index modulo players)."""
+    """Independent hands (fresh scores, dealer = deal index modulo players): blocks
+    ``first .. end-1`` of ``BLOCK`` deals of deals deal_start .. deal_start+n-1.
+
+    ``params`` (5 x 16 float64) rows: bid N-S, bid E-W, play N-S, play E-W, draw. Every
+    play policy through ``play_tricks_nb``; with non-empty ``rec_plays`` the deal as dealt,
+    the cards in play order and the trick winners are recorded."""
     players = rules[L.R_PLAYERS]
     record = rec_plays.shape[0] > 0
     scratch = new_scratch_nb(rules)
@@ -349,7 +401,7 @@ def hands_block_nb(
     side_out = np.zeros((2, 10), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
-    for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+    for i in range(first * BLOCK, min(n, end * BLOCK)):
         deal = deal_start + i
         dealer = deal % players
         key = stream_key_nb(seed, KIND_HANDS, deal, 0)
@@ -366,12 +418,13 @@ def hands_block_nb(
                 rec_winners[i, t] = winners[t]
 
 
-@njit(cache=True)
-def game_one_nb(
-    i, rules, seed, game_start, params,
+@njit(cache=True, nogil=True)
+def games_nb(
+    first, end, rules, seed, game_start, n, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Play game ``game_start + i`` to the end. Its hand h fills rows from
+    """Whole games, one block each: games game_start+first .. game_start+end-1 of the
+    ``n`` from game_start, played to the end. Game i's hand h fills rows from
     ``(i * max_hands + h) * players``; ``out_game[i]`` gets its summary."""
     players = rules[L.R_PLAYERS]
     max_hands = rules[L.R_MAX_HANDS]
@@ -383,58 +436,49 @@ def game_one_nb(
     side_out = np.zeros((2, 10), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
-    game = game_start + i
-    game_key = stream_key_nb(seed, KIND_GAMES, game, 0xFFFFFFFF)
-    first_dealer = below_nb(mix64_nb(game_key) & LOW32, players)
-    winner, reason, h = -1, REASON_NONE, 0
-    errors = 0
-    while reason == REASON_NONE:
-        dealer = (first_dealer + h) % players
-        key = stream_key_nb(seed, KIND_GAMES, game, h)
-        slot = i * max_hands + h
-        plays = rec_plays[slot] if record else no_plays
-        errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
-        score_hand_nb(rules, info, side_out)
-        write_rows_nb(
-            rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
-        )
-        if record:
-            for s in range(players):
-                rec_dealt[slot * players + s] = masks[M_DEALT + s]
-            for t in range(13):
-                rec_winners[slot, t] = winners[t]
-        for side in range(2):
-            info[L.I_SCORES + side] += side_out[side, 3]
-            info[L.I_BAGS + side] = side_out[side, 5]
-            penalties[side] += side_out[side, 6]
-        h += 1
-        winner, reason = game_result_nb(rules, info[L.I_SCORES], info[L.I_SCORES + 1], h)
-    out_game[i, L.G_FIRST_DEALER] = first_dealer
-    out_game[i, L.G_WINNER] = winner
-    out_game[i, L.G_REASON] = reason
-    out_game[i, L.G_HANDS] = h
-    out_game[i, L.G_SCORE0] = info[L.I_SCORES]
-    out_game[i, L.G_SCORE1] = info[L.I_SCORES + 1]
-    out_game[i, L.G_BAGS0] = info[L.I_BAGS]
-    out_game[i, L.G_BAGS1] = info[L.I_BAGS + 1]
-    out_game[i, L.G_PENALTY0] = penalties[0]
-    out_game[i, L.G_PENALTY1] = penalties[1]
-    out_game[i, L.G_POLICY_ERROR] = errors
-
-
-@njit(cache=True, parallel=True)
-def hands_nb(
-    rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """Independent hands: deals deal_start .. deal_start+n-1 (see hands_block_nb).
-
-    ``params`` (5 x 16 float64) rows: bid N-S, bid E-W, play N-S, play E-W, draw."""
-    for block in prange((n + BLOCK - 1) // BLOCK):
-        hands_block_nb(
-            np.int64(block), rules, seed, deal_start, n, params,
-            out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-        )  # fmt: skip
+    for i in range(first, min(n, end)):
+        game = game_start + i
+        game_key = stream_key_nb(seed, KIND_GAMES, game, 0xFFFFFFFF)
+        first_dealer = below_nb(mix64_nb(game_key) & LOW32, players)
+        winner, reason, h = -1, REASON_NONE, 0
+        errors = 0
+        for j in range(L.N_INFO):  # each game starts from a clean table
+            info[j] = 0
+        for j in range(N_MASKS):
+            masks[j] = 0
+        penalties[0] = penalties[1] = 0
+        while reason == REASON_NONE:
+            dealer = (first_dealer + h) % players
+            key = stream_key_nb(seed, KIND_GAMES, game, h)
+            slot = i * max_hands + h
+            plays = rec_plays[slot] if record else no_plays
+            errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
+            score_hand_nb(rules, info, side_out)
+            write_rows_nb(
+                rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
+            )
+            if record:
+                for s in range(players):
+                    rec_dealt[slot * players + s] = masks[M_DEALT + s]
+                for t in range(13):
+                    rec_winners[slot, t] = winners[t]
+            for side in range(2):
+                info[L.I_SCORES + side] += side_out[side, 3]
+                info[L.I_BAGS + side] = side_out[side, 5]
+                penalties[side] += side_out[side, 6]
+            h += 1
+            winner, reason = game_result_nb(rules, info[L.I_SCORES], info[L.I_SCORES + 1], h)
+        out_game[i, L.G_FIRST_DEALER] = first_dealer
+        out_game[i, L.G_WINNER] = winner
+        out_game[i, L.G_REASON] = reason
+        out_game[i, L.G_HANDS] = h
+        out_game[i, L.G_SCORE0] = info[L.I_SCORES]
+        out_game[i, L.G_SCORE1] = info[L.I_SCORES + 1]
+        out_game[i, L.G_BAGS0] = info[L.I_BAGS]
+        out_game[i, L.G_BAGS1] = info[L.I_BAGS + 1]
+        out_game[i, L.G_PENALTY0] = penalties[0]
+        out_game[i, L.G_PENALTY1] = penalties[1]
+        out_game[i, L.G_POLICY_ERROR] = errors
 
 
 @njit(inline="always", cache=True)
@@ -452,78 +496,110 @@ def load_lane_nb(st, b, info, masks, leader, play_key):
 @njit(inline="always", cache=True)
 def play_lockstep_nb(st, rules, params, heuristic):
     """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
-    players = rules[L.R_PLAYERS]
-    two_clubs = rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0
-    any_time = rules[L.R_SPADES_ANY_TIME] != 0
     if heuristic:
-        play_heuristic_lockstep_nb(
-            st, players, two_clubs, any_time, rules[L.R_JOKERS] != 0,
-            rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0, params[P_PLAY], params[P_PLAY + 1],
-        )  # fmt: skip
+        play_heuristic_lanes_nb(st, rules, params)
     else:
-        play_random_lockstep_nb(st, players, two_clubs, any_time)
+        play_random_lanes_nb(st, rules, params)
 
 
-@njit(cache=True)
-def hands_lockstep_block_nb(
-    block, rules, seed, deal_start, n, params, heuristic, out_hand, out_i8, out_i32, out_errors
-):  # fmt: skip
-    """``hands_block_nb`` for runs whose play policy is ``random`` (or, with
-    ``heuristic``, ``heuristic``) on both sides: bids one deal at a time, then plays all
-    the block's deals in lock-step (``lockstep``, ``policies.play_heuristic_lockstep_nb``)."""
+@njit(inline="always", cache=True)
+def play_heuristic_lanes_nb(st, rules, params):
+    """Play the 13 tricks of every lane with the ``heuristic`` on both sides."""
+    play_heuristic_lockstep_nb(
+        st, rules[L.R_PLAYERS], rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0,
+        rules[L.R_SPADES_ANY_TIME] != 0, rules[L.R_JOKERS] != 0,
+        rules[L.R_NIL_TRICKS_FOR_PARTNER] != 0, params[P_PLAY], params[P_PLAY + 1],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_random_lanes_nb(st, rules, params):
+    """Play the 13 tricks of every lane at random on both sides (``params`` unused)."""
+    play_random_lockstep_nb(
+        st, rules[L.R_PLAYERS], rules[L.R_FIRST_LEAD_TWO_CLUBS] != 0,
+        rules[L.R_SPADES_ANY_TIME] != 0,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play,
+                       out_hand, out_i8, out_i32, out_errors):  # fmt: skip
+    """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
+    per block of ``LANES`` deals, bid one deal at a time through ``prepare``, then play
+    all of them at once with ``play`` (``play_heuristic_lanes_nb`` or
+    ``play_random_lanes_nb``, which give the scalar path's cards)."""
     players = rules[L.R_PLAYERS]
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, L.N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     side_out = np.zeros((2, 10), dtype=np.int64)
-    lo = block * LANES
-    hi = min(n, lo + LANES)
-    for b in range(LANES):
-        i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
-        deal = deal_start + i
-        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
-        leader, counter, errors = prepare_hand_nb(
-            rules, scratch, key, deal % players, params, infos[b], masks[b], -1, 0, 0
-        )
-        if lo + b < hi:
-            out_errors[i] = errors
-        load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
-    play_lockstep_nb(st, rules, params, heuristic)
-    for b in range(hi - lo):
-        info = infos[b]
-        for s in range(4):
-            info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
-        score_hand_nb(rules, info, side_out)
-        deal = deal_start + lo + b
-        write_rows_nb(
-            rules, (lo + b) * players, deal % players, info, masks[b], side_out,
-            out_hand, out_i8, out_i32,
-        )  # fmt: skip
+    for block in range(first, end):
+        lo = block * LANES
+        hi = min(n, lo + LANES)
+        for b in range(LANES):
+            i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
+            deal = deal_start + i
+            key = stream_key_nb(seed, KIND_HANDS, deal, 0)
+            leader, counter, errors = prepare(
+                rules, scratch, key, deal % players, params, infos[b], masks[b], -1, 0, 0
+            )
+            if lo + b < hi:
+                out_errors[i] = errors
+            load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+        play(st, rules, params)
+        for b in range(hi - lo):
+            info = infos[b]
+            for s in range(4):
+                info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
+            score_hand_nb(rules, info, side_out)
+            deal = deal_start + lo + b
+            write_rows_nb(
+                rules, (lo + b) * players, deal % players, info, masks[b], side_out,
+                out_hand, out_i8, out_i32,
+            )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def hands_lockstep_nb(
-    rules, seed, deal_start, n, params, heuristic,
+@njit(cache=True, nogil=True)
+def hands_heuristic_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """``hands_nb`` when both sides play ``random`` (or both ``heuristic``) and no play
-    is recorded: the same results, computed in lock-step batches of ``LANES`` deals."""
-    for block in prange((n + LANES - 1) // LANES):
-        hands_lockstep_block_nb(
-            np.int64(block), rules, seed, deal_start, n, params, heuristic,
-            out_hand, out_i8, out_i32, out_errors,
-        )  # fmt: skip
+    """``hands_nb`` when both sides play ``heuristic``, no side bids ``monte-carlo`` and no
+    play is recorded: the same results, in lock-step batches of ``LANES`` deals (the
+    ``rec_*`` arrays, for the same signature, are not used)."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_hand_nb,
+        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def games_nb(
-    rules, seed, game_start, n, params,
-    out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
+@njit(cache=True, nogil=True)
+def hands_random_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Whole games: games game_start .. game_start+n-1 (see game_one_nb)."""
-    for i in prange(n):
-        game_one_nb(
-            np.int64(i), rules, seed, game_start, params,
-            out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
+    """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_hand_nb,
+        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def hands_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params, heuristic,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """The lock-step kernels with every built-in bidder (``monte-carlo`` included):
+    ``heuristic`` (a bool) or ``random`` play on both sides."""
+    if heuristic:
+        lockstep_blocks_nb(
+            first, end, rules, seed, deal_start, n, params, prepare_hand_nb,
+            play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+        )  # fmt: skip
+    else:
+        lockstep_blocks_nb(
+            first, end, rules, seed, deal_start, n, params, prepare_hand_nb,
+            play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
         )  # fmt: skip
