@@ -46,6 +46,7 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.io`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -60,6 +61,7 @@ import numba
 import numpy as np
 
 from spades_sim.io import MAX_PART, DatasetWriter, read_manifest
+from spades_sim.kernels import watch_compiles
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 
@@ -216,6 +218,10 @@ class RunSummary:
     wins_ns: int = 0
     wins_ew: int = 0
     unfinished: int = 0
+    # Kernels this call compiled (Numba's cache was cold for them; first run only) and the
+    # seconds that took, part of ``seconds``. False/0 for a warm cache and for --scheduler.
+    compiled: bool = False
+    compile_seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -635,7 +641,7 @@ def run_dataset(
             fsync=fsync,
             integer_encoding=integer_encoding,
         )
-    with numba_threads(threads):  # validates threads before anything is written
+    with numba_threads(threads), watch_compiles() as compiles:  # threads checked first
         call = RunCall(
             spec,
             total,
@@ -668,9 +674,14 @@ def run_dataset(
                     writer.finish()
         finally:
             call.close_bar()
+    summary = dataclasses.replace(
+        call.summary(complete=interrupted is None),
+        compiled=bool(compiles.compiles),
+        compile_seconds=round(compiles.seconds, 1),
+    )
     if interrupted is not None:
-        raise RunInterrupted(call.summary(complete=False), interrupted)
-    return call.summary(complete=True)
+        raise RunInterrupted(summary, interrupted)
+    return summary
 
 
 def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:

@@ -103,6 +103,36 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
     return bid, 0
 
 
+# Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
+# larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
+# Numba's inlining and typing of that one big function were most of its compile time.
+
+
+@njit(inline="always", cache=True)
+def blind_nil_nb(seat, info, rules, params, rand):
+    """``policies.blind_nil_wanted_nb``, compiled once for its two call sites."""
+    return blind_nil_call_nb(seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
+
+
+@njit(cache=True)
+def blind_nil_call_nb(seat, info, rules, params, rand):
+    return blind_nil_wanted_nb(seat, info, rules, params, rand)
+
+
+@njit(inline="always", cache=True)
+def draw_two_players_nb(scratch, key, first_drawer, info, draw_params, masks, base):
+    """``deal.draw_two_nb`` (the two-player draw), compiled on its own."""
+    return draw_two_call_nb(
+        borrow_nb(scratch), key, first_drawer, borrow_nb(info), borrow_nb(draw_params),
+        borrow_nb(masks), base,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def draw_two_call_nb(scratch, key, first_drawer, info, draw_params, masks, base):
+    return draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base)
+
+
 @njit(inline="always", cache=True)
 def set_bid_nb(info, seat, bid, nil_kind):
     info[L.I_BIDS + seat] = bid
@@ -113,7 +143,15 @@ def set_bid_nb(info, seat, bid, nil_kind):
 def plain_bid_nb(hand, seat, info, rules, params, rand):
     """``policies.builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the bid
     dispatch of the kernels for runs that do not use it, which then do not compile its
-    rollouts (a quarter of their cold compile time). Same bids for every other policy."""
+    rollouts. Same bids for every other policy. A real call with borrowed arrays
+    (``policies.borrow_nb``): inlined, each of the four call sites in ``prepare_with_nb``
+    would compile a copy of every bidder."""
+    return plain_bid_call_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
+
+
+@njit(cache=True)
+def plain_bid_call_nb(hand, seat, info, rules, params, rand):
+    """``plain_bid_nb``'s dispatch (its arrays borrowed by the caller)."""
     policy = np.int64(params[0])
     if policy == L.BID_RANDOM:
         bits = mix64_nb(rand)
@@ -121,9 +159,7 @@ def plain_bid_nb(hand, seat, info, rules, params, rand):
             return 0
         return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, np.int64(params[3]))
     if policy == L.BID_PARTNER:
-        return partner_aware_bid_nb(
-            hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params)
-        )
+        return partner_aware_bid_nb(hand, seat, info, rules, params)
     return counting_bid_nb(hand, seat, info, params, policy)
 
 
@@ -197,7 +233,7 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 blind = forced_kind == 2
             elif blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
-                blind = blind_nil_wanted_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
+                blind = blind_nil_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
             counter += 1
             if blind:
                 set_bid_nb(info, seat, 0, 2)
@@ -216,8 +252,14 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 a, b = side, side + 2
                 if (info[L.I_NIL + a] == 2) != (info[L.I_NIL + b] == 2):
                     nil_seat, partner = (a, b) if info[L.I_NIL + a] == 2 else (b, a)
-                    give = pass_cards_nb(masks[M_HANDS + nil_seat], exchange, True)
-                    take = pass_cards_nb(masks[M_HANDS + partner], exchange, False)
+                    # the flag from the table, not a constant: pass_cards_nb is then
+                    # compiled once, not once per literal True/False
+                    give = pass_cards_nb(
+                        masks[M_HANDS + nil_seat], exchange, info[L.I_NIL + nil_seat] == 2
+                    )
+                    take = pass_cards_nb(
+                        masks[M_HANDS + partner], exchange, info[L.I_NIL + partner] == 2
+                    )
                     masks[M_HANDS + nil_seat] = (masks[M_HANDS + nil_seat] & ~give) | take
                     masks[M_HANDS + partner] = (masks[M_HANDS + partner] & ~take) | give
     else:
@@ -228,7 +270,7 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 going_nil = forced_kind == 2
             elif blind_nil_allowed_nb(rules, info, seat):
                 rand = key + np.uint64(counter) * GOLDEN
-                going_nil = blind_nil_wanted_nb(seat, info, rules, params[P_BID + seat], rand)
+                going_nil = blind_nil_nb(seat, info, rules, params[P_BID + seat], rand)
             counter += 1
             if going_nil:
                 set_bid_nb(info, seat, 0, 2)
@@ -236,7 +278,7 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
         if dealt:
             unused = deck_mask_nb(rules) & ~(masks[M_HANDS] | masks[M_HANDS + 1])
         else:
-            unused = draw_two_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
+            unused = draw_two_players_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
         for s in range(4):
             masks[M_DEALT + s] = masks[M_HANDS + s]
         seat = first
