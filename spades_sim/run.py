@@ -262,7 +262,8 @@ class RunSummary:
             f"  seed       {meta.get('seed')}",
             f"  time       {self.seconds:,.2f} s for {self.new_hands:,} new hands "
             f"({_num(self.hands_per_second, ',.0f')} hands/s)"
-            + (f", {self.parts_skipped} parts kept from before" if self.parts_skipped else ""),
+            + (f", {self.parts_skipped} parts kept from before" if self.parts_skipped else "")
+            + (f", {self.compile_seconds:,.1f} s of it compiling kernels" if self.compiled else ""),
             f"  nil        {_pct(self.nil_rate)} of bids, {_pct(self.nil_success_rate)} made",
             f"  contracts  {_pct(self.made_rate)} made",
             f"  bags       {_num(self.bags_per_hand, '.3f')} per side per hand",
