@@ -232,30 +232,30 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
 
 
 def _lockstep_play(spec: RunSpec) -> str | None:
-    """The play policy the lock-step kernel can run for this spec (same results,
-    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding,
-    independent hands, play not recorded."""
+    """The play policy the lock-step kernels can run for this spec (same results,
+    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding other
+    than ``monte-carlo`` (its rollouts take far longer than the play; the scalar kernel
+    has them), independent hands, play not recorded."""
     names = {p.name for p in spec.play}
     if spec.mode != "hands" or spec.record_play or len(names) != 1:
         return None
     if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
         return None
+    if any(p.name == "monte-carlo" for p in spec.bidding):
+        return None
     name = names.pop()
     return name if name in ("random", "heuristic") else None
 
 
-def _hands_kernel(spec: RunSpec) -> tuple[Any, tuple[Any, ...], int]:
-    """(entry point, its arguments after ``params``, deals per block) for a hands run:
-    the lock-step kernel if :func:`_lockstep_play` allows, one that does not compile the
-    sampling bidder when no side bids ``monte-carlo``, else the scalar one."""
+def _hands_kernel(spec: RunSpec) -> tuple[Any, int]:
+    """(entry point, deals per block) for a hands run: a lock-step kernel if
+    :func:`_lockstep_play` allows, else the scalar one."""
     play = _lockstep_play(spec)
-    if play is None:
-        return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), (), loop.BLOCK
-    if all(p.name != "monte-carlo" for p in spec.bidding):
-        if play == "heuristic":
-            return loop.hands_heuristic_lockstep_nb, (), LANES
-        return loop.hands_random_lockstep_nb, (), LANES
-    return loop.hands_lockstep_nb, (play == "heuristic",), LANES
+    if play == "heuristic":
+        return loop.hands_heuristic_lockstep_nb, LANES
+    if play == "random":
+        return loop.hands_random_lockstep_nb, LANES
+    return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), loop.BLOCK
 
 
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
@@ -283,8 +283,8 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
         kernel = loop.games_nb if spec.builtin else _custom_kernels(spec)[1]
         kernels.run_blocks(kernel, count, *args, *outs)  # one game per block
     else:
-        kernel, extra, per_block = _hands_kernel(spec)
-        kernels.run_blocks(kernel, -(-count // per_block), *args, *extra, *outs)
+        kernel, per_block = _hands_kernel(spec)
+        kernels.run_blocks(kernel, -(-count // per_block), *args, *outs)
     out["status"] = status
     return out
 

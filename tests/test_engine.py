@@ -285,6 +285,17 @@ def test_lockstep_play_equals_scalar_play(preset: str, play: str) -> None:
         assert (np.asarray(got) == values).all(), name
 
 
+@pytest.mark.parametrize("bidding", ["count", "pagat", "partner-aware"])
+def test_lockstep_bidding_equals_scalar_bidding(bidding: str) -> None:
+    # The lock-step kernels bid through loop.plain_bid_nb (the built-in dispatch without
+    # monte-carlo); the scalar kernel through policies.builtin_bid_nb. Same bids.
+    frame = simulate_hands(700, seed=43, bidding=bidding, play="heuristic")
+    scalar = record_hands(700, seed=43, bidding=bidding, play="heuristic")
+    for name in ("bid", "nil", "blind_nil", "tricks", "score_change"):
+        got = frame[name].to_numpy(dtype="int16", na_value=-1)
+        assert (got == scalar.hands[name].astype("int16")).all(), name
+
+
 # --- bad input ------------------------------------------------------------------------
 
 

@@ -12,9 +12,10 @@ The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb
 a function as an argument through a real call, and inlining the whole hand into the
 loop to avoid that costs a minute of compile time. A run with user-written policies
 compiles a copy of this module with those globals rebound (``spades_sim.simulate``),
-uncached, once per process. Runs without the sampling bidder (``monte-carlo``) that
-play in lock-step bid through ``plain_bid_nb`` instead, so they never compile its
-rollouts: cold compile time is most of a first run's wait.
+uncached, once per process. The lock-step kernels (for runs without the sampling
+bidder, ``monte-carlo``, whose rollouts dwarf the play anyway) bid through
+``plain_bid_nb`` instead, so they never compile those rollouts: cold compile time is
+most of a first run's wait.
 """
 
 import numpy as np
@@ -68,6 +69,10 @@ from spades_sim._nb.rng import (
 from spades_sim._nb.score import REASON_NONE, game_result_nb, score_side_nb
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
+# Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
+# Literal[int] copy of prepare_hand_nb beside the int64 one ``odds`` calls (8 s).
+NO_SEAT = np.int64(-1)
+ZERO_I64 = np.int64(0)
 M_WORK, M_HANDS, M_DEALT, N_MASKS = 0, 4, 8, 12  # slots of the hidden ``masks`` array
 P_BID, P_PLAY, P_DRAW, N_PARAM_ROWS = 0, 2, 4, 5  # rows of the ``params`` array
 
@@ -324,7 +329,7 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
     ``prepare_hand_nb`` then 13 tricks with the play policies (see there for the
     arguments)."""
     leader, counter, errors = prepare_hand_nb(
-        rules, scratch, key, dealer, params, info, masks, -1, 0, 0
+        rules, scratch, key, dealer, params, info, masks, NO_SEAT, ZERO_I64, ZERO_I64
     )
     for s in range(4):
         masks[M_WORK + s] = masks[M_HANDS + s]
@@ -584,7 +589,16 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
             deal = deal_start + i
             key = stream_key_nb(seed, KIND_HANDS, deal, 0)
             leader, counter, errors = prepare(
-                rules, scratch, key, deal % players, params, infos[b], masks[b], -1, 0, 0
+                rules,
+                scratch,
+                key,
+                deal % players,
+                params,
+                infos[b],
+                masks[b],
+                NO_SEAT,
+                ZERO_I64,
+                ZERO_I64,
             )
             if lo + b < hi:
                 out_errors[i] = errors
@@ -626,22 +640,3 @@ def hands_random_lockstep_nb(
         first, end, rules, seed, deal_start, n, params, prepare_plain_hand_nb,
         play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_lockstep_nb(
-    first, end, rules, seed, deal_start, n, params, heuristic,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """The lock-step kernels with every built-in bidder (``monte-carlo`` included):
-    ``heuristic`` (a bool) or ``random`` play on both sides."""
-    if heuristic:
-        lockstep_blocks_nb(
-            first, end, rules, seed, deal_start, n, params, prepare_hand_nb,
-            play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
-        )  # fmt: skip
-    else:
-        lockstep_blocks_nb(
-            first, end, rules, seed, deal_start, n, params, prepare_hand_nb,
-            play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
-        )  # fmt: skip
