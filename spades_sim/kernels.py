@@ -56,6 +56,8 @@ blocks of 64 deals takes a few ms), large enough that a call's overhead (~10 us)
 EXPECTED_SECONDS = {
     "hands_heuristic_lockstep_nb": 15,
     "hands_random_lockstep_nb": 10,
+    "hands_heuristic_lockstep_two_nb": 15,
+    "hands_random_lockstep_two_nb": 10,
     "hands_nb": 30,
     "games_nb": 30,
     "sample_deals_nb": 3,

@@ -251,10 +251,13 @@ def _hands_kernel(spec: RunSpec) -> tuple[Any, int]:
     """(entry point, deals per block) for a hands run: a lock-step kernel if
     :func:`_lockstep_play` allows, else the scalar one."""
     play = _lockstep_play(spec)
+    four = spec.rules.players == 4  # one kernel per player count: each compiles less
     if play == "heuristic":
-        return loop.hands_heuristic_lockstep_nb, LANES
+        return (
+            loop.hands_heuristic_lockstep_nb if four else loop.hands_heuristic_lockstep_two_nb
+        ), LANES
     if play == "random":
-        return loop.hands_random_lockstep_nb, LANES
+        return (loop.hands_random_lockstep_nb if four else loop.hands_random_lockstep_two_nb), LANES
     return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), loop.BLOCK
 
 

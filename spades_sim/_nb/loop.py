@@ -179,10 +179,21 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
 
 
 @njit(cache=True)
-def prepare_plain_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
+def prepare_plain_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
                           forced_bid, forced_kind):  # fmt: skip
-    """``prepare_with_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder)."""
-    return prepare_with_nb(
+    """``prepare_four_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder); the
+    lock-step kernels have one per player count, so neither compiles the other's code."""
+    return prepare_four_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        plain_bid_nb, plain_bid_nb,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def prepare_plain_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
+                         forced_bid, forced_kind):  # fmt: skip
+    """``prepare_two_nb`` with ``plain_bid_nb`` on both sides."""
+    return prepare_two_nb(
         rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
         plain_bid_nb, plain_bid_nb,
     )  # fmt: skip
@@ -202,15 +213,31 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     (other seats' decisions, the exchange or two-player redraw) runs as usual.
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
-    counting, and this call happens once per hand (through ``prepare_hand_nb`` or
-    ``prepare_plain_hand_nb``, which are real calls). ``scratch`` holds the deck's 52 card
-    ids in [52:104] and shuffle space in [0:52]. ``info`` is the public table state
-    (layout ``I_*``; the caller sets the scores and bags before the hand), which the
-    policies read and which ends with the bids, nil kinds (0/1 nil/2 blind) and tricks.
+    counting, and this call happens once per hand (through ``prepare_hand_nb``,
+    ``prepare_plain_four_nb`` or ``prepare_plain_two_nb``, which are real calls).
+    ``scratch`` holds the deck's 52 card ids in [52:104] and shuffle space in [0:52].
+    ``info`` is the public table state (layout ``I_*``; the caller sets the scores and
+    bags before the hand), which the policies read and which ends with the bids, nil
+    kinds (0/1 nil/2 blind) and tricks.
     ``masks`` (hidden from policies) receives the hands at the start of play
     (``M_HANDS``) and as dealt before any blind nil exchange (``M_DEALT``). ``params``
     rows: bid N-S, bid E-W, play N-S, play E-W, draw.
     """
+    if rules[L.R_PLAYERS] == 4:
+        return prepare_four_nb(
+            rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+            forced_kind, bid_ns, bid_ew,
+        )  # fmt: skip
+    return prepare_two_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        bid_ns, bid_ew,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def start_hand_nb(rules, dealer, info):
+    """The table before the hand: ``info`` reset but for the scores and bags; returns the
+    first seat to act."""
     players = rules[L.R_PLAYERS]
     for j in range(L.I_SCORES):
         info[j] = 0
@@ -222,104 +249,125 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
         info[L.I_BIDS + s] = -1
     first = (dealer + 1) & 3 if players == 4 else 1 - dealer
     info[L.I_FIRST_TO_ACT] = first
+    return first
+
+
+@njit(inline="always", cache=True)
+def first_leader_nb(rules, masks, first):
+    """Who leads the first trick: ``first``, or the holder of the two of clubs."""
+    leader = first
+    if rules[L.R_FIRST_LEAD_TWO_CLUBS]:
+        for s in range(rules[L.R_PLAYERS]):
+            if masks[M_HANDS + s] & ONE:
+                leader = s
+    return leader
+
+
+@njit(inline="always", cache=True)
+def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
+    first = start_hand_nb(rules, dealer, info)
     counter = DECISION_COUNTER_BASE
     errors = 0
     exchange = rules[L.R_BLIND_NIL_EXCHANGE]
     dealt = forced_seat >= 0
-    if players == 4:
-        if not dealt:
-            deal_four_nb(scratch, key, masks, M_HANDS)
-        for s in range(4):
-            masks[M_DEALT + s] = masks[M_HANDS + s]
-        seat = first
-        for _ in range(4):
-            blind = False
-            if seat == forced_seat:
-                blind = forced_kind == 2
-            elif blind_nil_allowed_nb(rules, info, seat):
-                rand = key + np.uint64(counter) * GOLDEN
-                blind = blind_nil_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
-            counter += 1
-            if blind:
-                set_bid_nb(info, seat, 0, 2)
-            elif seat == forced_seat:
-                set_bid_nb(info, seat, forced_bid, forced_kind)
-            else:
-                bid, err = ask_bid_nb(
-                    rules, info, masks, seat, params, key, counter, bid_ns, bid_ew
-                )
-                errors += err
-                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-            counter += 1
-            seat = (seat + 1) & 3
-        if exchange > 0:
-            for side in range(2):
-                a, b = side, side + 2
-                if (info[L.I_NIL + a] == 2) != (info[L.I_NIL + b] == 2):
-                    nil_seat, partner = (a, b) if info[L.I_NIL + a] == 2 else (b, a)
-                    # the flag from the table, not a constant: pass_cards_nb is then
-                    # compiled once, not once per literal True/False
-                    give = pass_cards_nb(
-                        masks[M_HANDS + nil_seat], exchange, info[L.I_NIL + nil_seat] == 2
-                    )
-                    take = pass_cards_nb(
-                        masks[M_HANDS + partner], exchange, info[L.I_NIL + partner] == 2
-                    )
-                    masks[M_HANDS + nil_seat] = (masks[M_HANDS + nil_seat] & ~give) | take
-                    masks[M_HANDS + partner] = (masks[M_HANDS + partner] & ~take) | give
-    else:
-        seat = first
-        for _ in range(2):
-            going_nil = False
-            if seat == forced_seat:
-                going_nil = forced_kind == 2
-            elif blind_nil_allowed_nb(rules, info, seat):
-                rand = key + np.uint64(counter) * GOLDEN
-                going_nil = blind_nil_nb(seat, info, rules, params[P_BID + seat], rand)
-            counter += 1
-            if going_nil:
-                set_bid_nb(info, seat, 0, 2)
-            seat = 1 - seat
-        if dealt:
-            unused = deck_mask_nb(rules) & ~(masks[M_HANDS] | masks[M_HANDS + 1])
+    if not dealt:
+        deal_four_nb(scratch, key, masks, M_HANDS)
+    for s in range(4):
+        masks[M_DEALT + s] = masks[M_HANDS + s]
+    seat = first
+    for _ in range(4):
+        blind = False
+        if seat == forced_seat:
+            blind = forced_kind == 2
+        elif blind_nil_allowed_nb(rules, info, seat):
+            rand = key + np.uint64(counter) * GOLDEN
+            blind = blind_nil_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
+        counter += 1
+        if blind:
+            set_bid_nb(info, seat, 0, 2)
+        elif seat == forced_seat:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
         else:
-            unused = draw_two_players_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
-        for s in range(4):
-            masks[M_DEALT + s] = masks[M_HANDS + s]
-        seat = first
-        for _ in range(2):
-            if info[L.I_NIL + seat] == 2 and exchange > 0:
-                discard = discard_for_nil_nb(masks[M_HANDS + seat], exchange)
-                pile = unused
-                for _k in range(popcount_nb(discard)):
-                    bits = draw_nb(key, counter) & LOW32
-                    counter += 1
-                    card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
-                    pile &= ~bit_nb(card)
-                    masks[M_HANDS + seat] |= bit_nb(card)
-                masks[M_HANDS + seat] &= ~discard
-                # Replacements come from the cards unused by the draw, never from another
-                # declarer's discards (both players may have bid blind nil).
-                unused = pile
-            seat = 1 - seat
-        seat = first
-        for _ in range(2):
-            if seat == forced_seat and forced_kind != 2:
-                set_bid_nb(info, seat, forced_bid, forced_kind)
-            elif info[L.I_NIL + seat] != 2:
-                bid, err = ask_bid_nb(
-                    rules, info, masks, seat, params, key, counter, bid_ns, bid_ew
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = (seat + 1) & 3
+    if exchange > 0:
+        for side in range(2):
+            a, b = side, side + 2
+            if (info[L.I_NIL + a] == 2) != (info[L.I_NIL + b] == 2):
+                nil_seat, partner = (a, b) if info[L.I_NIL + a] == 2 else (b, a)
+                # the flag from the table, not a constant: pass_cards_nb is then
+                # compiled once, not once per literal True/False
+                give = pass_cards_nb(
+                    masks[M_HANDS + nil_seat], exchange, info[L.I_NIL + nil_seat] == 2
                 )
-                errors += err
-                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-            counter += 1
-            seat = 1 - seat
-    leader = first
-    if rules[L.R_FIRST_LEAD_TWO_CLUBS]:
-        for s in range(players):
-            if masks[M_HANDS + s] & ONE:
-                leader = s
-    return leader, counter, errors
+                take = pass_cards_nb(
+                    masks[M_HANDS + partner], exchange, info[L.I_NIL + partner] == 2
+                )
+                masks[M_HANDS + nil_seat] = (masks[M_HANDS + nil_seat] & ~give) | take
+                masks[M_HANDS + partner] = (masks[M_HANDS + partner] & ~take) | give
+    return first_leader_nb(rules, masks, first), counter, errors
+
+
+@njit(inline="always", cache=True)
+def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                   forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """``prepare_with_nb`` for two players: blind nil, the draw (and a blind nil
+    declarer's discards and replacements), then the bids."""
+    first = start_hand_nb(rules, dealer, info)
+    counter = DECISION_COUNTER_BASE
+    errors = 0
+    exchange = rules[L.R_BLIND_NIL_EXCHANGE]
+    dealt = forced_seat >= 0
+    seat = first
+    for _ in range(2):
+        going_nil = False
+        if seat == forced_seat:
+            going_nil = forced_kind == 2
+        elif blind_nil_allowed_nb(rules, info, seat):
+            rand = key + np.uint64(counter) * GOLDEN
+            going_nil = blind_nil_nb(seat, info, rules, params[P_BID + seat], rand)
+        counter += 1
+        if going_nil:
+            set_bid_nb(info, seat, 0, 2)
+        seat = 1 - seat
+    if dealt:
+        unused = deck_mask_nb(rules) & ~(masks[M_HANDS] | masks[M_HANDS + 1])
+    else:
+        unused = draw_two_players_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
+    for s in range(4):
+        masks[M_DEALT + s] = masks[M_HANDS + s]
+    seat = first
+    for _ in range(2):
+        if info[L.I_NIL + seat] == 2 and exchange > 0:
+            discard = discard_for_nil_nb(masks[M_HANDS + seat], exchange)
+            pile = unused
+            for _k in range(popcount_nb(discard)):
+                bits = draw_nb(key, counter) & LOW32
+                counter += 1
+                card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
+                pile &= ~bit_nb(card)
+                masks[M_HANDS + seat] |= bit_nb(card)
+            masks[M_HANDS + seat] &= ~discard
+            # Replacements come from the cards unused by the draw, never from another
+            # declarer's discards (both players may have bid blind nil).
+            unused = pile
+        seat = 1 - seat
+    seat = first
+    for _ in range(2):
+        if seat == forced_seat and forced_kind != 2:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
+        elif info[L.I_NIL + seat] != 2:
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = 1 - seat
+    return first_leader_nb(rules, masks, first), counter, errors
 
 
 @njit(cache=True)
@@ -621,11 +669,11 @@ def hands_heuristic_lockstep_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """``hands_nb`` when both sides play ``heuristic``, no side bids ``monte-carlo`` and no
-    play is recorded: the same results, in lock-step batches of ``LANES`` deals (the
-    ``rec_*`` arrays, for the same signature, are not used)."""
+    """``hands_nb`` for four players when both sides play ``heuristic``, no side bids
+    ``monte-carlo`` and no play is recorded: the same results, in lock-step batches of
+    ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_hand_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
         play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
@@ -637,6 +685,30 @@ def hands_random_lockstep_nb(
 ):  # fmt: skip
     """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_hand_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
+        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def hands_heuristic_lockstep_two_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_heuristic_lockstep_nb`` for two players."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
+        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def hands_random_lockstep_two_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_random_lockstep_nb`` for two players."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
         play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
