@@ -448,6 +448,23 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
 
 
 @njit(inline="always", cache=True)
+def finish_hand_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
+    """Score a finished hand (``score_hand_nb``, into ``side_out``) and write its rows
+    (``write_rows_nb``), through one real call with borrowed arrays: inlined into every
+    entry point, the scoring rules made each of them slower to compile."""
+    finish_hand_call_nb(
+        rules, row0, dealer, borrow_nb(info), borrow_nb(masks), borrow_nb(side_out),
+        borrow_nb(out_hand), borrow_nb(out_i8), borrow_nb(out_i32),
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
+    score_hand_nb(rules, info, side_out)
+    write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
+
+
+@njit(inline="always", cache=True)
 def deck_mask_nb(rules):
     """The mask of this rule set's 52 cards."""
     return JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
@@ -504,8 +521,7 @@ def hands_nb(
         out_errors[i] = run_hand_nb(
             rules, scratch, key, dealer, params, info, masks, plays, winners
         )
-        score_hand_nb(rules, info, side_out)
-        write_rows_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
+        finish_hand_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
         if record:
             for s in range(players):
                 rec_dealt[i * players + s] = masks[M_DEALT + s]
@@ -548,8 +564,7 @@ def games_nb(
             slot = i * max_hands + h
             plays = rec_plays[slot] if record else no_plays
             errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
-            score_hand_nb(rules, info, side_out)
-            write_rows_nb(
+            finish_hand_nb(
                 rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
             )
             if record:
@@ -656,9 +671,8 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
             info = infos[b]
             for s in range(4):
                 info[L.I_TRICKS_WON + s] = st[(F_TRICKS + s) * LANES + b]
-            score_hand_nb(rules, info, side_out)
             deal = deal_start + lo + b
-            write_rows_nb(
+            finish_hand_nb(
                 rules, (lo + b) * players, deal % players, info, masks[b], side_out,
                 out_hand, out_i8, out_i32,
             )  # fmt: skip
