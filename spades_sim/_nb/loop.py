@@ -14,23 +14,14 @@ loop to avoid that costs a minute of compile time. A run with user-written polic
 compiles a copy of this module with those globals rebound (``spades_sim.simulate``),
 uncached, once per process. The lock-step kernels (for runs without the sampling
 bidder, ``monte-carlo``, whose rollouts dwarf the play anyway) bid through
-``plain_bid_nb`` instead, so they never compile those rollouts: cold compile time is
-most of a first run's wait.
+``prepare.plain_bid_nb`` instead, so they never compile those rollouts: cold compile time
+is most of a first run's wait. What happens before the first lead is in ``prepare.py``.
 """
 
 import numpy as np
 from numba import njit
 
 from spades_sim._nb import layout as L
-from spades_sim._nb.bitboard import (
-    JOKER_DECK,
-    ONE,
-    STANDARD_DECK,
-    bit_nb,
-    popcount_nb,
-    select_bit_nb,
-)
-from spades_sim._nb.deal import deal_four_nb, draw_two_nb
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import (
     F_HAND,
@@ -45,15 +36,20 @@ from spades_sim._nb.policies import (
     H_BIDS,
     H_NILS,
     N_HEURISTIC_FIELDS,
-    blind_nil_wanted_nb,
     borrow_nb,
     builtin_bid_nb,
     builtin_play_nb,
-    counting_bid_nb,
-    discard_for_nil_nb,
-    partner_aware_bid_nb,
-    pass_cards_nb,
     play_heuristic_lockstep_nb,
+)
+from spades_sim._nb.prepare import (
+    M_DEALT,
+    M_HANDS,
+    M_WORK,
+    N_MASKS,
+    P_PLAY,
+    prepare_plain_four_nb,
+    prepare_plain_two_nb,
+    prepare_with_nb,
 )
 from spades_sim._nb.rng import (
     GOLDEN,
@@ -61,10 +57,8 @@ from spades_sim._nb.rng import (
     KIND_HANDS,
     LOW32,
     below_nb,
-    draw_nb,
     mix64_nb,
     stream_key_nb,
-    unit_nb,
 )
 from spades_sim._nb.score import REASON_NONE, game_result_nb, score_side_nb
 
@@ -73,99 +67,11 @@ BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
 # Literal[int] copy of prepare_hand_nb beside the int64 one ``odds`` calls (8 s).
 NO_SEAT = np.int64(-1)
 ZERO_I64 = np.int64(0)
-M_WORK, M_HANDS, M_DEALT, N_MASKS = 0, 4, 8, 12  # slots of the hidden ``masks`` array
-P_BID, P_PLAY, P_DRAW, N_PARAM_ROWS = 0, 2, 4, 5  # rows of the ``params`` array
 
 bid_policy_ns_nb = builtin_bid_nb
 bid_policy_ew_nb = builtin_bid_nb
 play_policy_ns_nb = builtin_play_nb
 play_policy_ew_nb = builtin_play_nb
-DECISION_COUNTER_BASE = 64
-
-
-@njit(inline="always", cache=True)
-def blind_nil_allowed_nb(rules, info, seat):
-    if not rules[L.R_BLIND_NIL]:
-        return False
-    need = rules[L.R_BLIND_NIL_MIN_DEFICIT]
-    if need == 0:
-        return True
-    side = seat & 1
-    return info[L.I_SCORES + 1 - side] - info[L.I_SCORES + side] >= need
-
-
-@njit(inline="always", cache=True)
-def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
-    """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
-    rand = key + np.uint64(counter) * GOLDEN
-    hand = masks[M_HANDS + seat]
-    if seat & 1:
-        bid = bid_ew(hand, seat, info, rules, params[P_BID + 1], rand)
-    else:
-        bid = bid_ns(hand, seat, info, rules, params[P_BID], rand)
-    if bid < 0 or bid > 13:
-        return min(max(bid, 0), 13), 1
-    return bid, 0
-
-
-# Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
-# larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
-# Numba's inlining and typing of that one big function were most of its compile time.
-
-
-@njit(inline="always", cache=True)
-def blind_nil_nb(seat, info, rules, params, rand):
-    """``policies.blind_nil_wanted_nb``, compiled once for its two call sites."""
-    return blind_nil_call_nb(seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
-
-
-@njit(cache=True)
-def blind_nil_call_nb(seat, info, rules, params, rand):
-    return blind_nil_wanted_nb(seat, info, rules, params, rand)
-
-
-@njit(inline="always", cache=True)
-def draw_two_players_nb(scratch, key, first_drawer, info, draw_params, masks, base):
-    """``deal.draw_two_nb`` (the two-player draw), compiled on its own."""
-    return draw_two_call_nb(
-        borrow_nb(scratch), key, first_drawer, borrow_nb(info), borrow_nb(draw_params),
-        borrow_nb(masks), base,
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def draw_two_call_nb(scratch, key, first_drawer, info, draw_params, masks, base):
-    return draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base)
-
-
-@njit(inline="always", cache=True)
-def set_bid_nb(info, seat, bid, nil_kind):
-    info[L.I_BIDS + seat] = bid
-    info[L.I_NIL + seat] = nil_kind
-
-
-@njit(inline="always", cache=True)
-def plain_bid_nb(hand, seat, info, rules, params, rand):
-    """``policies.builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the bid
-    dispatch of the kernels for runs that do not use it, which then do not compile its
-    rollouts. Same bids for every other policy. A real call with borrowed arrays
-    (``policies.borrow_nb``): inlined, each of the four call sites in ``prepare_with_nb``
-    would compile a copy of every bidder."""
-    return plain_bid_call_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
-
-
-@njit(cache=True)
-def plain_bid_call_nb(hand, seat, info, rules, params, rand):
-    """``plain_bid_nb``'s dispatch (its arrays borrowed by the caller)."""
-    policy = np.int64(params[0])
-    if policy == L.BID_RANDOM:
-        bits = mix64_nb(rand)
-        if unit_nb(bits) < params[1]:
-            return 0
-        return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, np.int64(params[3]))
-    if policy == L.BID_PARTNER:
-        return partner_aware_bid_nb(hand, seat, info, rules, params)
-    return counting_bid_nb(hand, seat, info, params, policy)
 
 
 @njit(cache=True)
@@ -176,198 +82,6 @@ def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
         rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
         bid_policy_ns_nb, bid_policy_ew_nb,
     )  # fmt: skip
-
-
-@njit(cache=True)
-def prepare_plain_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
-                          forced_bid, forced_kind):  # fmt: skip
-    """``prepare_four_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder); the
-    lock-step kernels have one per player count, so neither compiles the other's code."""
-    return prepare_four_nb(
-        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        plain_bid_nb, plain_bid_nb,
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def prepare_plain_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
-                         forced_bid, forced_kind):  # fmt: skip
-    """``prepare_two_nb`` with ``plain_bid_nb`` on both sides."""
-    return prepare_two_nb(
-        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        plain_bid_nb, plain_bid_nb,
-    )  # fmt: skip
-
-
-@njit(inline="always", cache=True)
-def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                    forced_kind, bid_ns, bid_ew):  # fmt: skip
-    """Everything before the first lead: deal (or draw), blind nil decisions, bids (side s
-    through ``bid_ns``/``bid_ew``), blind nil exchange. Returns (first leader, random
-    counter for the play, policy errors).
-
-    ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
-    hands already in ``masks[M_HANDS:]`` (a conditional deal, ``odds``), and that seat
-    bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
-    declared at its blind-nil turn) instead of asking its policy; everything else
-    (other seats' decisions, the exchange or two-player redraw) runs as usual.
-
-    Few arguments on purpose: every array passed to a non-inlined call costs reference
-    counting, and this call happens once per hand (through ``prepare_hand_nb``,
-    ``prepare_plain_four_nb`` or ``prepare_plain_two_nb``, which are real calls).
-    ``scratch`` holds the deck's 52 card ids in [52:104] and shuffle space in [0:52].
-    ``info`` is the public table state (layout ``I_*``; the caller sets the scores and
-    bags before the hand), which the policies read and which ends with the bids, nil
-    kinds (0/1 nil/2 blind) and tricks.
-    ``masks`` (hidden from policies) receives the hands at the start of play
-    (``M_HANDS``) and as dealt before any blind nil exchange (``M_DEALT``). ``params``
-    rows: bid N-S, bid E-W, play N-S, play E-W, draw.
-    """
-    if rules[L.R_PLAYERS] == 4:
-        return prepare_four_nb(
-            rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-            forced_kind, bid_ns, bid_ew,
-        )  # fmt: skip
-    return prepare_two_nb(
-        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        bid_ns, bid_ew,
-    )  # fmt: skip
-
-
-@njit(inline="always", cache=True)
-def start_hand_nb(rules, dealer, info):
-    """The table before the hand: ``info`` reset but for the scores and bags; returns the
-    first seat to act."""
-    players = rules[L.R_PLAYERS]
-    for j in range(L.I_SCORES):
-        info[j] = 0
-    for j in range(L.I_VOIDS, L.N_INFO):
-        info[j] = 0
-    info[L.I_PLAYERS] = players
-    info[L.I_DEALER] = dealer
-    for s in range(4):
-        info[L.I_BIDS + s] = -1
-    first = (dealer + 1) & 3 if players == 4 else 1 - dealer
-    info[L.I_FIRST_TO_ACT] = first
-    return first
-
-
-@njit(inline="always", cache=True)
-def first_leader_nb(rules, masks, first):
-    """Who leads the first trick: ``first``, or the holder of the two of clubs."""
-    leader = first
-    if rules[L.R_FIRST_LEAD_TWO_CLUBS]:
-        for s in range(rules[L.R_PLAYERS]):
-            if masks[M_HANDS + s] & ONE:
-                leader = s
-    return leader
-
-
-@njit(inline="always", cache=True)
-def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                    forced_kind, bid_ns, bid_ew):  # fmt: skip
-    """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
-    first = start_hand_nb(rules, dealer, info)
-    counter = DECISION_COUNTER_BASE
-    errors = 0
-    exchange = rules[L.R_BLIND_NIL_EXCHANGE]
-    dealt = forced_seat >= 0
-    if not dealt:
-        deal_four_nb(scratch, key, masks, M_HANDS)
-    for s in range(4):
-        masks[M_DEALT + s] = masks[M_HANDS + s]
-    seat = first
-    for _ in range(4):
-        blind = False
-        if seat == forced_seat:
-            blind = forced_kind == 2
-        elif blind_nil_allowed_nb(rules, info, seat):
-            rand = key + np.uint64(counter) * GOLDEN
-            blind = blind_nil_nb(seat, info, rules, params[P_BID + (seat & 1)], rand)
-        counter += 1
-        if blind:
-            set_bid_nb(info, seat, 0, 2)
-        elif seat == forced_seat:
-            set_bid_nb(info, seat, forced_bid, forced_kind)
-        else:
-            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
-            errors += err
-            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-        counter += 1
-        seat = (seat + 1) & 3
-    if exchange > 0:
-        for side in range(2):
-            a, b = side, side + 2
-            if (info[L.I_NIL + a] == 2) != (info[L.I_NIL + b] == 2):
-                nil_seat, partner = (a, b) if info[L.I_NIL + a] == 2 else (b, a)
-                # the flag from the table, not a constant: pass_cards_nb is then
-                # compiled once, not once per literal True/False
-                give = pass_cards_nb(
-                    masks[M_HANDS + nil_seat], exchange, info[L.I_NIL + nil_seat] == 2
-                )
-                take = pass_cards_nb(
-                    masks[M_HANDS + partner], exchange, info[L.I_NIL + partner] == 2
-                )
-                masks[M_HANDS + nil_seat] = (masks[M_HANDS + nil_seat] & ~give) | take
-                masks[M_HANDS + partner] = (masks[M_HANDS + partner] & ~take) | give
-    return first_leader_nb(rules, masks, first), counter, errors
-
-
-@njit(inline="always", cache=True)
-def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                   forced_kind, bid_ns, bid_ew):  # fmt: skip
-    """``prepare_with_nb`` for two players: blind nil, the draw (and a blind nil
-    declarer's discards and replacements), then the bids."""
-    first = start_hand_nb(rules, dealer, info)
-    counter = DECISION_COUNTER_BASE
-    errors = 0
-    exchange = rules[L.R_BLIND_NIL_EXCHANGE]
-    dealt = forced_seat >= 0
-    seat = first
-    for _ in range(2):
-        going_nil = False
-        if seat == forced_seat:
-            going_nil = forced_kind == 2
-        elif blind_nil_allowed_nb(rules, info, seat):
-            rand = key + np.uint64(counter) * GOLDEN
-            going_nil = blind_nil_nb(seat, info, rules, params[P_BID + seat], rand)
-        counter += 1
-        if going_nil:
-            set_bid_nb(info, seat, 0, 2)
-        seat = 1 - seat
-    if dealt:
-        unused = deck_mask_nb(rules) & ~(masks[M_HANDS] | masks[M_HANDS + 1])
-    else:
-        unused = draw_two_players_nb(scratch, key, dealer, info, params[P_DRAW], masks, M_HANDS)
-    for s in range(4):
-        masks[M_DEALT + s] = masks[M_HANDS + s]
-    seat = first
-    for _ in range(2):
-        if info[L.I_NIL + seat] == 2 and exchange > 0:
-            discard = discard_for_nil_nb(masks[M_HANDS + seat], exchange)
-            pile = unused
-            for _k in range(popcount_nb(discard)):
-                bits = draw_nb(key, counter) & LOW32
-                counter += 1
-                card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
-                pile &= ~bit_nb(card)
-                masks[M_HANDS + seat] |= bit_nb(card)
-            masks[M_HANDS + seat] &= ~discard
-            # Replacements come from the cards unused by the draw, never from another
-            # declarer's discards (both players may have bid blind nil).
-            unused = pile
-        seat = 1 - seat
-    seat = first
-    for _ in range(2):
-        if seat == forced_seat and forced_kind != 2:
-            set_bid_nb(info, seat, forced_bid, forced_kind)
-        elif info[L.I_NIL + seat] != 2:
-            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
-            errors += err
-            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-        counter += 1
-        seat = 1 - seat
-    return first_leader_nb(rules, masks, first), counter, errors
 
 
 @njit(cache=True)
@@ -462,12 +176,6 @@ def finish_hand_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8,
 def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     score_hand_nb(rules, info, side_out)
     write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
-
-
-@njit(inline="always", cache=True)
-def deck_mask_nb(rules):
-    """The mask of this rule set's 52 cards."""
-    return JOKER_DECK if rules[L.R_JOKERS] else STANDARD_DECK
 
 
 @njit(inline="always", cache=True)
