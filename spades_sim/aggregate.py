@@ -34,7 +34,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -52,11 +51,12 @@ from spades_sim.aggregate_table import (
     table_keys,
 )
 from spades_sim.errors import SpadesError
+from spades_sim.kernels import current_threads, ensure_compiled, kernel_name
 from spades_sim.rules import Rules
 from spades_sim.simulate import (
     PolicyError,
     RunSpec,
-    _lockstep_play,
+    _hands_kernel,
     _params,
     _run_kernel,
     numba_threads,
@@ -337,9 +337,19 @@ def default_aggregate_chunk(spec: RunSpec) -> int:
     return 1 << 22 if spec.mode == "hands" else 1 << 18
 
 
+AGGREGATE_OF = {
+    "hands_nb": K.aggregate_hands_scalar_nb,
+    "hands_heuristic_lockstep_nb": K.aggregate_hands_heuristic_nb,
+    "hands_random_lockstep_nb": K.aggregate_hands_random_nb,
+    "hands_heuristic_lockstep_two_nb": K.aggregate_hands_heuristic_two_nb,
+    "hands_random_lockstep_two_nb": K.aggregate_hands_random_two_nb,
+}
+"""The aggregate kernel that counts the rows of each row kernel of ``simulate``."""
+
+
 def _workers(lay: Layout) -> int:
     """Threads to count with: the kernel threads, as many as their tables fit in memory."""
-    threads = int(numba.get_num_threads())  # what simulate.numba_threads set for this thread
+    threads = current_threads()  # what simulate.numba_threads set for this thread
     return max(1, min(threads, TABLE_MEMORY // max(1, lay.table_bytes())))
 
 
@@ -350,13 +360,12 @@ def _run_builtin(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     seed = np.int64(spec.seed)
     piece = HANDS_PIECE if spec.mode == "hands" else GAMES_PIECE
     pieces = [(s, min(piece, start + count - s)) for s in range(start, start + count, piece)]
-    lockstep = _lockstep_play(spec)
+    hands_kernel = AGGREGATE_OF[kernel_name(_hands_kernel(spec)[0])]
 
     def run(t: Tables, first: int, n: int) -> None:
         if spec.mode == "hands":
-            K.aggregate_hands_nb(
-                rules, seed, np.int64(first), np.int64(n), params,
-                lockstep is not None, lockstep == "heuristic", keys,
+            hands_kernel(
+                rules, seed, np.int64(first), np.int64(n), params, keys,
                 t.seat, t.side, t.status,
             )  # fmt: skip
         else:
@@ -365,6 +374,28 @@ def _run_builtin(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
                 t.seat, t.side, t.game, t.status,
             )  # fmt: skip
 
+    warm = Tables.zeros(lay)  # compile (announced to the watchers) before the threads start
+    if spec.mode == "hands":
+        ensure_compiled(
+            hands_kernel,
+            (
+                rules,
+                seed,
+                np.int64(0),
+                np.int64(0),
+                params,
+                keys,
+                warm.seat,
+                warm.side,
+                warm.status,
+            ),
+        )
+    else:
+        ensure_compiled(
+            K.aggregate_games_nb,
+            (rules, seed, np.int64(0), np.int64(0), params, keys, warm.seat, warm.side, warm.game,
+             warm.status),
+        )  # fmt: skip
     workers = min(_workers(lay), len(pieces))
     total = Tables.zeros(lay)
     if workers <= 1:

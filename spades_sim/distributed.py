@@ -76,7 +76,7 @@ from typing import TYPE_CHECKING, Any
 from spades_sim._version import __version__
 from spades_sim.dataset import PartFormat, is_uri, write_part_files
 from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
-from spades_sim.run import PARALLEL_CHUNK_BLOCKS, RunCall, compute_part, parallel_chunks
+from spades_sim.run import RunCall, compute_part
 from spades_sim.simulate import RunSpec, numba_threads
 from spades_sim.summary import Progress, RunSummary, Tally
 from spades_sim.validate import check_count
@@ -231,12 +231,7 @@ def _reuse_part_memory() -> None:
 def _warm_up(spec: RunSpec, threads: int | None) -> None:
     """Load the kernels ``spec`` runs on (one item; the result is dropped)."""
     _reuse_part_memory()
-    with (
-        _one_warm_up_per_machine(),
-        _KERNEL_LOCK,
-        numba_threads(threads),
-        parallel_chunks(PARALLEL_CHUNK_BLOCKS),
-    ):
+    with _one_warm_up_per_machine(), _KERNEL_LOCK, numba_threads(threads):
         compute_part(spec, 0, 0, 1)
 
 
@@ -270,7 +265,7 @@ def write_part(
     (16, 4, 'part-00001.parquet')
     """
     _check_version(version)
-    with _KERNEL_LOCK, numba_threads(threads), parallel_chunks(PARALLEL_CHUNK_BLOCKS):
+    with _KERNEL_LOCK, numba_threads(threads):
         chunk, _, part_meta = compute_part(spec, index, start, count)
     try:
         return write_part_files(

@@ -48,17 +48,16 @@ directory ``out`` (layout, atomicity and readers: :mod:`spades_sim.dataset`).
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-import numba
-
 from spades_sim.dataset import MAX_PART, DatasetWriter, PartFormat, read_manifest
 from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
+from spades_sim.kernels import watch_compiles
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 from spades_sim.summary import Progress, RunSummary, Tally
@@ -79,20 +78,6 @@ ROW_GROUP_ROWS = 1 << 20
 
 STATISTICS_COLUMNS = ("deal", "game", "hand_no")
 """Columns that keep min/max statistics (sorted, so row groups prune on them)."""
-
-PARALLEL_CHUNK_BLOCKS = 8
-"""prange iterations handed out at a time (dynamic scheduling; results do not depend on it)."""
-
-
-@contextlib.contextmanager
-def parallel_chunks(blocks: int) -> Iterator[None]:
-    """Dynamic prange scheduling in this thread, so a busy core does not stall the rest."""
-    before = numba.get_parallel_chunksize()
-    numba.set_parallel_chunksize(blocks)
-    try:
-        yield
-    finally:
-        numba.set_parallel_chunksize(before)
 
 
 def plan(spec: RunSpec, total: int, chunk_size: int | None = None) -> list[tuple[int, int, int]]:
@@ -386,7 +371,7 @@ def run_dataset(
             fsync=fsync,
             integer_encoding=integer_encoding,
         )
-    with numba_threads(threads):  # validates threads before anything is written
+    with numba_threads(threads), watch_compiles() as compiles:  # threads checked first
         call = RunCall(
             spec,
             total,
@@ -403,7 +388,7 @@ def run_dataset(
         writer = call.writer
         interrupted: int | None = None
         try:
-            with sigterm_interrupts(), parallel_chunks(PARALLEL_CHUNK_BLOCKS), writer:
+            with sigterm_interrupts(), writer:
                 call.report()
                 try:
                     for index, start, count in call.todo:
@@ -419,9 +404,14 @@ def run_dataset(
                     writer.finish()
         finally:
             call.close_bar()
+    summary = dataclasses.replace(
+        call.summary(complete=interrupted is None),
+        compiled=bool(compiles.compiles),
+        compile_seconds=round(compiles.seconds, 1),
+    )
     if interrupted is not None:
-        raise RunInterrupted(call.summary(complete=False), interrupted)
-    return call.summary(complete=True)
+        raise RunInterrupted(summary, interrupted)
+    return summary
 
 
 def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:

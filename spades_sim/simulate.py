@@ -20,12 +20,20 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-import numba
 import numpy as np
 import pandas as pd
 
+from spades_sim import kernels
 from spades_sim._nb import loop
-from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8, OutI32
+from spades_sim._nb.enums import (
+    LANES,
+    N_OUT_GAME,
+    N_OUT_I8,
+    N_OUT_I32,
+    GameOut,
+    OutI8,
+    OutI32,
+)
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Kind, Policy, parse_policy
 from spades_sim.rules import Rules
@@ -172,21 +180,10 @@ class Chunk:
     plays: dict[str, np.ndarray] | None = None
 
 
-@contextlib.contextmanager
-def numba_threads(threads: int | None) -> Iterator[None]:
-    """Run the kernels on ``threads`` threads (None: all), restoring the setting after."""
-    if threads is None:
-        yield
-        return
-    limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= limit:
-        raise ValueError(f"threads: must be 1..{limit} on this machine, got {threads!r}")
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
+def numba_threads(threads: int | None) -> contextlib.AbstractContextManager[None]:
+    """Run the kernels on ``threads`` threads (None: all), restoring the setting after
+    (:func:`spades_sim.kernels.threads`; the name is from when they were Numba's)."""
+    return kernels.threads(threads)
 
 
 def _params(spec: RunSpec) -> np.ndarray:
@@ -224,16 +221,33 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
 
 
 def _lockstep_play(spec: RunSpec) -> str | None:
-    """The play policy the lock-step kernel can run for this spec (same results,
-    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding,
-    independent hands, play not recorded."""
+    """The play policy the lock-step kernels can run for this spec (same results,
+    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding other
+    than ``monte-carlo`` (its rollouts take far longer than the play; the scalar kernel
+    has them), independent hands, play not recorded."""
     names = {p.name for p in spec.play}
     if spec.mode != "hands" or spec.record_play or len(names) != 1:
         return None
     if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
         return None
+    if any(p.name == "monte-carlo" for p in spec.bidding):
+        return None
     name = names.pop()
     return name if name in ("random", "heuristic") else None
+
+
+def _hands_kernel(spec: RunSpec) -> tuple[Any, int]:
+    """(entry point, deals per block) for a hands run: a lock-step kernel if
+    :func:`_lockstep_play` allows, else the scalar one."""
+    play = _lockstep_play(spec)
+    four = spec.rules.players == 4  # one kernel per player count: each compiles less
+    if play == "heuristic":
+        return (
+            loop.hands_heuristic_lockstep_nb if four else loop.hands_heuristic_lockstep_two_nb
+        ), LANES
+    if play == "random":
+        return (loop.hands_random_lockstep_nb if four else loop.hands_random_lockstep_two_nb), LANES
+    return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), loop.BLOCK
 
 
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
@@ -257,14 +271,12 @@ def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     )
     args = (rules, np.int64(spec.seed), np.int64(start), np.int64(count), _params(spec))
     outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
-    hands_kernel, games_kernel = (
-        (loop.hands_nb, loop.games_nb) if spec.builtin else _custom_kernels(spec)
-    )
-    lockstep = _lockstep_play(spec)
-    if lockstep is not None:
-        loop.hands_lockstep_nb(*args, lockstep == "heuristic", *outs)
+    if games:
+        kernel = loop.games_nb if spec.builtin else _custom_kernels(spec)[1]
+        kernels.run_blocks(kernel, count, *args, *outs)  # one game per block
     else:
-        (games_kernel if games else hands_kernel)(*args, *outs)
+        kernel, per_block = _hands_kernel(spec)
+        kernels.run_blocks(kernel, -(-count // per_block), *args, *outs)
     out["status"] = status
     return out
 

@@ -162,6 +162,10 @@ class RunSummary:
     wins_ns: int = 0
     wins_ew: int = 0
     unfinished: int = 0
+    # Kernels this call compiled (Numba's cache was cold for them; first run only) and the
+    # seconds that took, part of ``seconds``. False/0 for a warm cache and for --scheduler.
+    compiled: bool = False
+    compile_seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -206,7 +210,8 @@ class RunSummary:
             f"  seed       {meta.get('seed')}",
             f"  time       {self.seconds:,.2f} s for {self.new_hands:,} new hands "
             f"({number(self.hands_per_second, ',.0f')} hands/s)"
-            + (f", {self.parts_skipped} parts kept from before" if self.parts_skipped else ""),
+            + (f", {self.parts_skipped} parts kept from before" if self.parts_skipped else "")
+            + (f", {self.compile_seconds:,.1f} s of it compiling kernels" if self.compiled else ""),
             f"  nil        {percent(self.nil_rate)} of bids, {percent(self.nil_success_rate)} made",
             f"  contracts  {percent(self.made_rate)} made",
             f"  bags       {number(self.bags_per_hand, '.3f')} per side per hand",

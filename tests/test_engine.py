@@ -18,6 +18,7 @@ import pytest
 from spades_sim import reference
 from spades_sim.cards import deck_mask
 from spades_sim.hand import score_hand
+from spades_sim.policies import describe
 from spades_sim.rules import Rules
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands
 
@@ -283,6 +284,20 @@ def test_lockstep_play_equals_scalar_play(preset: str, play: str) -> None:
         column = frame[name]
         got = column.to_numpy(dtype="int8", na_value=-1) if column.dtype == "boolean" else column
         assert (np.asarray(got) == values).all(), name
+
+
+@pytest.mark.parametrize(
+    "bidding", [s.name for s in describe("bid") if s.name not in ("monte-carlo", "random")]
+)
+def test_lockstep_bidding_equals_scalar_bidding(bidding: str) -> None:
+    # The lock-step kernels bid through prepare.plain_bid_nb (the built-in dispatch without
+    # monte-carlo); the scalar kernel through policies.builtin_bid_nb. Same bids, for every
+    # registered bidder (random: test_lockstep_play_equals_scalar_play).
+    frame = simulate_hands(700, seed=43, bidding=bidding, play="heuristic")
+    scalar = record_hands(700, seed=43, bidding=bidding, play="heuristic")
+    for name in ("bid", "nil", "blind_nil", "tricks", "score_change"):
+        got = frame[name].to_numpy(dtype="int16", na_value=-1)
+        assert (got == scalar.hands[name].astype("int16")).all(), name
 
 
 # --- bad input ------------------------------------------------------------------------

@@ -1,9 +1,9 @@
-"""Aggregate mode: hands and games reduced to count tables inside the kernel (issue 10).
+"""Aggregate mode: hands and games reduced to count tables inside the kernel.
 
 A run in aggregate mode keeps no rows. Each call plays a range of deals (or games) into
-scratch output blocks the size of one block of deals (``hands_lockstep_block_nb``,
-``hands_block_nb``) or of one game (``game_one_nb``), reused, and adds every row into
-count tables the caller owns: nothing of the size of the run is ever allocated. All
+scratch output blocks the size of one block of deals (``loop.hands_nb`` or a lock-step
+entry point, called for one block) or of one game (``loop.games_nb``), reused, and adds
+every row into count tables the caller owns: nothing of the size of the run is ever allocated. All
 entries are int64 counts and sums of whole numbers, so a table is the same however the
 run is cut into calls and threads (integer addition is exact and commutes); the caller
 runs one call per thread, each into its own tables, and adds the tables at the end.
@@ -31,9 +31,25 @@ with one, rows out of range.
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8, OutI32, RuleField
-from spades_sim._nb.lockstep import LANES
-from spades_sim._nb.loop import BLOCK, game_one_nb, hands_block_nb, hands_lockstep_block_nb
+from spades_sim._nb.enums import (
+    LANES,
+    N_OUT_GAME,
+    N_OUT_I8,
+    N_OUT_I32,
+    GameOut,
+    OutI8,
+    OutI32,
+    RuleField,
+)
+from spades_sim._nb.loop import (
+    BLOCK,
+    games_nb,
+    hands_heuristic_lockstep_nb,
+    hands_heuristic_lockstep_two_nb,
+    hands_nb,
+    hands_random_lockstep_nb,
+    hands_random_lockstep_two_nb,
+)
 
 K_SEAT, K_SIDE, K_HAND_NO = -1, -2, -3  # key codes besides the int8 output rows
 
@@ -54,7 +70,9 @@ N_GAME_STATS = 16
 
 ST_ERRORS, ST_FIRST_ERROR, ST_BAD, N_STATUS = 0, 1, 2, 3
 
-assert BLOCK == LANES  # one scratch block serves both block kernels
+assert BLOCK == LANES  # one scratch block serves every row kernel
+ZERO = np.int64(0)
+ONE_BLOCK = np.int64(1)  # typed, not literals: one compiled copy of each row kernel
 
 
 @njit(inline="always", cache=True)
@@ -197,13 +215,12 @@ def note_error_nb(status, errors, item):
         status[ST_ERRORS] += 1
 
 
-@njit(cache=True, nogil=True)
-def aggregate_hands_nb(
-    rules, seed, deal_start, n, params, lockstep, heuristic, keys, seat_t, side_t, status
-):  # fmt: skip
-    """Deals deal_start .. deal_start+n-1 as independent hands (as ``hands_block_nb``, or
-    in lock-step when ``lockstep``: both sides ``random``, or ``heuristic`` when
-    ``heuristic``), added to the seat and side tables. Releases the GIL."""
+@njit(inline="always", cache=True)
+def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t,
+                            status):  # fmt: skip
+    """Deals deal_start .. deal_start+n-1 as independent hands through the row kernel
+    ``rows_nb`` (an entry point of ``loop``, one block at a time into reused scratch),
+    added to the seat and side tables."""
     rows = BLOCK * 4
     out_hand = np.empty(rows, dtype=np.uint64)
     out_i8 = np.empty((N_OUT_I8, rows), dtype=np.int8)
@@ -216,16 +233,10 @@ def aggregate_hands_nb(
     for lo in range(0, n, BLOCK):
         count = min(BLOCK, n - lo)
         start = deal_start + lo  # one block of deals from here: the same streams
-        if lockstep:
-            hands_lockstep_block_nb(
-                np.int64(0), rules, seed, start, count, params, heuristic,
-                out_hand, out_i8, out_i32, errors,
-            )  # fmt: skip
-        else:
-            hands_block_nb(
-                np.int64(0), rules, seed, start, count, params,
-                out_hand, out_i8, out_i32, errors, no_dealt, no_plays, no_winners,
-            )  # fmt: skip
+        rows_nb(
+            ZERO, ONE_BLOCK, rules, seed, start, count, params,
+            out_hand, out_i8, out_i32, errors, no_dealt, no_plays, no_winners,
+        )  # fmt: skip
         for i in range(count):
             note_error_nb(status, errors[i], start + i)
             status[ST_BAD] += add_hand_nb(
@@ -233,10 +244,62 @@ def aggregate_hands_nb(
             )
 
 
+# One entry point per row kernel, as ``loop`` has (``AGGREGATE_OF`` in
+# ``spades_sim.aggregate`` pairs them): an aggregate run compiles only the one it plays
+# with. The row kernel is a compile-time constant of each, so each is cached.
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_scalar_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t, status):
+    """``aggregate_hands_with_nb`` through ``loop.hands_nb`` (every built-in policy)."""
+    aggregate_hands_with_nb(
+        hands_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t, status
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_heuristic_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
+                                 status):  # fmt: skip
+    """Through ``loop.hands_heuristic_lockstep_nb``."""
+    aggregate_hands_with_nb(
+        hands_heuristic_lockstep_nb, rules, seed, deal_start, n, params, keys, seat_t,
+        side_t, status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_random_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t, status):
+    """Through ``loop.hands_random_lockstep_nb``."""
+    aggregate_hands_with_nb(
+        hands_random_lockstep_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t,
+        status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_heuristic_two_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
+                                     status):  # fmt: skip
+    """Through ``loop.hands_heuristic_lockstep_two_nb``."""
+    aggregate_hands_with_nb(
+        hands_heuristic_lockstep_two_nb, rules, seed, deal_start, n, params, keys, seat_t,
+        side_t, status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_random_two_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
+                                  status):  # fmt: skip
+    """Through ``loop.hands_random_lockstep_two_nb``."""
+    aggregate_hands_with_nb(
+        hands_random_lockstep_two_nb, rules, seed, deal_start, n, params, keys, seat_t,
+        side_t, status,
+    )  # fmt: skip
+
+
 @njit(cache=True, nogil=True)
 def aggregate_games_nb(rules, seed, game_start, n, params, keys, seat_t, side_t, game_t, status):
-    """Games game_start .. game_start+n-1 (``game_one_nb``), each added to the three tables
-    as it ends. Releases the GIL."""
+    """Games game_start .. game_start+n-1 (``loop.games_nb``, one at a time into reused
+    scratch), each added to the three tables as it ends. Releases the GIL."""
     rows = rules[RuleField.max_hands] * rules[RuleField.players]
     out_hand = np.empty(rows, dtype=np.uint64)
     out_i8 = np.empty((N_OUT_I8, rows), dtype=np.int8)
@@ -247,8 +310,8 @@ def aggregate_games_nb(rules, seed, game_start, n, params, keys, seat_t, side_t,
     no_winners = np.zeros((0, 13), dtype=np.int8)
     for i in range(n):
         game = game_start + i
-        game_one_nb(
-            np.int64(0), rules, seed, game, params,
+        games_nb(
+            ZERO, ONE_BLOCK, rules, seed, game, ONE_BLOCK, params,
             out_hand, out_i8, out_i32, out_game, no_dealt, no_plays, no_winners,
         )  # fmt: skip
         summary = out_game[0]

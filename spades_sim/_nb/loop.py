@@ -2,34 +2,28 @@
 
 ``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil
 decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The entry
-points ``hands_nb`` and ``games_nb`` run blocks of deals (or whole games) in ``prange``;
-every deal draws from its own counter-based stream, so the output is independent of
-thread count and chunking.
+points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
+range of blocks of deals (or of games) serially and without the GIL; the caller
+(``spades_sim.kernels``) shares the blocks out to threads. Every deal draws from its own
+counter-based stream, so the output is independent of thread count and chunking.
 
 The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb``
 (built-in dispatchers here), called by name: Numba cannot cache a kernel that receives
 a function as an argument through a real call, and inlining the whole hand into the
-parallel loop to avoid that costs a minute of compile time. A run with user-written
-policies loads a private copy of this module from its file with ``POLICIES`` (the four
+loop to avoid that costs a minute of compile time. A run with user-written policies
+loads a private copy of this module from its file with ``POLICIES`` (the four
 functions) and ``CACHE = False`` set before it executes (``simulate._custom_kernels``;
-``spades_sim.nb`` documents it): compiled once per process, never cached.
+``spades_sim.nb`` documents it): compiled once per process, never cached. The lock-step
+kernels (for runs without the sampling bidder, ``monte-carlo``, whose rollouts dwarf the
+play anyway) bid through ``policies.plain_bid_nb`` instead, so they never compile those
+rollouts: cold compile time is most of a first run's wait. What happens before the first
+lead is in ``prepare.py``.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from spades_sim._nb.bidding import blind_nil_wanted_nb
-from spades_sim._nb.bitboard import (
-    bit_nb,
-    deck_mask_nb,
-    popcount_nb,
-    select_bit_nb,
-)
-from spades_sim._nb.deal import (
-    deal_four_nb,
-    deck_cards_nb,
-    draw_two_nb,
-)
+from spades_sim._nb.deal import deck_cards_nb
 from spades_sim._nb.enums import (
     LANES,
     N_HEURISTIC_FIELDS,
@@ -48,32 +42,28 @@ from spades_sim._nb.enums import (
     RuleField,
     ScoreSlot,
 )
-from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
-from spades_sim._nb.play import (
-    first_leader_nb,
-    first_to_act_nb,
-    play_tricks_nb,
-)
-from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.play import play_tricks_nb
+from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.prepare import prepare_plain_four_nb, prepare_plain_two_nb, prepare_with_nb
 from spades_sim._nb.rng import (
     GOLDEN,
     KIND_GAMES,
     KIND_HANDS,
     LOW32,
     below_nb,
-    draw_nb,
     mix64_nb,
     stream_key_nb,
 )
 from spades_sim._nb.score import game_result_nb, score_side_nb
 
-BLOCK = 64  # deals per prange task; any value gives the same results
-# The prange index reaches the loop body as uint64 in the parallel gufunc but as int64
-# when typed first: each entry point passes np.int64(block), or its block function is
-# compiled twice (measured: 25 s of a 140 s cold start).
+BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
+# Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
+# Literal[int] copy of prepare_hand_nb beside the int64 one ``odds`` calls (8 s).
+NO_SEAT = np.int64(-1)
+ZERO_I64 = np.int64(0)
 
 # Set in a private copy before it executes (see the module docstring); this module as
 # imported caches its kernels and dispatches the built-ins.
@@ -81,168 +71,16 @@ CACHE = globals().get("CACHE", True)
 bid_policy_ns_nb, bid_policy_ew_nb, play_policy_ns_nb, play_policy_ew_nb = globals().get(
     "POLICIES", (builtin_bid_nb, builtin_bid_nb, builtin_play_nb, builtin_play_nb)
 )
-DECISION_COUNTER_BASE = 64
-
-
-@njit(inline="always", cache=CACHE)
-def blind_nil_allowed_nb(rules, info, seat):
-    if not rules[RuleField.blind_nil]:
-        return False
-    need = rules[RuleField.blind_nil_min_deficit]
-    if need == 0:
-        return True
-    side = seat & 1
-    return info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side] >= need
-
-
-@njit(inline="always", cache=CACHE)
-def ask_bid_nb(rules, info, masks, seat, params, key, counter):
-    """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
-    rand = key + np.uint64(counter) * GOLDEN
-    hand = masks[MaskSlot.hands + seat]
-    if seat & 1:
-        bid = bid_policy_ew_nb(hand, seat, info, rules, params[ParamRow.bid + 1], rand)
-    else:
-        bid = bid_policy_ns_nb(hand, seat, info, rules, params[ParamRow.bid], rand)
-    if bid < 0 or bid > 13:
-        return min(max(bid, 0), 13), 1
-    return bid, 0
-
-
-@njit(inline="always", cache=CACHE)
-def set_bid_nb(info, seat, bid, nil_kind):
-    info[InfoSlot.bids + seat] = bid
-    info[InfoSlot.nil + seat] = nil_kind
 
 
 @njit(cache=CACHE)
 def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
                     forced_kind):  # fmt: skip
-    """Everything before the first lead: deal (or draw), blind nil decisions, bids, blind
-    nil exchange. Returns (first leader, random counter for the play, policy errors).
-
-    ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
-    hands already in ``masks[MaskSlot.hands:]`` (a conditional deal, ``odds``), and that seat
-    bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
-    declared at its blind-nil turn) instead of asking its policy; everything else
-    (other seats' decisions, the exchange or two-player redraw) runs as usual.
-
-    Few arguments on purpose: every array passed to a non-inlined call costs reference
-    counting, and this call happens once per hand. ``scratch`` holds the deck's 52 card
-    ids in [52:104] and shuffle space in [0:52]. ``info`` is the public table state
-    (``InfoSlot``; the caller sets the scores and bags before the hand), which the
-    policies read and which ends with the bids, nil kinds (0/1 nil/2 blind) and tricks.
-    ``masks`` (hidden from policies) receives the hands at the start of play
-    (``MaskSlot.hands``) and as dealt before any blind nil exchange (``MaskSlot.dealt``). ``params``
-    rows: bid N-S, bid E-W, play N-S, play E-W, draw.
-    """
-    players = rules[RuleField.players]
-    for j in range(InfoSlot.scores):
-        info[j] = 0
-    for j in range(InfoSlot.voids, N_INFO):
-        info[j] = 0
-    info[InfoSlot.players] = players
-    info[InfoSlot.dealer] = dealer
-    for s in range(4):
-        info[InfoSlot.bids + s] = -1
-    first = first_to_act_nb(dealer, players)
-    info[InfoSlot.first_to_act] = first
-    counter = DECISION_COUNTER_BASE
-    errors = 0
-    exchange = rules[RuleField.blind_nil_exchange]
-    dealt = forced_seat >= 0
-    if players == 4:
-        if not dealt:
-            deal_four_nb(scratch, key, masks, MaskSlot.hands)
-        for s in range(4):
-            masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
-        seat = first
-        for _ in range(4):
-            blind = False
-            if seat == forced_seat:
-                blind = forced_kind == 2
-            elif blind_nil_allowed_nb(rules, info, seat):
-                rand = key + np.uint64(counter) * GOLDEN
-                blind = blind_nil_wanted_nb(
-                    seat, info, rules, params[ParamRow.bid + (seat & 1)], rand
-                )
-            counter += 1
-            if blind:
-                set_bid_nb(info, seat, 0, 2)
-            elif seat == forced_seat:
-                set_bid_nb(info, seat, forced_bid, forced_kind)
-            else:
-                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
-                errors += err
-                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-            counter += 1
-            seat = (seat + 1) & 3
-        if exchange > 0:
-            for side in range(2):
-                a, b = side, side + 2
-                if (info[InfoSlot.nil + a] == 2) != (info[InfoSlot.nil + b] == 2):
-                    nil_seat, partner = (a, b) if info[InfoSlot.nil + a] == 2 else (b, a)
-                    give = pass_cards_nb(masks[MaskSlot.hands + nil_seat], exchange, True)
-                    take = pass_cards_nb(masks[MaskSlot.hands + partner], exchange, False)
-                    masks[MaskSlot.hands + nil_seat] = (
-                        masks[MaskSlot.hands + nil_seat] & ~give
-                    ) | take
-                    masks[MaskSlot.hands + partner] = (
-                        masks[MaskSlot.hands + partner] & ~take
-                    ) | give
-    else:
-        seat = first
-        for _ in range(2):
-            going_nil = False
-            if seat == forced_seat:
-                going_nil = forced_kind == 2
-            elif blind_nil_allowed_nb(rules, info, seat):
-                rand = key + np.uint64(counter) * GOLDEN
-                going_nil = blind_nil_wanted_nb(
-                    seat, info, rules, params[ParamRow.bid + seat], rand
-                )
-            counter += 1
-            if going_nil:
-                set_bid_nb(info, seat, 0, 2)
-            seat = 1 - seat
-        if dealt:
-            unused = deck_mask_nb(rules[RuleField.jokers]) & ~(
-                masks[MaskSlot.hands] | masks[MaskSlot.hands + 1]
-            )
-        else:
-            unused = draw_two_nb(
-                scratch, key, dealer, info, params[ParamRow.draw], masks, MaskSlot.hands
-            )
-        for s in range(4):
-            masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
-        seat = first
-        for _ in range(2):
-            if info[InfoSlot.nil + seat] == 2 and exchange > 0:
-                discard = discard_for_nil_nb(masks[MaskSlot.hands + seat], exchange)
-                pile = unused
-                for _k in range(popcount_nb(discard)):
-                    bits = draw_nb(key, counter) & LOW32
-                    counter += 1
-                    card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
-                    pile &= ~bit_nb(card)
-                    masks[MaskSlot.hands + seat] |= bit_nb(card)
-                masks[MaskSlot.hands + seat] &= ~discard
-                # Replacements come from the cards unused by the draw, never from another
-                # declarer's discards (both players may have bid blind nil).
-                unused = pile
-            seat = 1 - seat
-        seat = first
-        for _ in range(2):
-            if seat == forced_seat and forced_kind != 2:
-                set_bid_nb(info, seat, forced_bid, forced_kind)
-            elif info[InfoSlot.nil + seat] != 2:
-                bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter)
-                errors += err
-                set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-            counter += 1
-            seat = 1 - seat
-    leader = first_leader_nb(masks, MaskSlot.hands, players, first, rules)
-    return leader, counter, errors
+    """``prepare_with_nb`` with the run's bid policies (``bid_policy_ns_nb`` ...)."""
+    return prepare_with_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        bid_policy_ns_nb, bid_policy_ew_nb,
+    )  # fmt: skip
 
 
 @njit(cache=CACHE)
@@ -252,7 +90,7 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
     ``prepare_hand_nb`` then 13 tricks with the play policies (see there for the
     arguments)."""
     leader, counter, errors = prepare_hand_nb(
-        rules, scratch, key, dealer, params, info, masks, -1, 0, 0
+        rules, scratch, key, dealer, params, info, masks, NO_SEAT, ZERO_I64, ZERO_I64
     )
     for s in range(4):
         masks[MaskSlot.work + s] = masks[MaskSlot.hands + s]
@@ -325,20 +163,54 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
 
 
 @njit(inline="always", cache=CACHE)
-def new_scratch_nb(rules):
-    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104]."""
-    scratch = np.empty(104, dtype=np.uint8)
-    scratch[52:] = deck_cards_nb(rules[RuleField.jokers])
-    return scratch
+def finish_hand_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
+    """Score a finished hand (``score_hand_nb``, into ``side_out``) and write its rows
+    (``write_rows_nb``), through one real call with borrowed arrays: inlined into every
+    entry point, the scoring rules made each of them slower to compile."""
+    finish_hand_call_nb(
+        rules, row0, dealer, borrow_nb(info), borrow_nb(masks), borrow_nb(side_out),
+        borrow_nb(out_hand), borrow_nb(out_i8), borrow_nb(out_i32),
+    )  # fmt: skip
 
 
 @njit(cache=CACHE)
-def hands_block_nb(
-    block, rules, seed, deal_start, n, params,
+def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
+    score_hand_nb(rules, info, side_out)
+    write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
+
+
+@njit(inline="always", cache=CACHE)
+def new_scratch_nb(rules):
+    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104],
+    ascending (``deal.deck_cards_nb``). Copied card by card: a slice assignment would
+    compile Numba's shape-mismatch error path (string formatting, 1.7 s of a cold start)
+    into every kernel."""
+    scratch = np.empty(104, dtype=np.uint8)
+    deck = deck_cards_nb(rules[RuleField.jokers])
+    for k in range(52):
+        scratch[52 + k] = deck[k]
+    return scratch
+
+
+# --- Entry points ----------------------------------------------------------------------
+# Each runs blocks ``first .. end-1`` of its items, serially and without the GIL:
+# ``spades_sim.kernels.run_blocks`` hands block ranges to a pool of Python threads. A
+# ``prange`` loop instead compiled three times slower (the parallel wrapper re-optimises
+# everything it calls), and a block writes only its own rows, so the results do not
+# depend on how the blocks are shared out.
+
+
+@njit(cache=CACHE, nogil=True)
+def hands_nb(
+    first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Play block ``block`` (BLOCK deals) of deals deal_start .. deal_start+n-1 as
-    independent hands (fresh scores, dealer = deal index modulo players)."""
+    """Independent hands (fresh scores, dealer = deal index modulo players): blocks
+    ``first .. end-1`` of ``BLOCK`` deals of deals deal_start .. deal_start+n-1.
+
+    ``params`` (5 x 16 float64) rows: bid N-S, bid E-W, play N-S, play E-W, draw. Every
+    play policy through ``play_tricks_nb``; with non-empty ``rec_plays`` the deal as dealt,
+    the cards in play order and the trick winners are recorded."""
     players = rules[RuleField.players]
     record = rec_plays.shape[0] > 0
     scratch = new_scratch_nb(rules)
@@ -347,7 +219,7 @@ def hands_block_nb(
     side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
-    for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
+    for i in range(first * BLOCK, min(n, end * BLOCK)):
         deal = deal_start + i
         dealer = deal % players
         key = stream_key_nb(seed, KIND_HANDS, deal, 0)
@@ -355,8 +227,7 @@ def hands_block_nb(
         out_errors[i] = run_hand_nb(
             rules, scratch, key, dealer, params, info, masks, plays, winners
         )
-        score_hand_nb(rules, info, side_out)
-        write_rows_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
+        finish_hand_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
         if record:
             for s in range(players):
                 rec_dealt[i * players + s] = masks[MaskSlot.dealt + s]
@@ -364,12 +235,13 @@ def hands_block_nb(
                 rec_winners[i, t] = winners[t]
 
 
-@njit(cache=CACHE)
-def game_one_nb(
-    i, rules, seed, game_start, params,
+@njit(cache=CACHE, nogil=True)
+def games_nb(
+    first, end, rules, seed, game_start, n, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Play game ``game_start + i`` to the end. Its hand h fills rows from
+    """Whole games, one block each: games game_start+first .. game_start+end-1 of the
+    ``n`` from game_start, played to the end. Game i's hand h fills rows from
     ``(i * max_hands + h) * players``; ``out_game[i]`` gets its summary."""
     players = rules[RuleField.players]
     max_hands = rules[RuleField.max_hands]
@@ -381,58 +253,50 @@ def game_one_nb(
     side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
-    game = game_start + i
-    game_key = stream_key_nb(seed, KIND_GAMES, game, 0xFFFFFFFF)
-    first_dealer = below_nb(mix64_nb(game_key) & LOW32, players)
-    winner, reason, h = -1, EndReason.none, 0
-    errors = 0
-    while reason == EndReason.none:
-        dealer = (first_dealer + h) % players
-        key = stream_key_nb(seed, KIND_GAMES, game, h)
-        slot = i * max_hands + h
-        plays = rec_plays[slot] if record else no_plays
-        errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
-        score_hand_nb(rules, info, side_out)
-        write_rows_nb(
-            rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
-        )
-        if record:
-            for s in range(players):
-                rec_dealt[slot * players + s] = masks[MaskSlot.dealt + s]
-            for t in range(13):
-                rec_winners[slot, t] = winners[t]
-        for side in range(2):
-            info[InfoSlot.scores + side] += side_out[side, ScoreSlot.score_change]
-            info[InfoSlot.bags + side] = side_out[side, ScoreSlot.bags_after]
-            penalties[side] += side_out[side, ScoreSlot.bag_penalty]
-        h += 1
-        winner, reason = game_result_nb(rules, info[InfoSlot.scores], info[InfoSlot.scores + 1], h)
-    out_game[i, GameOut.first_dealer] = first_dealer
-    out_game[i, GameOut.winner] = winner
-    out_game[i, GameOut.reason] = reason
-    out_game[i, GameOut.hands] = h
-    out_game[i, GameOut.score_ns] = info[InfoSlot.scores]
-    out_game[i, GameOut.score_ew] = info[InfoSlot.scores + 1]
-    out_game[i, GameOut.bags_ns] = info[InfoSlot.bags]
-    out_game[i, GameOut.bags_ew] = info[InfoSlot.bags + 1]
-    out_game[i, GameOut.bag_penalty_ns] = penalties[0]
-    out_game[i, GameOut.bag_penalty_ew] = penalties[1]
-    out_game[i, GameOut.policy_error] = errors
-
-
-@njit(cache=CACHE, parallel=True)
-def hands_nb(
-    rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """Independent hands: deals deal_start .. deal_start+n-1 (see hands_block_nb).
-
-    ``params`` (5 x 16 float64) rows: bid N-S, bid E-W, play N-S, play E-W, draw."""
-    for block in prange((n + BLOCK - 1) // BLOCK):
-        hands_block_nb(
-            np.int64(block), rules, seed, deal_start, n, params,
-            out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-        )  # fmt: skip
+    for i in range(first, min(n, end)):
+        game = game_start + i
+        game_key = stream_key_nb(seed, KIND_GAMES, game, 0xFFFFFFFF)
+        first_dealer = below_nb(mix64_nb(game_key) & LOW32, players)
+        winner, reason, h = -1, EndReason.none, 0
+        errors = 0
+        for j in range(N_INFO):  # each game starts from a clean table
+            info[j] = 0
+        for j in range(N_MASKS):
+            masks[j] = 0
+        penalties[0] = penalties[1] = 0
+        while reason == EndReason.none:
+            dealer = (first_dealer + h) % players
+            key = stream_key_nb(seed, KIND_GAMES, game, h)
+            slot = i * max_hands + h
+            plays = rec_plays[slot] if record else no_plays
+            errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
+            finish_hand_nb(
+                rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
+            )
+            if record:
+                for s in range(players):
+                    rec_dealt[slot * players + s] = masks[MaskSlot.dealt + s]
+                for t in range(13):
+                    rec_winners[slot, t] = winners[t]
+            for side in range(2):
+                info[InfoSlot.scores + side] += side_out[side, ScoreSlot.score_change]
+                info[InfoSlot.bags + side] = side_out[side, ScoreSlot.bags_after]
+                penalties[side] += side_out[side, ScoreSlot.bag_penalty]
+            h += 1
+            winner, reason = game_result_nb(
+                rules, info[InfoSlot.scores], info[InfoSlot.scores + 1], h
+            )
+        out_game[i, GameOut.first_dealer] = first_dealer
+        out_game[i, GameOut.winner] = winner
+        out_game[i, GameOut.reason] = reason
+        out_game[i, GameOut.hands] = h
+        out_game[i, GameOut.score_ns] = info[InfoSlot.scores]
+        out_game[i, GameOut.score_ew] = info[InfoSlot.scores + 1]
+        out_game[i, GameOut.bags_ns] = info[InfoSlot.bags]
+        out_game[i, GameOut.bags_ew] = info[InfoSlot.bags + 1]
+        out_game[i, GameOut.bag_penalty_ns] = penalties[0]
+        out_game[i, GameOut.bag_penalty_ew] = penalties[1]
+        out_game[i, GameOut.policy_error] = errors
 
 
 @njit(inline="always", cache=CACHE)
@@ -450,79 +314,124 @@ def load_lane_nb(st, b, info, masks, leader, play_key):
 @njit(inline="always", cache=CACHE)
 def play_lockstep_nb(st, rules, params, heuristic):
     """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
-    players = rules[RuleField.players]
-    two_clubs = rules[RuleField.first_lead_two_clubs] != 0
-    any_time = rules[RuleField.spades_any_time] != 0
     if heuristic:
-        play_heuristic_lockstep_nb(
-            st, players, two_clubs, any_time, rules[RuleField.jokers] != 0,
-            rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
-            params[ParamRow.play + 1],
-        )  # fmt: skip
+        play_heuristic_lanes_nb(st, rules, params)
     else:
-        play_random_lockstep_nb(st, players, two_clubs, any_time)
+        play_random_lanes_nb(st, rules, params)
 
 
-@njit(cache=CACHE)
-def hands_lockstep_block_nb(
-    block, rules, seed, deal_start, n, params, heuristic, out_hand, out_i8, out_i32, out_errors
-):  # fmt: skip
-    """``hands_block_nb`` for runs whose play policy is ``random`` (or, with
-    ``heuristic``, ``heuristic``) on both sides: bids one deal at a time, then plays all
-    the block's deals in lock-step (``lockstep``, ``lockstep_heuristic``)."""
+@njit(inline="always", cache=CACHE)
+def play_heuristic_lanes_nb(st, rules, params):
+    """Play the 13 tricks of every lane with the ``heuristic`` on both sides."""
+    play_heuristic_lockstep_nb(
+        st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.jokers] != 0,
+        rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
+        params[ParamRow.play + 1],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=CACHE)
+def play_random_lanes_nb(st, rules, params):
+    """Play the 13 tricks of every lane at random on both sides (``params`` unused)."""
+    play_random_lockstep_nb(
+        st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=CACHE)
+def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play,
+                       out_hand, out_i8, out_i32, out_errors):  # fmt: skip
+    """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
+    per block of ``LANES`` deals, bid one deal at a time through ``prepare``, then play
+    all of them at once with ``play`` (``play_heuristic_lanes_nb`` or
+    ``play_random_lanes_nb``, which give the scalar path's cards)."""
     players = rules[RuleField.players]
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
-    lo = block * LANES
-    hi = min(n, lo + LANES)
-    for b in range(LANES):
-        i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
-        deal = deal_start + i
-        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
-        leader, counter, errors = prepare_hand_nb(
-            rules, scratch, key, deal % players, params, infos[b], masks[b], -1, 0, 0
-        )
-        if lo + b < hi:
-            out_errors[i] = errors
-        load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
-    play_lockstep_nb(st, rules, params, heuristic)
-    for b in range(hi - lo):
-        info = infos[b]
-        for s in range(4):
-            info[InfoSlot.tricks_won + s] = st[(LockstepField.tricks + s) * LANES + b]
-        score_hand_nb(rules, info, side_out)
-        deal = deal_start + lo + b
-        write_rows_nb(
-            rules, (lo + b) * players, deal % players, info, masks[b], side_out,
-            out_hand, out_i8, out_i32,
-        )  # fmt: skip
+    for block in range(first, end):
+        lo = block * LANES
+        hi = min(n, lo + LANES)
+        for b in range(LANES):
+            i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
+            deal = deal_start + i
+            key = stream_key_nb(seed, KIND_HANDS, deal, 0)
+            leader, counter, errors = prepare(
+                rules,
+                scratch,
+                key,
+                deal % players,
+                params,
+                infos[b],
+                masks[b],
+                NO_SEAT,
+                ZERO_I64,
+                ZERO_I64,
+            )
+            if lo + b < hi:
+                out_errors[i] = errors
+            load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+        play(st, rules, params)
+        for b in range(hi - lo):
+            info = infos[b]
+            for s in range(4):
+                info[InfoSlot.tricks_won + s] = st[(LockstepField.tricks + s) * LANES + b]
+            deal = deal_start + lo + b
+            finish_hand_nb(
+                rules, (lo + b) * players, deal % players, info, masks[b], side_out,
+                out_hand, out_i8, out_i32,
+            )  # fmt: skip
 
 
-@njit(cache=CACHE, parallel=True)
-def hands_lockstep_nb(
-    rules, seed, deal_start, n, params, heuristic,
+@njit(cache=CACHE, nogil=True)
+def hands_heuristic_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """``hands_nb`` when both sides play ``random`` (or both ``heuristic``) and no play
-    is recorded: the same results, computed in lock-step batches of ``LANES`` deals."""
-    for block in prange((n + LANES - 1) // LANES):
-        hands_lockstep_block_nb(
-            np.int64(block), rules, seed, deal_start, n, params, heuristic,
-            out_hand, out_i8, out_i32, out_errors,
-        )  # fmt: skip
+    """``hands_nb`` for four players when both sides play ``heuristic``, no side bids
+    ``monte-carlo`` and no play is recorded: the same results, in lock-step batches of
+    ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
+        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
 
 
-@njit(cache=CACHE, parallel=True)
-def games_nb(
-    rules, seed, game_start, n, params,
-    out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
+@njit(cache=CACHE, nogil=True)
+def hands_random_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
 ):  # fmt: skip
-    """Whole games: games game_start .. game_start+n-1 (see game_one_nb)."""
-    for i in prange(n):
-        game_one_nb(
-            np.int64(i), rules, seed, game_start, params,
-            out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
-        )  # fmt: skip
+    """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
+        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=CACHE, nogil=True)
+def hands_heuristic_lockstep_two_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_heuristic_lockstep_nb`` for two players."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
+        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=CACHE, nogil=True)
+def hands_random_lockstep_two_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_random_lockstep_nb`` for two players."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
+        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+    )  # fmt: skip

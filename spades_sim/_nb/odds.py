@@ -6,7 +6,9 @@ conditional distribution: the unknown cards are a uniformly random arrangement o
 cards nobody is known to hold, and a completion whose hands fall outside the feature
 ranges is drawn again (rejection, so the accepted ones follow the truncated law).
 Completion ``i`` draws only from its own stream ``(seed, KIND_ODDS_DEAL, i, attempt)``,
-so the deals are the same for any thread count or chunking.
+so the deals are the same for any thread count or chunking. The two entry points,
+``sample_deals_nb`` and ``play_deals_nb``, run a range of blocks each, serially and
+without the GIL, for ``spades_sim.kernels.run_blocks`` to share out to threads.
 
 ``play_deals_nb`` plays every completion once per *scenario* (a forced bid of the hero
 seat: nil, blind nil or a number), through ``loop.prepare_hand_nb`` with the other seats
@@ -18,7 +20,7 @@ and the card with which it won its first trick (what broke the nil).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from spades_sim._nb.bitboard import ZERO, bit_nb
 from spades_sim._nb.enums import (
@@ -97,34 +99,35 @@ def complete_deal_nb(key, known, pool, work, need, out):
         out[s] = hand
 
 
-@njit(cache=True, parallel=True)
-def sample_deals_nb(seed, kind, start, n, known, pool, need, lo, hi, max_tries, out_deals,
-                    out_tries):  # fmt: skip
-    """Completions ``start .. start+n-1``: ``out_deals[i]`` the four hands, ``out_tries[i]``
-    the attempts it took (``-max_tries`` when none of them met the ranges ``lo``/``hi``,
-    shape (4, 8), checked for the seats whose row is not all-permissive)."""
+@njit(cache=True, nogil=True)
+def sample_deals_nb(first, end, seed, kind, start, n, known, pool, need, lo, hi, max_tries,
+                    out_deals, out_tries):  # fmt: skip
+    """Blocks ``first .. end-1`` (``BLOCK`` each) of completions ``start .. start+n-1``:
+    ``out_deals[i]`` the four hands, ``out_tries[i]`` the attempts it took (``-max_tries``
+    when none of them met the ranges ``lo``/``hi``, shape (4, 8), checked for the seats
+    whose row is not all-permissive). Serial and without the GIL, like ``loop.hands_nb``."""
     checked = np.zeros(4, dtype=np.bool_)
     for s in range(4):
         for f in range(lo.shape[1]):
             checked[s] |= lo[s, f] > 0 or hi[s, f] < 99
-    for block in prange((n + BLOCK - 1) // BLOCK):
-        work = pool.copy()
-        hands = np.zeros(4, dtype=np.uint64)
-        for i in range(block * BLOCK, min(n, (block + 1) * BLOCK)):
-            work[:] = pool  # every completion starts from the same order: reproducible
-            out_tries[i] = -max_tries
-            for attempt in range(max_tries):
-                key = stream_key_nb(seed, kind, start + i, attempt)
-                complete_deal_nb(key, known, pool, work, need, hands)
-                ok = True
-                for s in range(4):
-                    if checked[s] and not in_ranges_nb(hands[s], lo[s], hi[s]):
-                        ok = False
-                if ok:
-                    out_tries[i] = attempt + 1
-                    break
+    work = pool.copy()
+    hands = np.zeros(4, dtype=np.uint64)
+    for i in range(first * BLOCK, min(n, end * BLOCK)):
+        for j in range(pool.shape[0]):  # every completion starts from the same order
+            work[j] = pool[j]
+        out_tries[i] = -max_tries
+        for attempt in range(max_tries):
+            key = stream_key_nb(seed, kind, start + i, attempt)
+            complete_deal_nb(key, known, pool, work, need, hands)
+            ok = True
             for s in range(4):
-                out_deals[i, s] = hands[s]
+                if checked[s] and not in_ranges_nb(hands[s], lo[s], hi[s]):
+                    ok = False
+            if ok:
+                out_tries[i] = attempt + 1
+                break
+        for s in range(4):
+            out_deals[i, s] = hands[s]
 
 
 @njit(cache=True)
@@ -224,21 +227,21 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
         )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def play_deals_nb(rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
-                  out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
-                  rec_moves):  # fmt: skip
-    """Play completions ``start ..`` (``deals`` (n, 4) hands, ``dealers`` (n,)) once per
-    scenario k (the hero bids ``bids[k]`` with nil kind ``kinds[k]``). Outputs, one per
-    task ``i * S + k``: the hero side's score change, the hero's tricks, its nil made
-    (-1 no nil, 0, 1), the card of its first trick won (-1 none) and policy errors.
-    ``params`` rows as ``loop.hands_nb``; ``mode`` ``PLAY_*``. With ``PLAY_SCALAR`` and
-    non-empty ``rec_held`` (tasks, 4) and ``rec_moves`` (tasks, 60) each task also records
-    the hands at the first lead, then bids, nil kinds and the plays (for the tests)."""
-    n_tasks = deals.shape[0] * bids.shape[0]
-    for block in prange((n_tasks + LANES - 1) // LANES):
+@njit(cache=True, nogil=True)
+def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params,
+                  mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
+                  rec_held, rec_moves):  # fmt: skip
+    """Blocks ``first .. end-1`` (``LANES`` tasks each) of: play completions ``start ..``
+    (``deals`` (n, 4) hands, ``dealers`` (n,)) once per scenario k (the hero bids
+    ``bids[k]`` with nil kind ``kinds[k]``). Outputs, one per task ``i * S + k``: the hero
+    side's score change, the hero's tricks, its nil made (-1 no nil, 0, 1), the card of its
+    first trick won (-1 none) and policy errors. ``params`` rows as ``loop.hands_nb``;
+    ``mode`` ``PLAY_*``. With ``PLAY_SCALAR`` and non-empty ``rec_held`` (tasks, 4) and
+    ``rec_moves`` (tasks, 60) each task also records the hands at the first lead, then
+    bids, nil kinds and the plays (for the tests). Serial and without the GIL."""
+    for block in range(first, end):
         play_block_nb(
-            np.int64(block), rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+            block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
             out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
         )  # fmt: skip
 

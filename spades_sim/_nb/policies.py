@@ -76,6 +76,25 @@ def borrow_nb(typingctx, arr):
 @njit(inline="always", cache=True)
 def builtin_bid_nb(hand, seat, info, rules, params, rand):
     """Bid 0..13 (0 = nil) with the built-in bidding policy ``params[0]``."""
+    if np.int64(params[0]) == BidPolicy.monte_carlo:
+        return monte_carlo_bid_nb(
+            hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand
+        )
+    return plain_bid_nb(hand, seat, info, rules, params, rand)
+
+
+@njit(inline="always", cache=True)
+def plain_bid_nb(hand, seat, info, rules, params, rand):
+    """``builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the same bids for
+    every other policy, and a kernel that bids through it never compiles the rollouts
+    (``prepare.prepare_plain_four_nb``). A real call with borrowed arrays: inlined, each
+    call site of a kernel would compile a copy of every bidder."""
+    return plain_bid_call_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
+
+
+@njit(cache=True)
+def plain_bid_call_nb(hand, seat, info, rules, params, rand):
+    """``plain_bid_nb``'s dispatch (its arrays borrowed by the caller)."""
     policy = np.int64(params[0])
     if policy == BidPolicy.random:
         bits = mix64_nb(rand)
@@ -84,13 +103,7 @@ def builtin_bid_nb(hand, seat, info, rules, params, rand):
         max_bid = np.int64(params[RandomBidParam.max_bid])
         return 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, max_bid)
     if policy == BidPolicy.partner_aware:
-        return partner_aware_bid_nb(
-            hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params)
-        )
-    if policy == BidPolicy.monte_carlo:
-        return monte_carlo_bid_nb(
-            hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand
-        )
+        return partner_aware_bid_nb(hand, seat, info, rules, params)
     return counting_bid_nb(hand, seat, info, params, policy)
 
 

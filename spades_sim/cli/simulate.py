@@ -112,6 +112,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
       spades-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786 --out /shared/r
       spades-sim simulate --hands 1000000000 --aggregate --by spades,seat --out runs/agg
     """
+    from spades_sim.kernels import announce_compiles
     from spades_sim.run import RunInterrupted, run_dataset
 
     pick_one(ctx, params, "hands", "games", "give --hands or --games, not both")
@@ -150,7 +151,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
     fmt = params["summary_format"] or ("text" if sys.stdout.isatty() and not quiet else "json")
     show_bar = not quiet and sys.stderr.isatty()
     try:
-        with user_errors():
+        with user_errors(), announce_compiles(show_bar):  # the wait of a first run, said
             summary = run_dataset(
                 spec,
                 total,

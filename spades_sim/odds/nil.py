@@ -17,8 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from spades_sim import kernels
 from spades_sim._nb import odds as nb
-from spades_sim._nb.enums import BidParam, BidPolicy
+from spades_sim._nb.enums import LANES, BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
@@ -86,9 +87,10 @@ def _play(
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
-    nb.play_deals_nb(
-        rules.lower(), int(spec.seed), start, deals, dealers, hero, bids, kinds, _params(spec),
-        mode, score, tricks, nil_made, first_won, errors, held, moves,
+    kernels.run_blocks(
+        nb.play_deals_nb, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
+        dealers, hero, bids, kinds, _params(spec), mode, score, tricks, nil_made, first_won,
+        errors, held, moves,
     )  # fmt: skip
     if errors.any():  # built-in policies never err; this is a bug, not a user mistake
         raise RuntimeError(f"nil_odds: a built-in policy erred on completion {start}")

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from spades_sim import kernels
 from spades_sim._nb import odds as nb
 from spades_sim.cards import Hand, cards_of
 from spades_sim.odds.conditions import Conditions
@@ -60,9 +61,9 @@ class Sampler:
         deals = np.empty((count, 4), dtype=np.uint64)
         tries = np.empty(count, dtype=np.int64)
         c = self.conditions
-        nb.sample_deals_nb(
-            self.seed, kind, start, count, self.known, self.pool, self.need, c.lo, c.hi,
-            attempts, deals, tries,
+        kernels.run_blocks(
+            nb.sample_deals_nb, -(-count // nb.BLOCK), self.seed, kind, start, count,
+            self.known, self.pool, self.need, c.lo, c.hi, attempts, deals, tries,
         )  # fmt: skip
         return deals, tries
 

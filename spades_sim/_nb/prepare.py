@@ -1,0 +1,281 @@
+"""Everything before the first lead of a hand: the deal (or the two-player draw), blind
+nil decisions, the bids, the blind nil exchange.
+
+``prepare_with_nb`` does it for any player count with the bid functions it is given
+(side s bids through ``bid_ns``/``bid_ew``); ``prepare_four_nb`` and ``prepare_two_nb``
+are its two halves. They are inlined into real, cached functions: ``loop.prepare_hand_nb``
+(the run's bid policies, every built-in one included, or user-written ones) and, for the
+lock-step kernels, ``prepare_plain_four_nb``/``prepare_plain_two_nb``, which bid through
+``plain_bid_nb`` (the built-in bidders but the sampling one, ``monte-carlo``) and cover
+one player count each, so a default run compiles neither the rollouts nor the two-player
+code. Randomness comes from the hand's stream ``key`` with counters from
+``DECISION_COUNTER_BASE``; the play continues from the counter returned.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bidding import blind_nil_wanted_nb
+from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
+from spades_sim._nb.deal import deal_four_nb, draw_two_nb
+from spades_sim._nb.enums import N_INFO, InfoSlot, MaskSlot, ParamRow, RuleField
+from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
+from spades_sim._nb.play import first_leader_nb, first_to_act_nb
+from spades_sim._nb.policies import borrow_nb, plain_bid_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb
+
+DECISION_COUNTER_BASE = 64
+
+
+# Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
+# larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
+# Numba's inlining and typing of that one big function were most of its compile time.
+
+
+@njit(inline="always", cache=True)
+def blind_nil_allowed_nb(rules, info, seat):
+    if not rules[RuleField.blind_nil]:
+        return False
+    need = rules[RuleField.blind_nil_min_deficit]
+    if need == 0:
+        return True
+    side = seat & 1
+    return info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side] >= need
+
+
+@njit(inline="always", cache=True)
+def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
+    """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
+    rand = key + np.uint64(counter) * GOLDEN
+    hand = masks[MaskSlot.hands + seat]
+    if seat & 1:
+        bid = bid_ew(hand, seat, info, rules, params[ParamRow.bid + 1], rand)
+    else:
+        bid = bid_ns(hand, seat, info, rules, params[ParamRow.bid], rand)
+    if bid < 0 or bid > 13:
+        return min(max(bid, 0), 13), 1
+    return bid, 0
+
+
+@njit(inline="always", cache=True)
+def blind_nil_nb(seat, info, rules, params, rand):
+    """``policies.blind_nil_wanted_nb``, compiled once for its two call sites."""
+    return blind_nil_call_nb(seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
+
+
+@njit(cache=True)
+def blind_nil_call_nb(seat, info, rules, params, rand):
+    return blind_nil_wanted_nb(seat, info, rules, params, rand)
+
+
+@njit(inline="always", cache=True)
+def draw_two_players_nb(scratch, key, first_drawer, info, draw_params, masks, base):
+    """``deal.draw_two_nb`` (the two-player draw), compiled on its own."""
+    return draw_two_call_nb(
+        borrow_nb(scratch), key, first_drawer, borrow_nb(info), borrow_nb(draw_params),
+        borrow_nb(masks), base,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def draw_two_call_nb(scratch, key, first_drawer, info, draw_params, masks, base):
+    return draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base)
+
+
+@njit(inline="always", cache=True)
+def set_bid_nb(info, seat, bid, nil_kind):
+    info[InfoSlot.bids + seat] = bid
+    info[InfoSlot.nil + seat] = nil_kind
+
+
+@njit(cache=True)
+def prepare_plain_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
+                          forced_bid, forced_kind):  # fmt: skip
+    """``prepare_four_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder); the
+    lock-step kernels have one per player count, so neither compiles the other's code."""
+    return prepare_four_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        plain_bid_nb, plain_bid_nb,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def prepare_plain_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
+                         forced_bid, forced_kind):  # fmt: skip
+    """``prepare_two_nb`` with ``plain_bid_nb`` on both sides."""
+    return prepare_two_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        plain_bid_nb, plain_bid_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """Everything before the first lead: deal (or draw), blind nil decisions, bids (side s
+    through ``bid_ns``/``bid_ew``), blind nil exchange. Returns (first leader, random
+    counter for the play, policy errors).
+
+    ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
+    hands already in ``masks[MaskSlot.hands:]`` (a conditional deal, ``odds``), and that seat
+    bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
+    declared at its blind-nil turn) instead of asking its policy; everything else
+    (other seats' decisions, the exchange or two-player redraw) runs as usual.
+
+    Few arguments on purpose: every array passed to a non-inlined call costs reference
+    counting, and this call happens once per hand (through ``prepare_hand_nb``,
+    ``prepare_plain_four_nb`` or ``prepare_plain_two_nb``, which are real calls).
+    ``scratch`` holds the deck's 52 card ids in [52:104] and shuffle space in [0:52].
+    ``info`` is the public table state (``enums.InfoSlot``; the caller sets the scores and
+    bags before the hand), which the policies read and which ends with the bids, nil
+    kinds (0/1 nil/2 blind) and tricks.
+    ``masks`` (hidden from policies) receives the hands at the start of play
+    (``MaskSlot.hands``) and as dealt before any blind nil exchange (``MaskSlot.dealt``). ``params``
+    rows: bid N-S, bid E-W, play N-S, play E-W, draw.
+    """
+    if rules[RuleField.players] == 4:
+        return prepare_four_nb(
+            rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+            forced_kind, bid_ns, bid_ew,
+        )  # fmt: skip
+    return prepare_two_nb(
+        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
+        bid_ns, bid_ew,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def start_hand_nb(rules, dealer, info):
+    """The table before the hand: ``info`` reset but for the scores and bags; returns the
+    first seat to act."""
+    players = rules[RuleField.players]
+    for j in range(InfoSlot.scores):
+        info[j] = 0
+    for j in range(InfoSlot.voids, N_INFO):
+        info[j] = 0
+    info[InfoSlot.players] = players
+    info[InfoSlot.dealer] = dealer
+    for s in range(4):
+        info[InfoSlot.bids + s] = -1
+    first = first_to_act_nb(dealer, players)
+    info[InfoSlot.first_to_act] = first
+    return first
+
+
+@njit(inline="always", cache=True)
+def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
+    first = start_hand_nb(rules, dealer, info)
+    counter = DECISION_COUNTER_BASE
+    errors = 0
+    exchange = rules[RuleField.blind_nil_exchange]
+    dealt = forced_seat >= 0
+    if not dealt:
+        deal_four_nb(scratch, key, masks, MaskSlot.hands)
+    for s in range(4):
+        masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+    seat = first
+    for _ in range(4):
+        blind = False
+        if seat == forced_seat:
+            blind = forced_kind == 2
+        elif blind_nil_allowed_nb(rules, info, seat):
+            rand = key + np.uint64(counter) * GOLDEN
+            blind = blind_nil_nb(seat, info, rules, params[ParamRow.bid + (seat & 1)], rand)
+        counter += 1
+        if blind:
+            set_bid_nb(info, seat, 0, 2)
+        elif seat == forced_seat:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
+        else:
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = (seat + 1) & 3
+    if exchange > 0:
+        for side in range(2):
+            a, b = side, side + 2
+            if (info[InfoSlot.nil + a] == 2) != (info[InfoSlot.nil + b] == 2):
+                nil_seat, partner = (a, b) if info[InfoSlot.nil + a] == 2 else (b, a)
+                # the flag from the table, not a constant: pass_cards_nb is then
+                # compiled once, not once per literal True/False
+                give = pass_cards_nb(
+                    masks[MaskSlot.hands + nil_seat], exchange, info[InfoSlot.nil + nil_seat] == 2
+                )
+                take = pass_cards_nb(
+                    masks[MaskSlot.hands + partner], exchange, info[InfoSlot.nil + partner] == 2
+                )
+                masks[MaskSlot.hands + nil_seat] = (masks[MaskSlot.hands + nil_seat] & ~give) | take
+                masks[MaskSlot.hands + partner] = (masks[MaskSlot.hands + partner] & ~take) | give
+    return (
+        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
+        counter,
+        errors,
+    )
+
+
+@njit(inline="always", cache=True)
+def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                   forced_kind, bid_ns, bid_ew):  # fmt: skip
+    """``prepare_with_nb`` for two players: blind nil, the draw (and a blind nil
+    declarer's discards and replacements), then the bids."""
+    first = start_hand_nb(rules, dealer, info)
+    counter = DECISION_COUNTER_BASE
+    errors = 0
+    exchange = rules[RuleField.blind_nil_exchange]
+    dealt = forced_seat >= 0
+    seat = first
+    for _ in range(2):
+        going_nil = False
+        if seat == forced_seat:
+            going_nil = forced_kind == 2
+        elif blind_nil_allowed_nb(rules, info, seat):
+            rand = key + np.uint64(counter) * GOLDEN
+            going_nil = blind_nil_nb(seat, info, rules, params[ParamRow.bid + seat], rand)
+        counter += 1
+        if going_nil:
+            set_bid_nb(info, seat, 0, 2)
+        seat = 1 - seat
+    if dealt:
+        unused = deck_mask_nb(rules[RuleField.jokers]) & ~(
+            masks[MaskSlot.hands] | masks[MaskSlot.hands + 1]
+        )
+    else:
+        unused = draw_two_players_nb(
+            scratch, key, dealer, info, params[ParamRow.draw], masks, MaskSlot.hands
+        )
+    for s in range(4):
+        masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+    seat = first
+    for _ in range(2):
+        if info[InfoSlot.nil + seat] == 2 and exchange > 0:
+            discard = discard_for_nil_nb(masks[MaskSlot.hands + seat], exchange)
+            pile = unused
+            for _k in range(popcount_nb(discard)):
+                bits = draw_nb(key, counter) & LOW32
+                counter += 1
+                card = select_bit_nb(pile, below_nb(bits, popcount_nb(pile)))
+                pile &= ~bit_nb(card)
+                masks[MaskSlot.hands + seat] |= bit_nb(card)
+            masks[MaskSlot.hands + seat] &= ~discard
+            # Replacements come from the cards unused by the draw, never from another
+            # declarer's discards (both players may have bid blind nil).
+            unused = pile
+        seat = 1 - seat
+    seat = first
+    for _ in range(2):
+        if seat == forced_seat and forced_kind != 2:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
+        elif info[InfoSlot.nil + seat] != 2:
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = 1 - seat
+    return (
+        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
+        counter,
+        errors,
+    )

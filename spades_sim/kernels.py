@@ -1,0 +1,287 @@
+"""Calling the batch kernels: threads, and compiling them in the open.
+
+Contract. :func:`run_blocks` calls an entry point of ``spades_sim._nb`` (a kernel whose
+first two arguments are a range of blocks ``first, end``, compiled ``nogil``) over blocks
+``0 .. n_blocks-1``, cut into tasks of a few blocks that a pool of Python threads takes in
+turn. The thread count is :func:`threads` (a context manager, per thread of the caller;
+default all of ``NUMBA_NUM_THREADS``). Every block writes only its own rows, so the output
+never depends on the thread count or on which thread ran which task.
+
+Before the first call of a kernel for a signature, :func:`run_blocks` compiles it in the
+calling thread. It first looks in Numba's on-disk cache for that signature (the index
+file Numba itself reads, under the source digest ``_nb`` stamps on it): when the entry
+is missing, a compile is coming and every watcher in the caller's context is told
+beforehand (:func:`watch_compiles`, :func:`announce_compiles`: a line such as
+``compiling kernels (first run only, about 20 s)`` on stderr), then given the time it took.
+A kernel loaded from the cache is announced to no one.
+
+>>> from spades_sim._nb import loop
+>>> with threads(1):
+...     current_threads()
+1
+>>> kernel_name(loop.hands_nb)
+'hands_nb'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba
+import numpy as np
+
+__all__ = [
+    "Compile",
+    "CompileWatch",
+    "announce_compiles",
+    "current_threads",
+    "run_blocks",
+    "threads",
+    "watch_compiles",
+]
+
+MAX_TASK_BLOCKS = 16
+"""Blocks per task at most: small enough that threads finish together (a task of 16
+blocks of 64 deals takes a few ms), large enough that a call's overhead (~10 us) is lost."""
+
+EXPECTED_SECONDS = {
+    "hands_heuristic_lockstep_nb": 14,
+    "hands_random_lockstep_nb": 8,
+    "hands_heuristic_lockstep_two_nb": 13,
+    "hands_random_lockstep_two_nb": 8,
+    "hands_nb": 35,
+    "games_nb": 35,
+    "sample_deals_nb": 2,
+    "play_deals_nb": 30,
+}
+"""Cold compile time of each entry point (CPU seconds, measured alone on an empty cache
+on the 2-core development machine): the ``about N s`` of the notice. The scalar kernels
+(``hands_nb``, ``games_nb``, ``play_deals_nb``) compile every policy, sampling ones
+included; the lock-step ones only the non-sampling bidders and their play."""
+DEFAULT_EXPECTED_SECONDS = 30
+
+_THREADS: ContextVar[int | None] = ContextVar("spades_sim_kernel_threads", default=None)
+_WATCHERS: ContextVar[tuple[CompileWatch, ...]] = ContextVar("spades_sim_watchers", default=())
+
+
+def thread_limit() -> int:
+    """The most threads a run may use here: Numba's ``NUMBA_NUM_THREADS`` (the cores,
+    unless that environment variable says otherwise)."""
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def threads(count: int | None) -> Iterator[None]:
+    """Run the kernels on ``count`` threads (None: all) inside; the setting is this
+    thread's (and this context's), restored on exit. Raises ``ValueError`` outside
+    1 .. :func:`thread_limit`.
+
+    >>> try:
+    ...     with threads(0):
+    ...         pass
+    ... except ValueError as exc:
+    ...     print(str(exc).replace(str(thread_limit()), "N"))
+    threads: must be 1..N on this machine, got 0
+    """
+    if count is None:
+        yield
+        return
+    limit = thread_limit()
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= limit:
+        raise ValueError(f"threads: must be 1..{limit} on this machine, got {count!r}")
+    token = _THREADS.set(count)
+    try:
+        yield
+    finally:
+        _THREADS.reset(token)
+
+
+def current_threads() -> int:
+    """The thread count :func:`run_blocks` uses here and now."""
+    count = _THREADS.get()
+    return thread_limit() if count is None else count
+
+
+# --------------------------------------------------------------------------------------
+# Compiling in the open
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Compile:
+    """One kernel compiled by this process (not loaded from Numba's cache)."""
+
+    kernel: str
+    seconds: float
+    cached: bool  # whether the result goes to the on-disk cache (a later run loads it)
+
+
+@dataclass
+class CompileWatch:
+    """Told of every kernel compile in its context: ``starting(kernel, expected seconds,
+    cached)`` before it (when the cache says one is due) and each :class:`Compile` after."""
+
+    starting: Callable[[str, float, bool], None] | None = None
+    compiles: list[Compile] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        """Seconds spent compiling so far."""
+        return sum(c.seconds for c in self.compiles)
+
+
+@contextlib.contextmanager
+def watch_compiles(
+    starting: Callable[[str, float, bool], None] | None = None,
+) -> Iterator[CompileWatch]:
+    """Collect the compiles of the kernels called inside (in this thread and context).
+
+    >>> with watch_compiles() as watch:
+    ...     pass
+    >>> watch.compiles, watch.seconds
+    ([], 0)
+    """
+    watch = CompileWatch(starting)
+    token = _WATCHERS.set((*_WATCHERS.get(), watch))
+    try:
+        yield watch
+    finally:
+        _WATCHERS.reset(token)
+
+
+def compile_notice(kernel: str, expected: float, cached: bool) -> str:
+    """The line shown before a compile.
+
+    >>> compile_notice("hands_nb", 14.6, True)
+    'compiling kernels (first run only, about 15 s)'
+    """
+    when = "first run only" if cached else "user-written policies: every new process"
+    return f"compiling kernels ({when}, about {expected:.0f} s)"
+
+
+@contextlib.contextmanager
+def announce_compiles(enabled: bool = True) -> Iterator[CompileWatch]:
+    """Inside, print :func:`compile_notice` on stderr before each compile (through
+    ``tqdm.write`` when tqdm is installed, so a progress bar is redrawn under it)."""
+
+    def say(kernel: str, expected: float, cached: bool) -> None:
+        line = compile_notice(kernel, expected, cached)
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            print(line, file=sys.stderr, flush=True)
+        else:
+            tqdm.write(line, file=sys.stderr)
+
+    with watch_compiles(say if enabled else None) as watch:
+        yield watch
+
+
+def kernel_name(kernel: Any) -> str:
+    """The Python name of a Numba dispatcher."""
+    return str(getattr(kernel, "py_func", kernel).__name__)
+
+
+def _in_disk_cache(kernel: Any, signature: tuple[Any, ...]) -> bool | None:
+    """Whether Numba's on-disk cache holds ``kernel`` compiled for ``signature`` (the
+    lookup Numba's own ``Cache.load_overload`` does, without loading the code); None
+    when that cannot be told (a Numba whose cache internals differ)."""
+    cache = getattr(kernel, "_cache", None)
+    if type(cache).__name__ == "NullCache":
+        return False  # not a cached kernel (user-written policies): always compiled
+    try:
+        key = cache._index_key(signature, kernel.targetctx.codegen())  # type: ignore[union-attr]
+        files = cache._cache_file  # type: ignore[union-attr]
+        name = files._load_index().get(key)
+        return name is not None and os.path.exists(os.path.join(files._cache_path, name))
+    except Exception:
+        return None
+
+
+def ensure_compiled(kernel: Any, args: tuple[Any, ...]) -> None:
+    """Compile (or load) ``kernel`` for the types of ``args`` now, telling the watchers."""
+    signature = tuple(kernel.typeof_pyval(a) for a in args)
+    if signature in kernel.overloads:
+        return
+    watchers = _WATCHERS.get()
+    name = kernel_name(kernel)
+    cached_kernel = type(getattr(kernel, "_cache", None)).__name__ != "NullCache"
+    if watchers and _in_disk_cache(kernel, signature) is False:
+        expected = EXPECTED_SECONDS.get(name, DEFAULT_EXPECTED_SECONDS)
+        for watch in watchers:
+            if watch.starting is not None:
+                watch.starting(name, expected, cached_kernel)
+    misses = kernel.stats.cache_misses[signature]
+    start = time.perf_counter()
+    kernel.compile(signature)
+    if kernel.stats.cache_misses[signature] > misses:  # compiled, not loaded
+        done = Compile(name, round(time.perf_counter() - start, 2), cached_kernel)
+        for watch in watchers:
+            watch.compiles.append(done)
+
+
+# --------------------------------------------------------------------------------------
+# The thread pool
+# --------------------------------------------------------------------------------------
+
+
+def task_blocks(n_blocks: int, count: int) -> int:
+    """Blocks per task: about 8 tasks per thread, at most :data:`MAX_TASK_BLOCKS`.
+
+    >>> task_blocks(4096, 2), task_blocks(40, 2), task_blocks(3, 2)
+    (16, 2, 1)
+    """
+    return max(1, min(MAX_TASK_BLOCKS, n_blocks // (8 * count)))
+
+
+def run_blocks(kernel: Any, n_blocks: int, *args: Any) -> None:
+    """``kernel(first, end, *args)`` over blocks ``0 .. n_blocks-1`` on
+    :func:`current_threads` threads (the calling one included), compiled first.
+
+    An exception in any task (or Ctrl-C in the calling thread) stops the handing out of
+    tasks; the running ones finish, then it is raised here.
+    """
+    n_blocks = int(n_blocks)
+    ensure_compiled(kernel, (np.int64(0), np.int64(0), *args))
+    count = min(current_threads(), n_blocks)
+    if count <= 1:
+        kernel(np.int64(0), np.int64(max(n_blocks, 0)), *args)
+        return
+    step = task_blocks(n_blocks, count)
+    tasks = itertools.count()  # next() is atomic under the GIL
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            while not stop.is_set():
+                first = next(tasks) * step
+                if first >= n_blocks:
+                    return
+                kernel(np.int64(first), np.int64(min(n_blocks, first + step)), *args)
+        except BaseException as exc:
+            errors.append(exc)
+            stop.set()
+
+    helpers = [
+        threading.Thread(target=work, name=f"spades-sim-kernel-{k}", daemon=True)
+        for k in range(1, count)
+    ]
+    for helper in helpers:
+        helper.start()
+    try:
+        work()
+    finally:
+        for helper in helpers:
+            helper.join()
+    if errors:
+        raise errors[0]
