@@ -61,6 +61,7 @@ from spades_sim.simulate import (
     _run_kernel,
     numba_threads,
 )
+from spades_sim.validate import check_count
 
 __all__ = [
     "KEYS",
@@ -519,12 +520,11 @@ def simulate_aggregate(
     >>> a == simulate_aggregate(spec, 300, by="seat", threads=1)
     True
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"the number of {spec.mode} must be a whole number >= 0, got {n!r}")
+    n = check_count(n, "n", 0, f"the number of {spec.mode}")
     lay = layout(by, spec.rules, spec.mode)
-    size = default_aggregate_chunk(spec) if chunk_size is None else chunk_size
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"chunk_size: must be a whole number >= 1, got {chunk_size!r}")
+    size = check_count(
+        default_aggregate_chunk(spec) if chunk_size is None else chunk_size, "chunk_size", 1
+    )
     total = Tables.zeros(lay)
     with numba_threads(threads):
         for start in range(0, int(n), int(size)):

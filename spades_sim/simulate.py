@@ -46,6 +46,7 @@ from spades_sim.schema import (
     hand_columns,
     nullable_names,
 )
+from spades_sim.validate import check_count
 
 if TYPE_CHECKING:  # aggregate mode (issue 10)
     from spades_sim.aggregate_table import Aggregate
@@ -385,14 +386,13 @@ def iter_chunks(
     skip: set[int] | frozenset[int] = frozenset(),
 ) -> Iterator[Chunk]:
     """The chunks of a run of ``total`` items, skipping chunk indices in ``skip``."""
-    if isinstance(total, bool) or not isinstance(total, (int, np.integer)) or total < 0:
-        raise ValueError(f"the number of {spec.mode} must be a whole number >= 0, got {total!r}")
-    size = default_chunk_size(spec) if chunk_size is None else chunk_size
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-        raise ValueError(f"chunk_size: must be a whole number >= 1, got {chunk_size!r}")
-    for index, start in enumerate(range(0, int(total), size)):
+    total = check_count(total, "n", 0, f"the number of {spec.mode}")
+    size = check_count(
+        default_chunk_size(spec) if chunk_size is None else chunk_size, "chunk_size", 1
+    )
+    for index, start in enumerate(range(0, total, size)):
         if index not in skip:
-            yield run_chunk(spec, index, start, min(size, int(total) - start))
+            yield run_chunk(spec, index, start, min(size, total - start))
 
 
 def _frame(columns: Sequence[dict[str, np.ndarray]], schema: Sequence[Column]) -> pd.DataFrame:
