@@ -19,7 +19,7 @@ import numpy as np
 from spades_sim._nb.enums import N_INFO, N_SCORE_SLOTS, InfoSlot, ReplayError
 from spades_sim._nb.enums import ScoreSlot as S
 from spades_sim._nb.loop import score_hand_nb
-from spades_sim._nb.play import replay_tricks_nb
+from spades_sim._nb.play import opening_leader_nb, replay_tricks_nb
 from spades_sim.cards import Hand, card_suit, cards_of, mask_of, parse_card
 from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
@@ -177,15 +177,14 @@ def replay_hand(
     )
     players = rules.players
     play_list, unknown = _parse_plays(plays, players)
-    leader = (dealer_seat + 1) % 4 if players == 4 else 1 - dealer_seat
-    if rules.first_lead == "two_of_clubs":
-        leader = next(seat for seat, mask in enumerate(masks) if mask & 1)
     held = np.zeros(4, dtype=np.uint64)
     held[:players] = masks
+    lowered = rules.lower()
+    leader = opening_leader_nb(lowered, held, np.int64(dealer_seat))
     winners = np.zeros(13, dtype=np.int8)
     tricks = np.zeros(4, dtype=np.int64)
     code, index, seat = replay_tricks_nb(
-        rules.lower(), held, leader, np.array(play_list, dtype=np.int64), winners, tricks
+        lowered, held, leader, np.array(play_list, dtype=np.int64), winners, tricks
     )
     if code != ReplayError.ok:
         raise _explain(int(code), int(index), int(seat), play_list, masks, players, unknown)

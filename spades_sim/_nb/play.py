@@ -58,6 +58,14 @@ def first_leader_nb(hands, base, players, first, rules):
     return leader
 
 
+@njit(cache=True)
+def opening_leader_nb(rules, hands, dealer):
+    """Who leads the first trick of a hand dealt by ``dealer`` with ``hands`` (a real call,
+    for the Python layer: ``spades_sim.hand``)."""
+    players = rules[RuleField.players]
+    return first_leader_nb(hands, 0, players, first_to_act_nb(dealer, players), rules)
+
+
 @njit(inline="always", cache=True)
 def next_seat_nb(seat, players):
     seat += 1
