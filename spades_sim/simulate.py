@@ -396,18 +396,24 @@ def iter_chunks(
 
 
 def _frame(columns: Sequence[dict[str, np.ndarray]], schema: Sequence[Column]) -> pd.DataFrame:
+    """The chunks' columns as one frame, copying nothing it need not: a single chunk's
+    arrays are taken as they are (several are concatenated once), and the frame holds
+    them as they are (``copy=False``: pandas would otherwise copy every column into one
+    2-D block per dtype, a quarter of ``simulate_hands``' time after the kernel). The
+    arrays are private to the run, so nothing else can change the frame through them."""
     data: dict[str, Any] = {}
     for c in schema:
-        values = (
-            np.concatenate([chunk[c.name] for chunk in columns])
-            if columns
-            else np.empty(0, c.dtype)
-        )
+        if len(columns) == 1:
+            values = columns[0][c.name]
+        elif columns:
+            values = np.concatenate([chunk[c.name] for chunk in columns])
+        else:
+            values = np.empty(0, c.dtype)
         if c.nullable_bool:
             data[c.name] = pd.arrays.BooleanArray(values == 1, values < 0)
         else:
             data[c.name] = values
-    return pd.DataFrame(data)
+    return pd.DataFrame(data, copy=False)
 
 
 # --- aggregate mode (issue 10): the overloads and the ``aggregate`` branch below ------
