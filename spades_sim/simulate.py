@@ -344,13 +344,17 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
         "nil": nil_kind == 1,
         "blind_nil": nil_kind == 2,
     }
+    columns = spec.hand_columns()
+    wanted = {c.name for c in columns}
     for name, row in _I8_FIELDS.items():
-        computed[name] = take(i8[row])
+        if name in wanted:
+            computed[name] = take(i8[row])
     for name, row in _I32_FIELDS.items():
-        computed[name] = take(i32[row])
-    hands = {
-        c.name: np.ascontiguousarray(computed[c.name], dtype=c.dtype) for c in spec.hand_columns()
-    }
+        # In hands mode four of the six int32 rows are games-only: a column that viewed
+        # its row would keep the whole block (24 bytes a row) alive for 8 bytes' use.
+        if name in wanted:
+            computed[name] = take(i32[row]) if games_cols is not None else i32[row].copy()
+    hands = {c.name: np.ascontiguousarray(computed[c.name], dtype=c.dtype) for c in columns}
     plays = None
     if spec.record_play:
         sel = slice(None) if slots is None else slots
@@ -479,6 +483,11 @@ def simulate_hands(
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     if aggregate is not None and aggregate is not False:  # aggregate mode (issue 10)
         return _aggregate(spec, n, aggregate, threads, chunk_size)
+    if chunk_size is None:
+        # One chunk: the frame keeps every row anyway, and a single chunk's columns go
+        # into it without being concatenated (``_frame``). ``default_chunk_size`` is for
+        # runs that stream their rows to disk, where it bounds the memory.
+        chunk_size = max(1, check_count(n, "n", 0, "the number of hands"))
     with numba_threads(threads):
         chunks = [c.hands for c in iter_chunks(spec, n, chunk_size=chunk_size)]
     hands = _frame(chunks, spec.hand_columns())
