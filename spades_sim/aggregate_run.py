@@ -40,10 +40,10 @@ import pyarrow.parquet as pq
 from spades_sim.aggregate import aggregate_chunk, default_aggregate_chunk, layout, to_aggregate
 from spades_sim.aggregate_table import Aggregate
 from spades_sim.dataset import read_manifest
+from spades_sim.kernels import watch_compiles
 from spades_sim.run import (
     Progress,
     RunCall,
-    RunInterrupted,
     RunSummary,
     Tally,
     _stored_chunk_size,
@@ -111,7 +111,7 @@ def run_aggregate(
     if resume and chunk_size is None:
         chunk_size = _stored_chunk_size(out)
     size = default_aggregate_chunk(spec) if chunk_size is None else chunk_size
-    with numba_threads(threads):  # validates threads before anything is written
+    with numba_threads(threads), watch_compiles() as compiles:  # threads checked first
         call = RunCall(
             spec,
             total,
@@ -147,9 +147,7 @@ def run_aggregate(
                     writer.finish()
         finally:
             call.close_bar()
-    if interrupted is not None:
-        raise RunInterrupted(call.summary(complete=False), interrupted)
-    return call.summary(complete=True)
+    return call.result(interrupted, compiles)
 
 
 def is_aggregate_run(path: str | os.PathLike[str]) -> bool:

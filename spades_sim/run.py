@@ -57,7 +57,7 @@ from typing import Any
 
 from spades_sim.dataset import MAX_PART, DatasetWriter, PartFormat, read_manifest
 from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
-from spades_sim.kernels import watch_compiles
+from spades_sim.kernels import CompileWatch, watch_compiles
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, nullable_names
 from spades_sim.simulate import Chunk, RunSpec, default_chunk_size, numba_threads, run_chunk
 from spades_sim.summary import Progress, RunSummary, Tally
@@ -294,6 +294,19 @@ class RunCall:
             meta=self.meta,
         )
 
+    def result(self, interrupted: int | None, compiles: CompileWatch) -> RunSummary:
+        """The call's summary with the kernels it compiled (``compiles``), once its parts
+        are done; raises :class:`RunInterrupted` with it when signal ``interrupted`` stopped
+        the call."""
+        summary = dataclasses.replace(
+            self.summary(complete=interrupted is None),
+            compiled=bool(compiles.compiles),
+            compile_seconds=round(compiles.seconds, 1),
+        )
+        if interrupted is not None:
+            raise RunInterrupted(summary, interrupted)
+        return summary
+
 
 def run_dataset(
     spec: RunSpec,
@@ -404,14 +417,7 @@ def run_dataset(
                     writer.finish()
         finally:
             call.close_bar()
-    summary = dataclasses.replace(
-        call.summary(complete=interrupted is None),
-        compiled=bool(compiles.compiles),
-        compile_seconds=round(compiles.seconds, 1),
-    )
-    if interrupted is not None:
-        raise RunInterrupted(summary, interrupted)
-    return summary
+    return call.result(interrupted, compiles)
 
 
 def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:
