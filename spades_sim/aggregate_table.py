@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spades_sim._nb.features import FEATURES
 from spades_sim.schema import HAND_COLUMNS
 
 __all__ = [
@@ -70,18 +71,7 @@ __all__ = [
     "table_keys",
 ]
 
-SEAT_ONLY = (
-    "spades",
-    "high_spades",
-    "aces",
-    "kings",
-    "queens",
-    "shortest_suit",
-    "voids",
-    "points",
-    "seat",
-    "tricks",
-)
+SEAT_ONLY = (*FEATURES, "seat", "tricks")
 """Keys of a seat (not of its side): the seats table only."""
 CELL_KEYS = ("bid", "nil", "blind_nil")
 """Seat keys the seats table's cells already hold (``bid``, ``nil_kind``)."""
