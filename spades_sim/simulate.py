@@ -34,8 +34,9 @@ from spades_sim._nb.enums import (
     OutI8,
     OutI32,
 )
+from spades_sim._nb.lockstep_bidding import LANE_BIDDERS
 from spades_sim.errors import SpadesError
-from spades_sim.policies import Kind, Policy, parse_policy
+from spades_sim.policies import Kind, Policy, lookup, parse_policy
 from spades_sim.rules import Rules
 from spades_sim.schema import (
     GAME_COLUMNS,
@@ -223,16 +224,16 @@ def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
 
 def _lockstep_play(spec: RunSpec) -> str | None:
     """The play policy the lock-step kernels can run for this spec (same results,
-    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidding other
-    than ``monte-carlo`` (its rollouts take far longer than the play; the scalar kernel
-    has them), independent hands, play not recorded."""
+    faster), or None: both sides ``random`` or both ``heuristic``, built-in bidders the
+    lock-step bidder covers (``lockstep_bidding.LANE_BIDDERS``: all but ``monte-carlo``),
+    independent hands, play not recorded."""
     names = {p.name for p in spec.play}
     if spec.mode != "hands" or spec.record_play or len(names) != 1:
         return None
     if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
         return None
-    if any(p.name == "monte-carlo" for p in spec.bidding):
-        return None
+    if any(lookup(p.name, "bid").policy_id not in LANE_BIDDERS for p in spec.bidding):
+        return None  # monte-carlo: its rollouts take far longer than the play
     name = names.pop()
     return name if name in ("random", "heuristic") else None
 

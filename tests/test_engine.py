@@ -290,14 +290,40 @@ def test_lockstep_play_equals_scalar_play(preset: str, play: str) -> None:
     "bidding", [s.name for s in describe("bid") if s.name not in ("monte-carlo", "random")]
 )
 def test_lockstep_bidding_equals_scalar_bidding(bidding: str) -> None:
-    # The lock-step kernels bid through prepare.plain_bid_nb (the built-in dispatch without
-    # monte-carlo); the scalar kernel through policies.builtin_bid_nb. Same bids, for every
+    # The lock-step kernels bid in lock-step (lockstep_bidding.py, four players); the
+    # scalar kernel through policies.builtin_bid_nb. Same bids, for every
     # registered bidder (random: test_lockstep_play_equals_scalar_play).
     frame = simulate_hands(700, seed=43, bidding=bidding, play="heuristic")
     scalar = record_hands(700, seed=43, bidding=bidding, play="heuristic")
     for name in ("bid", "nil", "blind_nil", "tricks", "score_change"):
         got = frame[name].to_numpy(dtype="int16", na_value=-1)
         assert (got == scalar.hands[name].astype("int16")).all(), name
+
+
+@pytest.mark.parametrize(
+    "bidding",
+    [
+        ("count", "pagat"),
+        ("partner-aware", WILD_BIDDING),
+        (WILD_BIDDING, "count:bias=0.5,nil_threshold=4"),
+        ("pagat:queen_value=0.5,trump_length=3", "partner-aware:opp_nil_bonus=1,score_margin=0"),
+    ],
+)
+@pytest.mark.parametrize("preset", ["standard", "blind-nil-exchange", "jokers", "no-bags"])
+def test_lockstep_bidding_of_two_different_sides_equals_scalar(
+    bidding: tuple[str, str], preset: str
+) -> None:
+    # The lock-step bidder evaluates every bidder in every lane and keeps each side's own
+    # answer: mixed sides, custom parameters, blind nil (random bids it) with the exchange,
+    # jokers, no bags must all give the one-deal-at-a-time bids and the same play after.
+    rules = Rules.preset(preset)
+    frame = simulate_hands(900, seed=44, rules=rules, bidding=bidding, play="random")
+    scalar = record_hands(900, seed=44, rules=rules, bidding=bidding, play="random")
+    for name in ("hand", "bid", "nil", "blind_nil", "tricks", "score_change", "policy_error"):
+        if name not in scalar.hands:
+            continue
+        got = frame[name].to_numpy(dtype="int64", na_value=-1)
+        assert (got == scalar.hands[name].astype("int64")).all(), name
 
 
 # --- bad input ------------------------------------------------------------------------

@@ -263,18 +263,15 @@ PAGAT_TRUMP_LENGTH = 4.0
 
 @njit(cache=True)
 def partner_aware_bid_nb(hand, seat, info, rules, params):
-    """Partner-aware bidding: the guide's count, adjusted to the table and the score."""
+    """Partner-aware bidding: the guide's count, adjusted to the table and the score
+    (``partner_aware_core_nb``, after reading the table from ``info``)."""
     players = info[InfoSlot.players]
     four = players == 4
-    if four:
-        value = pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH)
-    else:
-        value = two_player_value_nb(hand)
     side = seat & 1 if four else seat
-    threshold = params[BidParam.nil_threshold]
     # the table: bids so far against 13 tricks, nils by partner or opponents
     known = 0
     unbid = 0
+    partner_nil = False
     opp_nil = False
     for s in range(players):
         if s == seat:
@@ -284,36 +281,64 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
             unbid += 1
         elif info[InfoSlot.nil + s] != 0:
             if four and s == (seat ^ 2):
-                value += params[PartnerParam.nil_cover_bonus]
+                partner_nil = True
             else:
                 opp_nil = True
         else:
             known += b
+    p = seat ^ 2
+    return partner_aware_core_nb(
+        hand, four, known, unbid, partner_nil, opp_nil, info[InfoSlot.bids + p] if four else -1,
+        info[InfoSlot.nil + p] if four else 0, info[InfoSlot.bags + side],
+        info[InfoSlot.scores + side], info[InfoSlot.scores + 1 - side],
+        rules[RuleField.bag_penalty] > 0, rules[RuleField.bag_limit], rules[RuleField.target],
+        params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
+        params[BidParam.round_up], params[PartnerParam.overbid_cut],
+        params[PartnerParam.nil_cover_bonus], params[PartnerParam.opp_nil_bonus],
+        params[PartnerParam.bag_push], params[PartnerParam.bag_margin],
+        params[PartnerParam.score_shade], params[PartnerParam.score_margin],
+    )  # fmt: skip
+
+
+@njit(cache=True, forceinline=True)
+def partner_aware_core_nb(
+    hand, four, known, unbid, partner_nil, opp_nil, partner_bid, partner_nil_kind, bags, mine,
+    theirs, bag_rule, bag_limit, target, bias, threshold, partner_min, round_up, overbid_cut,
+    cover_bonus, opp_bonus, bag_push, bag_margin, score_shade, score_margin,
+):  # fmt: skip
+    """The partner-aware bidder on scalars: the guide's count (``pagat_value_nb`` with its
+    defaults; two players the fit), plus ``cover_bonus`` when the partner bid nil and
+    ``opp_bonus`` when an opponent did; cut by ``overbid_cut`` per trick the table (``known``
+    bids, 3 per ``unbid`` seat) exceeds 13; pushed up near the bag limit (``bag_rule``) and
+    when behind, shaded down near the ``target`` when ahead (the nil threshold moves with
+    the score and with a partner bid of 4 or more)."""
+    if four:
+        value = pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH)
+    else:
+        value = two_player_value_nb(hand)
+    if partner_nil:
+        value += cover_bonus
     if opp_nil:
-        value += params[PartnerParam.opp_nil_bonus]
+        value += opp_bonus
     excess = known + value + 3.0 * unbid - 13.0
     if excess > 0:
-        value -= params[PartnerParam.overbid_cut] * excess
-    if four and info[InfoSlot.bids + (seat ^ 2)] >= 4 and info[InfoSlot.nil + (seat ^ 2)] == 0:
+        value -= overbid_cut * excess
+    if four and partner_bid >= 4 and partner_nil_kind == 0:
         threshold += 0.5
     # the game: bags near the limit, score near the target or far behind
-    if (
-        rules[RuleField.bag_penalty] > 0
-        and info[InfoSlot.bags + side]
-        >= rules[RuleField.bag_limit] - params[PartnerParam.bag_margin]
-    ):
-        value += params[PartnerParam.bag_push]
-    mine = info[InfoSlot.scores + side]
-    theirs = info[InfoSlot.scores + 1 - side]
-    if mine >= rules[RuleField.target] - params[PartnerParam.score_margin] and mine > theirs:
-        value -= params[PartnerParam.score_shade]
+    if bag_rule and bags >= bag_limit - bag_margin:
+        value += bag_push
+    if mine >= target - score_margin and mine > theirs:
+        value -= score_shade
         threshold -= 0.5
-    elif theirs - mine >= params[PartnerParam.score_margin]:
-        value += params[PartnerParam.score_shade]
+    elif theirs - mine >= score_margin:
+        value += score_shade
         threshold += 0.5
-    if nil_allowed_nb(seat, info, params, threshold, seat_nil_risk_nb(hand, four)):
+    if nil_ok_nb(
+        seat_nil_risk_nb(hand, four), threshold, four, partner_bid, partner_nil_kind, partner_min
+    ):
         return 0
-    return round_bid_nb(value, params[BidParam.bias], params[BidParam.round_up])
+    return round_bid_nb(value, bias, round_up)
 
 
 @njit(cache=True, forceinline=True)

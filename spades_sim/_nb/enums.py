@@ -309,6 +309,22 @@ HeuristicField = HeuristicFieldT()
 N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 13
 
 
+class BidLaneT(NamedTuple):
+    # the lock-step bidder's state (``lockstep_bidding.py``), int64, field f of deal b at
+    # f * LANES + b: in, the hands (bit patterns), stream key and first bidder; out, the
+    # bids, nil kinds (0/1 nil/2 blind) and out-of-range bids
+    hands: int = 0  # 4 fields
+    key: int = 4
+    first: int = 5
+    bids: int = 6  # 4 fields
+    nils: int = 10  # 4 fields
+    errors: int = 14
+
+
+BidLane = BidLaneT()
+N_BID_LANE_FIELDS = 15
+
+
 class MaskSlotT(NamedTuple):
     # the loops' hidden ``masks`` array (never shown to a policy), 4 seats each
     work: int = 0  # the hands during play

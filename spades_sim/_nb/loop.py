@@ -15,9 +15,9 @@ loads a private copy of this module from its file with ``POLICIES`` (the four
 functions) and ``CACHE = False`` set before it executes (``simulate._custom_kernels``;
 ``spades_sim.nb`` documents it): compiled once per process, never cached. The lock-step
 kernels (for runs without the sampling bidder, ``monte-carlo``, whose rollouts dwarf the
-play anyway) bid through ``policies.plain_bid_nb`` instead, so they never compile those
-rollouts: cold compile time is most of a first run's wait. What happens before the first
-lead is in ``prepare.py``.
+play anyway) bid in lock-step too (``prepare.prepare_lanes_four_nb``; two players through
+``policies.plain_bid_nb``), so they never compile those rollouts: cold compile time is
+most of a first run's wait. What happens before the first lead is in ``prepare.py``.
 """
 
 import numpy as np
@@ -26,13 +26,13 @@ from numba import njit
 from spades_sim._nb.deal import deck_cards_nb
 from spades_sim._nb.enums import (
     LANES,
+    N_BID_LANE_FIELDS,
     N_HEURISTIC_FIELDS,
     N_INFO,
     N_MASKS,
     N_SCORE_SLOTS,
     EndReason,
     GameOut,
-    HeuristicField,
     InfoSlot,
     LockstepField,
     MaskSlot,
@@ -47,9 +47,14 @@ from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
-from spades_sim._nb.prepare import prepare_plain_four_nb, prepare_plain_two_nb, prepare_with_nb
+from spades_sim._nb.prepare import (
+    NO_SEAT,
+    ZERO_I64,
+    prepare_lanes_four_nb,
+    prepare_lanes_two_nb,
+    prepare_with_nb,
+)
 from spades_sim._nb.rng import (
-    GOLDEN,
     KIND_GAMES,
     KIND_HANDS,
     LOW32,
@@ -60,10 +65,6 @@ from spades_sim._nb.rng import (
 from spades_sim._nb.score import game_result_nb, score_side_nb
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
-# Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
-# Literal[int] copy of prepare_hand_nb beside the int64 one ``odds`` calls (8 s).
-NO_SEAT = np.int64(-1)
-ZERO_I64 = np.int64(0)
 
 # Set in a private copy before it executes (see the module docstring); this module as
 # imported caches its kernels and dispatches the built-ins.
@@ -300,18 +301,6 @@ def games_nb(
 
 
 @njit(inline="always", cache=CACHE)
-def load_lane_nb(st, b, info, masks, leader, play_key):
-    """Put a prepared hand (``prepare_hand_nb``) into lane ``b`` of the lock-step state."""
-    for s in range(4):
-        st[(LockstepField.hand + s) * LANES + b] = masks[MaskSlot.hands + s]
-        st[(LockstepField.tricks + s) * LANES + b] = 0
-        st[(HeuristicField.bids + s) * LANES + b] = max(info[InfoSlot.bids + s], 0)
-        st[(HeuristicField.nils + s) * LANES + b] = info[InfoSlot.nil + s] != 0
-    st[LockstepField.leader * LANES + b] = leader
-    st[LockstepField.key * LANES + b] = play_key
-
-
-@njit(inline="always", cache=CACHE)
 def play_lockstep_nb(st, rules, params, heuristic):
     """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
     if heuristic:
@@ -344,37 +333,21 @@ def play_random_lanes_nb(st, rules, params):
 def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play,
                        out_hand, out_i8, out_i32, out_errors):  # fmt: skip
     """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
-    per block of ``LANES`` deals, bid one deal at a time through ``prepare``, then play
-    all of them at once with ``play`` (``play_heuristic_lanes_nb`` or
-    ``play_random_lanes_nb``, which give the scalar path's cards)."""
+    per block of ``LANES`` deals, ``prepare`` (``prepare.prepare_lanes_four_nb``, bids in
+    lock-step too, or ``prepare_lanes_two_nb``) then ``play`` (``play_heuristic_lanes_nb`` or
+    ``play_random_lanes_nb``, which give the scalar path's cards) for all of them at once."""
     players = rules[RuleField.players]
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
+    lanes = np.zeros(N_BID_LANE_FIELDS * LANES, dtype=np.int64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     for block in range(first, end):
         lo = block * LANES
         hi = min(n, lo + LANES)
-        for b in range(LANES):
-            i = lo + b if lo + b < hi else lo  # lanes past the end replay the first deal
-            deal = deal_start + i
-            key = stream_key_nb(seed, KIND_HANDS, deal, 0)
-            leader, counter, errors = prepare(
-                rules,
-                scratch,
-                key,
-                deal % players,
-                params,
-                infos[b],
-                masks[b],
-                NO_SEAT,
-                ZERO_I64,
-                ZERO_I64,
-            )
-            if lo + b < hi:
-                out_errors[i] = errors
-            load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+        prepare(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st,
+                out_errors)  # fmt: skip
         play(st, rules, params)
         for b in range(hi - lo):
             info = infos[b]
@@ -396,7 +369,7 @@ def hands_heuristic_lockstep_nb(
     ``monte-carlo`` and no play is recorded: the same results, in lock-step batches of
     ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
         play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
@@ -408,7 +381,7 @@ def hands_random_lockstep_nb(
 ):  # fmt: skip
     """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_four_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
         play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
@@ -420,7 +393,7 @@ def hands_heuristic_lockstep_two_nb(
 ):  # fmt: skip
     """``hands_heuristic_lockstep_nb`` for two players."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
         play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
@@ -432,6 +405,6 @@ def hands_random_lockstep_two_nb(
 ):  # fmt: skip
     """``hands_random_lockstep_nb`` for two players."""
     lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_plain_two_nb,
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
         play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip

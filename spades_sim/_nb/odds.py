@@ -38,7 +38,6 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.loop import (
-    load_lane_nb,
     new_scratch_nb,
     play_lockstep_nb,
     prepare_hand_nb,
@@ -46,6 +45,7 @@ from spades_sim._nb.loop import (
 )
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.prepare import load_lane_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken

@@ -87,7 +87,7 @@ def builtin_bid_nb(hand, seat, info, rules, params, rand):
 def plain_bid_nb(hand, seat, info, rules, params, rand):
     """``builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the same bids for
     every other policy, and a kernel that bids through it never compiles the rollouts
-    (``prepare.prepare_plain_four_nb``). A real call with borrowed arrays: inlined, each
+    (``prepare.prepare_plain_two_nb``). A real call with borrowed arrays: inlined, each
     call site of a kernel would compile a copy of every bidder."""
     return plain_bid_call_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
 

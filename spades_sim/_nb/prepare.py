@@ -4,11 +4,13 @@ nil decisions, the bids, the blind nil exchange.
 ``prepare_with_nb`` does it for any player count with the bid functions it is given
 (side s bids through ``bid_ns``/``bid_ew``); ``prepare_four_nb`` and ``prepare_two_nb``
 are its two halves. They are inlined into real, cached functions: ``loop.prepare_hand_nb``
-(the run's bid policies, every built-in one included, or user-written ones) and, for the
-lock-step kernels, ``prepare_plain_four_nb``/``prepare_plain_two_nb``, which bid through
-``plain_bid_nb`` (the built-in bidders but the sampling one, ``monte-carlo``) and cover
-one player count each, so a default run compiles neither the rollouts nor the two-player
-code. Randomness comes from the hand's stream ``key`` with counters from
+(the run's bid policies, every built-in one included, or user-written ones) and
+``prepare_plain_two_nb``, which bids through ``plain_bid_nb`` (the built-in bidders but the
+sampling one, ``monte-carlo``). The lock-step kernels prepare a batch of ``LANES`` deals at
+once: ``prepare_lanes_four_nb`` deals them together and bids in lock-step
+(``lockstep_bidding.py``), ``prepare_lanes_two_nb`` goes deal by deal through
+``prepare_plain_two_nb`` (the draw is sequential); a default run compiles neither the
+rollouts nor the two-player code. Randomness comes from the hand's stream ``key`` with counters from
 ``DECISION_COUNTER_BASE``; the play continues from the counter returned.
 """
 
@@ -17,15 +19,28 @@ from numba import njit
 
 from spades_sim._nb.bidding import blind_nil_wanted_nb
 from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
-from spades_sim._nb.deal import deal_four_nb, draw_two_nb
-from spades_sim._nb.enums import N_INFO, InfoSlot, MaskSlot, ParamRow, RuleField
+from spades_sim._nb.deal import (
+    DECISION_COUNTER_BASE,
+    deal_four_nb,
+    deal_lanes_four_nb,
+    draw_two_nb,
+)
+from spades_sim._nb.enums import (
+    LANES,
+    N_INFO,
+    BidLane,
+    HeuristicField,
+    InfoSlot,
+    LockstepField,
+    MaskSlot,
+    ParamRow,
+    RuleField,
+)
 from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
+from spades_sim._nb.lockstep_bidding import bid_lanes_four_nb
 from spades_sim._nb.play import first_leader_nb, first_to_act_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
-from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb
-
-DECISION_COUNTER_BASE = 64
-
+from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
 
 # Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
 # larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
@@ -89,17 +104,6 @@ def set_bid_nb(info, seat, bid, nil_kind):
 
 
 @njit(cache=True)
-def prepare_plain_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
-                          forced_bid, forced_kind):  # fmt: skip
-    """``prepare_four_nb`` with ``plain_bid_nb`` on both sides (no sampling bidder); the
-    lock-step kernels have one per player count, so neither compiles the other's code."""
-    return prepare_four_nb(
-        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        plain_bid_nb, plain_bid_nb,
-    )  # fmt: skip
-
-
-@njit(cache=True)
 def prepare_plain_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,
                          forced_bid, forced_kind):  # fmt: skip
     """``prepare_two_nb`` with ``plain_bid_nb`` on both sides."""
@@ -124,7 +128,7 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
     counting, and this call happens once per hand (through ``prepare_hand_nb``,
-    ``prepare_plain_four_nb`` or ``prepare_plain_two_nb``, which are real calls).
+    or ``prepare_plain_two_nb``, which are real calls).
     ``scratch`` holds the deck's 52 card ids in [52:104] and shuffle space in [0:52].
     ``info`` is the public table state (``enums.InfoSlot``; the caller sets the scores and
     bags before the hand), which the policies read and which ends with the bids, nil
@@ -167,14 +171,12 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                     forced_kind, bid_ns, bid_ew):  # fmt: skip
     """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
     first = start_hand_nb(rules, dealer, info)
-    counter = DECISION_COUNTER_BASE
-    errors = 0
-    exchange = rules[RuleField.blind_nil_exchange]
-    dealt = forced_seat >= 0
-    if not dealt:
+    if forced_seat < 0:
         deal_four_nb(scratch, key, masks, MaskSlot.hands)
     for s in range(4):
         masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+    counter = DECISION_COUNTER_BASE
+    errors = 0
     seat = first
     for _ in range(4):
         blind = False
@@ -194,6 +196,19 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
             set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
         counter += 1
         seat = (seat + 1) & 3
+    exchange_four_nb(rules, info, masks)
+    return (
+        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
+        counter,
+        errors,
+    )
+
+
+@njit(inline="always", cache=True)
+def exchange_four_nb(rules, info, masks):
+    """The blind nil exchange after the bids: a blind nil bidder whose partner did not
+    also bid blind nil swaps ``blind_nil_exchange`` cards with the partner."""
+    exchange = rules[RuleField.blind_nil_exchange]
     if exchange > 0:
         for side in range(2):
             a, b = side, side + 2
@@ -209,11 +224,6 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
                 )
                 masks[MaskSlot.hands + nil_seat] = (masks[MaskSlot.hands + nil_seat] & ~give) | take
                 masks[MaskSlot.hands + partner] = (masks[MaskSlot.hands + partner] & ~take) | give
-    return (
-        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
-        counter,
-        errors,
-    )
 
 
 @njit(inline="always", cache=True)
@@ -279,3 +289,81 @@ def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat
         counter,
         errors,
     )
+
+
+# --- Lock-step batches -------------------------------------------------------------------
+# A batch is ``LANES`` deals, lo .. hi-1 (lanes past hi replay deal lo, their results
+# unused), prepared into ``infos[b]``/``masks[b]`` and loaded into the play state ``st``.
+
+
+@njit(inline="always", cache=True)
+def load_lane_nb(st, b, info, masks, leader, play_key):
+    """Put a prepared hand into lane ``b`` of the lock-step play state."""
+    for s in range(4):
+        st[(LockstepField.hand + s) * LANES + b] = masks[MaskSlot.hands + s]
+        st[(LockstepField.tricks + s) * LANES + b] = 0
+        st[(HeuristicField.bids + s) * LANES + b] = max(info[InfoSlot.bids + s], 0)
+        st[(HeuristicField.nils + s) * LANES + b] = info[InfoSlot.nil + s] != 0
+    st[LockstepField.leader * LANES + b] = leader
+    st[LockstepField.key * LANES + b] = play_key
+
+
+@njit(cache=True)
+def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
+                          st, out_errors):  # fmt: skip
+    """A four-player batch with every bid taken in lock-step (``lockstep_bidding``; the
+    lock-step kernels run only bidders it covers): the same hands, bids and random
+    counters as ``prepare_four_nb`` with ``plain_bid_nb`` deal by deal. ``lanes``: the
+    bidder's state (``enums.BidLane``); ``out_errors[i]`` gets deal i's policy errors."""
+    for b in range(LANES):
+        deal = deal_start + (lo + b if lo + b < hi else lo)
+        lanes[BidLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
+    keys = lanes[BidLane.key * LANES : (BidLane.key + 1) * LANES]
+    hands = lanes[BidLane.hands * LANES : (BidLane.hands + 4) * LANES]
+    deal_lanes_four_nb(scratch[52:104], np.empty(52 * LANES, np.uint8), keys, hands)
+    for b in range(LANES):
+        deal = deal_start + (lo + b if lo + b < hi else lo)
+        lanes[BidLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
+        for s in range(4):
+            dealt = np.uint64(hands[s * LANES + b])
+            masks[b, MaskSlot.hands + s] = dealt
+            masks[b, MaskSlot.dealt + s] = dealt
+    bid_lanes_four_nb(rules, params, lanes)
+    for b in range(LANES):
+        info = infos[b]
+        m = masks[b]
+        for s in range(4):
+            bid = lanes[(BidLane.bids + s) * LANES + b]
+            set_bid_nb(info, s, bid, lanes[(BidLane.nils + s) * LANES + b])
+        exchange_four_nb(rules, info, m)
+        leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[BidLane.first * LANES + b], rules)
+        if lo + b < hi:
+            out_errors[lo + b] = lanes[BidLane.errors * LANES + b]
+        key = np.uint64(lanes[BidLane.key * LANES + b])
+        load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
+
+
+FOUR_PLAY_COUNTER = DECISION_COUNTER_BASE + 8  # the play's first counter: 2 per bidder
+
+
+@njit(cache=True)
+def prepare_lanes_two_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
+                         st, out_errors):  # fmt: skip
+    """A two-player batch, deal by deal through ``prepare_plain_two_nb`` (the draw is
+    sequential; ``lanes`` unused)."""
+    for b in range(LANES):
+        i = lo + b if lo + b < hi else lo
+        deal = deal_start + i
+        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
+        leader, counter, errors = prepare_plain_two_nb(
+            rules, scratch, key, deal % 2, params, infos[b], masks[b], NO_SEAT, ZERO_I64, ZERO_I64
+        )
+        if lo + b < hi:
+            out_errors[i] = errors
+        load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+
+
+# Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
+# Literal[int] copy beside the int64 one.
+NO_SEAT = np.int64(-1)
+ZERO_I64 = np.int64(0)

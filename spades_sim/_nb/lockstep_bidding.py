@@ -1,0 +1,205 @@
+"""Bidding for a batch of four-player deals in lock-step, written so LLVM can vectorise it.
+
+``bid_lanes_four_nb`` takes the blind nil decisions and the bids of ``LANES`` freshly
+dealt hands at once: the k-th bidder of every deal bids before the (k+1)-th, all
+per-deal state lives in flat arrays (seat s of deal b at ``s * LANES + b``) and the
+per-deal loop has no branch, so it compiles to SIMD code (see ``lockstep.py`` on vector
+width). It covers every built-in bidder but the sampling one (``random``, ``count``,
+``pagat``, ``partner-aware``, either side any of them) on a fresh table (independent
+hands: scores and bags 0), and calls the very scalar evaluations ``prepare.py`` does
+(``bidding.py``'s ``*_core_nb`` and value functions, same operations in the same order,
+no fast-math), with the same random counters: the bids equal the one-deal-at-a-time
+path's, which the tests check. Every lane evaluates each bidder its two sides use and
+keeps its own side's answer; that is cheaper than a branch per deal.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bidding import (
+    OWN_SLOT,
+    blind_nil_core_nb,
+    counting_bid_core_nb,
+    partner_aware_core_nb,
+)
+from spades_sim._nb.deal import DECISION_COUNTER_BASE
+from spades_sim._nb.enums import (
+    LANES,
+    BidLane,
+    BidParam,
+    BidPolicy,
+    ParamRow,
+    PartnerParam,
+    RandomBidParam,
+    RuleField,
+)
+from spades_sim._nb.lockstep import prefer_wide_vectors_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb, unit_nb
+
+LANE_BIDDERS = (BidPolicy.random, BidPolicy.count, BidPolicy.pagat, BidPolicy.partner_aware)
+"""The bidders ``bid_lanes_four_nb`` runs (the kernels choose it only for these)."""
+
+
+@njit(inline="always", cache=True)
+def _at(field, lane):
+    return field * LANES + lane
+
+
+@njit(inline="always", cache=True)
+def _pick(side, ns, ew):
+    return ew if side else ns
+
+
+@njit(inline="always", cache=True)
+def _seat_value(seat, v0, v1, v2, v3):
+    # two selects on the seat's bits: a chain of ``seat == s`` tests becomes a switch,
+    # which the vectoriser refuses
+    odd = seat & 1
+    low = v1 if odd else v0
+    high = v3 if odd else v2
+    return high if seat & 2 else low
+
+
+@njit(inline="always", cache=True)
+def _table_seat_nb(s, seat, partner, bid, nil):
+    """What seat ``s`` adds to the table ``seat`` sees: (its bid if a number, 1 if still
+    to bid, 1 if an opponent's nil)."""
+    other = s != seat
+    number = other & (bid >= 0) & (nil == 0)
+    return (
+        bid if number else 0,
+        np.int64(other & (bid < 0)),
+        np.int64(other & (bid >= 0) & (nil != 0) & (s != partner)),
+    )
+
+
+@njit(cache=True)
+def bid_lanes_four_nb(rules, params, lanes):
+    """Blind nil decisions and bids for the ``LANES`` deals of a batch.
+
+    ``lanes`` (``enums.BidLane``, field f of deal b at ``f * LANES + b``) holds on entry
+    each deal's hands (as int64 bit patterns), stream key and first bidder; on return
+    its bids (0..13, 0 for nil and blind nil), nil kinds (0 number, 1 nil, 2 blind nil)
+    and the number of out-of-range bids (clamped, as ``prepare.ask_bid_nb`` does; the
+    built-ins make none). ``params`` is the run's parameter matrix (rows ``ParamRow``)."""
+    prefer_wide_vectors_nb()
+    for j in range(4 * LANES):
+        lanes[BidLane.bids * LANES + j] = -1
+        lanes[BidLane.nils * LANES + j] = 0
+    for b in range(LANES):
+        lanes[BidLane.errors * LANES + b] = 0
+    # the parameters as scalars: loads from an array inside the lane loop would keep LLVM
+    # from vectorising it (it cannot tell they never alias the stores to ``lanes``)
+    ns = _slots_nb(params[ParamRow.bid])
+    ew = _slots_nb(params[ParamRow.bid + 1])
+    for k in range(4):
+        _bid_position_nb(rules, ns, ew, lanes, k)
+
+
+@njit(inline="always", cache=True)
+def _slots_nb(p):
+    return (
+        p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+        p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def _bid_position_nb(rules, ns, ew, lanes, k):
+    """The k-th bidder of every lane (``ns``, ``ew``: each side's parameter slots)."""
+    # which bidder each side runs, as flags (tests of one policy id against several
+    # values would become a switch, which the vectoriser refuses)
+    random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
+    aware_ns, aware_ew = ns[0] == BidPolicy.partner_aware, ew[0] == BidPolicy.partner_aware
+    count_ns, count_ew = ns[0] == BidPolicy.count, ew[0] == BidPolicy.count
+    # blind nil is open at a fresh table when the rules allow it with no deficit needed
+    blind_open = rules[RuleField.blind_nil] != 0 and rules[RuleField.blind_nil_min_deficit] <= 0
+    bag_rule = rules[RuleField.bag_penalty] > 0
+    bag_limit = rules[RuleField.bag_limit]
+    target = rules[RuleField.target]
+    # bidder k's counters, as ``prepare.prepare_four_nb``'s: blind nil, then the bid
+    count_step = np.uint64(DECISION_COUNTER_BASE + 2 * k) * GOLDEN
+    for b in range(LANES):
+        seat = (lanes[_at(BidLane.first, b)] + k) & 3
+        side = seat & 1
+        partner = seat ^ 2
+        hand = np.uint64(
+            _seat_value(seat, lanes[_at(BidLane.hands, b)], lanes[_at(BidLane.hands + 1, b)],
+                        lanes[_at(BidLane.hands + 2, b)], lanes[_at(BidLane.hands + 3, b)])
+        )  # fmt: skip
+        b0, b1 = lanes[_at(BidLane.bids, b)], lanes[_at(BidLane.bids + 1, b)]
+        b2, b3 = lanes[_at(BidLane.bids + 2, b)], lanes[_at(BidLane.bids + 3, b)]
+        n0, n1 = lanes[_at(BidLane.nils, b)], lanes[_at(BidLane.nils + 1, b)]
+        n2, n3 = lanes[_at(BidLane.nils + 2, b)], lanes[_at(BidLane.nils + 3, b)]
+        partner_bid = _seat_value(partner, b0, b1, b2, b3)
+        partner_nil = _seat_value(partner, n0, n1, n2, n3)
+        by_random = _pick(side, random_ns, random_ew)
+        by_aware = _pick(side, aware_ns, aware_ew)
+        policy = BidPolicy.count if _pick(side, count_ns, count_ew) else BidPolicy.pagat
+        key = np.uint64(lanes[_at(BidLane.key, b)])
+        # blind nil (``bidding.blind_nil_wanted_nb`` with deficit and bags 0)
+        rand = key + count_step
+        blind = blind_nil_core_nb(
+            True, 0, 0, partner_bid, partner_nil,
+            _pick(side, ns[BidParam.blind_nil_deficit], ew[BidParam.blind_nil_deficit]),
+            _pick(side, ns[BidParam.blind_nil_max_bags], ew[BidParam.blind_nil_max_bags]),
+            _pick(side, ns[BidParam.blind_nil_partner_min], ew[BidParam.blind_nil_partner_min]),
+            _pick(side, ns[BidParam.blind_nil_before_partner],
+                  ew[BidParam.blind_nil_before_partner]) > 0,
+        )  # fmt: skip
+        random_blind = unit_nb(mix64_nb(rand + GOLDEN)) < _pick(
+            side, ns[RandomBidParam.blind_nil_rate], ew[RandomBidParam.blind_nil_rate]
+        )
+        blind = random_blind if by_random else blind
+        blind = blind_open & blind
+        # the bid (``policies.plain_bid_call_nb``)
+        rand = key + count_step + GOLDEN
+        random_nil = unit_nb(mix64_nb(rand)) < _pick(
+            side, ns[RandomBidParam.nil_rate], ew[RandomBidParam.nil_rate]
+        )
+        max_bid = np.int64(_pick(side, ns[RandomBidParam.max_bid], ew[RandomBidParam.max_bid]))
+        random_bid = 0 if random_nil else 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, max_bid)
+        bias = _pick(side, ns[BidParam.bias], ew[BidParam.bias])
+        threshold = _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold])
+        partner_min = _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min])
+        round_up = _pick(side, ns[BidParam.round_up], ew[BidParam.round_up])
+        counted = counting_bid_core_nb(
+            hand, True, policy, partner_bid, partner_nil, bias, threshold, partner_min, round_up,
+            _pick(side, ns[OWN_SLOT], ew[OWN_SLOT]),
+            _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
+            _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
+        )  # fmt: skip
+        # partner-aware (``bidding.partner_aware_bid_nb``): the table as that seat sees it
+        known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
+        known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
+        known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
+        known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
+        known = known0 + known1 + known2 + known3
+        unbid = unbid0 + unbid1 + unbid2 + unbid3
+        opp_nil = (opp0 + opp1 + opp2 + opp3) > 0
+        aware = partner_aware_core_nb(
+            hand, True, known, unbid, (partner_bid >= 0) & (partner_nil != 0), opp_nil,
+            partner_bid, partner_nil, 0, 0, 0, bag_rule, bag_limit, target, bias, threshold,
+            partner_min, round_up,
+            _pick(side, ns[PartnerParam.overbid_cut], ew[PartnerParam.overbid_cut]),
+            _pick(side, ns[PartnerParam.nil_cover_bonus], ew[PartnerParam.nil_cover_bonus]),
+            _pick(side, ns[PartnerParam.opp_nil_bonus], ew[PartnerParam.opp_nil_bonus]),
+            _pick(side, ns[PartnerParam.bag_push], ew[PartnerParam.bag_push]),
+            _pick(side, ns[PartnerParam.bag_margin], ew[PartnerParam.bag_margin]),
+            _pick(side, ns[PartnerParam.score_shade], ew[PartnerParam.score_shade]),
+            _pick(side, ns[PartnerParam.score_margin], ew[PartnerParam.score_margin]),
+        )  # fmt: skip
+        bid = counted
+        bid = random_bid if by_random else bid
+        bid = aware if by_aware else bid
+        bad = (bid < 0) | (bid > 13)
+        lanes[_at(BidLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
+        bid = 0 if blind else min(max(bid, 0), 13)
+        kind = 2 if blind else (1 if bid == 0 else 0)
+        for s in range(4):
+            # blended, not selected: ``seat == s`` for s = 0..3 would become a switch
+            here = np.int64(seat == s)
+            old_bid = lanes[_at(BidLane.bids + s, b)]
+            old_kind = lanes[_at(BidLane.nils + s, b)]
+            lanes[_at(BidLane.bids + s, b)] = old_bid + (bid - old_bid) * here
+            lanes[_at(BidLane.nils + s, b)] = old_kind + (kind - old_kind) * here
