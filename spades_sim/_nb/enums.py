@@ -309,20 +309,24 @@ HeuristicField = HeuristicFieldT()
 N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 13
 
 
-class BidLaneT(NamedTuple):
-    # the lock-step bidder's state (``lockstep_bidding.py``), int64, field f of deal b at
-    # f * LANES + b: in, the hands (bit patterns), stream key and first bidder; out, the
-    # bids, nil kinds (0/1 nil/2 blind) and out-of-range bids
+class DealLaneT(NamedTuple):
+    # a lock-step batch's per-deal state outside the play (``prepare.prepare_lanes_four_nb``,
+    # ``lockstep_bidding.py``, ``lockstep_score.py``), int64, field f of deal b at
+    # f * LANES + b: the hands (bit patterns), stream key and first bidder; the bids, nil
+    # kinds (0/1 nil/2 blind) and out-of-range bids; after the play the tricks and each
+    # side's score (side s's ``ScoreSlot`` f at ``score + s * N_SCORE_SLOTS + f``)
     hands: int = 0  # 4 fields
     key: int = 4
     first: int = 5
     bids: int = 6  # 4 fields
     nils: int = 10  # 4 fields
     errors: int = 14
+    tricks: int = 15  # 4 fields
+    score: int = 19  # 2 * N_SCORE_SLOTS fields
 
 
-BidLane = BidLaneT()
-N_BID_LANE_FIELDS = 15
+DealLane = DealLaneT()
+N_DEAL_LANE_FIELDS = DealLane.score + 2 * N_SCORE_SLOTS
 
 
 class MaskSlotT(NamedTuple):

@@ -25,9 +25,9 @@ from spades_sim._nb.bidding import (
 from spades_sim._nb.deal import DECISION_COUNTER_BASE
 from spades_sim._nb.enums import (
     LANES,
-    BidLane,
     BidParam,
     BidPolicy,
+    DealLane,
     ParamRow,
     PartnerParam,
     RandomBidParam,
@@ -77,23 +77,38 @@ def _table_seat_nb(s, seat, partner, bid, nil):
 def bid_lanes_four_nb(rules, params, lanes):
     """Blind nil decisions and bids for the ``LANES`` deals of a batch.
 
-    ``lanes`` (``enums.BidLane``, field f of deal b at ``f * LANES + b``) holds on entry
+    ``lanes`` (``enums.DealLane``, field f of deal b at ``f * LANES + b``) holds on entry
     each deal's hands (as int64 bit patterns), stream key and first bidder; on return
     its bids (0..13, 0 for nil and blind nil), nil kinds (0 number, 1 nil, 2 blind nil)
     and the number of out-of-range bids (clamped, as ``prepare.ask_bid_nb`` does; the
     built-ins make none). ``params`` is the run's parameter matrix (rows ``ParamRow``)."""
     prefer_wide_vectors_nb()
     for j in range(4 * LANES):
-        lanes[BidLane.bids * LANES + j] = -1
-        lanes[BidLane.nils * LANES + j] = 0
+        lanes[DealLane.bids * LANES + j] = -1
+        lanes[DealLane.nils * LANES + j] = 0
     for b in range(LANES):
-        lanes[BidLane.errors * LANES + b] = 0
+        lanes[DealLane.errors * LANES + b] = 0
     # the parameters as scalars: loads from an array inside the lane loop would keep LLVM
     # from vectorising it (it cannot tell they never alias the stores to ``lanes``)
     ns = _slots_nb(params[ParamRow.bid])
     ew = _slots_nb(params[ParamRow.bid + 1])
-    for k in range(4):
-        _bid_position_nb(rules, ns, ew, lanes, k)
+    # one copy of the lane loop per set of bidders in use, so none evaluates a bidder
+    # no side runs (partner-aware costs about as much as the other bidders together)
+    counting = _uses(ns, ew, BidPolicy.count) or _uses(ns, ew, BidPolicy.pagat)
+    if _uses(ns, ew, BidPolicy.partner_aware):
+        for k in range(4):
+            _bid_position_nb(rules, ns, ew, lanes, k, True, True)
+    elif counting:
+        for k in range(4):
+            _bid_position_nb(rules, ns, ew, lanes, k, True, False)
+    else:
+        for k in range(4):
+            _bid_position_nb(rules, ns, ew, lanes, k, False, False)
+
+
+@njit(inline="always", cache=True)
+def _uses(ns, ew, policy):
+    return ns[0] == policy or ew[0] == policy
 
 
 @njit(inline="always", cache=True)
@@ -105,8 +120,9 @@ def _slots_nb(p):
 
 
 @njit(inline="always", cache=True)
-def _bid_position_nb(rules, ns, ew, lanes, k):
-    """The k-th bidder of every lane (``ns``, ``ew``: each side's parameter slots)."""
+def _bid_position_nb(rules, ns, ew, lanes, k, counting, aware_on):
+    """The k-th bidder of every lane (``ns``, ``ew``: each side's parameter slots), with
+    the count and pagat bidders if ``counting`` and partner-aware if ``aware_on``."""
     # which bidder each side runs, as flags (tests of one policy id against several
     # values would become a switch, which the vectoriser refuses)
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
@@ -120,23 +136,23 @@ def _bid_position_nb(rules, ns, ew, lanes, k):
     # bidder k's counters, as ``prepare.prepare_four_nb``'s: blind nil, then the bid
     count_step = np.uint64(DECISION_COUNTER_BASE + 2 * k) * GOLDEN
     for b in range(LANES):
-        seat = (lanes[_at(BidLane.first, b)] + k) & 3
+        seat = (lanes[_at(DealLane.first, b)] + k) & 3
         side = seat & 1
         partner = seat ^ 2
         hand = np.uint64(
-            _seat_value(seat, lanes[_at(BidLane.hands, b)], lanes[_at(BidLane.hands + 1, b)],
-                        lanes[_at(BidLane.hands + 2, b)], lanes[_at(BidLane.hands + 3, b)])
+            _seat_value(seat, lanes[_at(DealLane.hands, b)], lanes[_at(DealLane.hands + 1, b)],
+                        lanes[_at(DealLane.hands + 2, b)], lanes[_at(DealLane.hands + 3, b)])
         )  # fmt: skip
-        b0, b1 = lanes[_at(BidLane.bids, b)], lanes[_at(BidLane.bids + 1, b)]
-        b2, b3 = lanes[_at(BidLane.bids + 2, b)], lanes[_at(BidLane.bids + 3, b)]
-        n0, n1 = lanes[_at(BidLane.nils, b)], lanes[_at(BidLane.nils + 1, b)]
-        n2, n3 = lanes[_at(BidLane.nils + 2, b)], lanes[_at(BidLane.nils + 3, b)]
+        b0, b1 = lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)]
+        b2, b3 = lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)]
+        n0, n1 = lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)]
+        n2, n3 = lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)]
         partner_bid = _seat_value(partner, b0, b1, b2, b3)
         partner_nil = _seat_value(partner, n0, n1, n2, n3)
         by_random = _pick(side, random_ns, random_ew)
         by_aware = _pick(side, aware_ns, aware_ew)
         policy = BidPolicy.count if _pick(side, count_ns, count_ew) else BidPolicy.pagat
-        key = np.uint64(lanes[_at(BidLane.key, b)])
+        key = np.uint64(lanes[_at(DealLane.key, b)])
         # blind nil (``bidding.blind_nil_wanted_nb`` with deficit and bags 0)
         rand = key + count_step
         blind = blind_nil_core_nb(
@@ -163,43 +179,44 @@ def _bid_position_nb(rules, ns, ew, lanes, k):
         threshold = _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold])
         partner_min = _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min])
         round_up = _pick(side, ns[BidParam.round_up], ew[BidParam.round_up])
-        counted = counting_bid_core_nb(
-            hand, True, policy, partner_bid, partner_nil, bias, threshold, partner_min, round_up,
-            _pick(side, ns[OWN_SLOT], ew[OWN_SLOT]),
-            _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
-            _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
-        )  # fmt: skip
-        # partner-aware (``bidding.partner_aware_bid_nb``): the table as that seat sees it
-        known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
-        known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
-        known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
-        known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
-        known = known0 + known1 + known2 + known3
-        unbid = unbid0 + unbid1 + unbid2 + unbid3
-        opp_nil = (opp0 + opp1 + opp2 + opp3) > 0
-        aware = partner_aware_core_nb(
-            hand, True, known, unbid, (partner_bid >= 0) & (partner_nil != 0), opp_nil,
-            partner_bid, partner_nil, 0, 0, 0, bag_rule, bag_limit, target, bias, threshold,
-            partner_min, round_up,
-            _pick(side, ns[PartnerParam.overbid_cut], ew[PartnerParam.overbid_cut]),
-            _pick(side, ns[PartnerParam.nil_cover_bonus], ew[PartnerParam.nil_cover_bonus]),
-            _pick(side, ns[PartnerParam.opp_nil_bonus], ew[PartnerParam.opp_nil_bonus]),
-            _pick(side, ns[PartnerParam.bag_push], ew[PartnerParam.bag_push]),
-            _pick(side, ns[PartnerParam.bag_margin], ew[PartnerParam.bag_margin]),
-            _pick(side, ns[PartnerParam.score_shade], ew[PartnerParam.score_shade]),
-            _pick(side, ns[PartnerParam.score_margin], ew[PartnerParam.score_margin]),
-        )  # fmt: skip
+        counted = 0
+        if counting:
+            counted = counting_bid_core_nb(
+                hand, True, policy, partner_bid, partner_nil, bias, threshold, partner_min,
+                round_up, _pick(side, ns[OWN_SLOT], ew[OWN_SLOT]),
+                _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
+                _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
+            )  # fmt: skip
+        aware = 0
+        if aware_on:
+            # partner-aware (``bidding.partner_aware_bid_nb``): the table as the seat sees it
+            known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
+            known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
+            known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
+            known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
+            aware = partner_aware_core_nb(
+                hand, True, known0 + known1 + known2 + known3, unbid0 + unbid1 + unbid2 + unbid3,
+                partner_nil != 0, (opp0 + opp1 + opp2 + opp3) > 0, partner_bid, partner_nil, 0,
+                0, 0, bag_rule, bag_limit, target, bias, threshold, partner_min, round_up,
+                _pick(side, ns[PartnerParam.overbid_cut], ew[PartnerParam.overbid_cut]),
+                _pick(side, ns[PartnerParam.nil_cover_bonus], ew[PartnerParam.nil_cover_bonus]),
+                _pick(side, ns[PartnerParam.opp_nil_bonus], ew[PartnerParam.opp_nil_bonus]),
+                _pick(side, ns[PartnerParam.bag_push], ew[PartnerParam.bag_push]),
+                _pick(side, ns[PartnerParam.bag_margin], ew[PartnerParam.bag_margin]),
+                _pick(side, ns[PartnerParam.score_shade], ew[PartnerParam.score_shade]),
+                _pick(side, ns[PartnerParam.score_margin], ew[PartnerParam.score_margin]),
+            )  # fmt: skip
         bid = counted
         bid = random_bid if by_random else bid
         bid = aware if by_aware else bid
         bad = (bid < 0) | (bid > 13)
-        lanes[_at(BidLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
+        lanes[_at(DealLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
         bid = 0 if blind else min(max(bid, 0), 13)
         kind = 2 if blind else (1 if bid == 0 else 0)
         for s in range(4):
             # blended, not selected: ``seat == s`` for s = 0..3 would become a switch
             here = np.int64(seat == s)
-            old_bid = lanes[_at(BidLane.bids + s, b)]
-            old_kind = lanes[_at(BidLane.nils + s, b)]
-            lanes[_at(BidLane.bids + s, b)] = old_bid + (bid - old_bid) * here
-            lanes[_at(BidLane.nils + s, b)] = old_kind + (kind - old_kind) * here
+            old_bid = lanes[_at(DealLane.bids + s, b)]
+            old_kind = lanes[_at(DealLane.nils + s, b)]
+            lanes[_at(DealLane.bids + s, b)] = old_bid + (bid - old_bid) * here
+            lanes[_at(DealLane.nils + s, b)] = old_kind + (kind - old_kind) * here

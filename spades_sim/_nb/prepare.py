@@ -28,7 +28,7 @@ from spades_sim._nb.deal import (
 from spades_sim._nb.enums import (
     LANES,
     N_INFO,
-    BidLane,
+    DealLane,
     HeuristicField,
     InfoSlot,
     LockstepField,
@@ -314,16 +314,16 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
     """A four-player batch with every bid taken in lock-step (``lockstep_bidding``; the
     lock-step kernels run only bidders it covers): the same hands, bids and random
     counters as ``prepare_four_nb`` with ``plain_bid_nb`` deal by deal. ``lanes``: the
-    bidder's state (``enums.BidLane``); ``out_errors[i]`` gets deal i's policy errors."""
+    bidder's state (``enums.DealLane``); ``out_errors[i]`` gets deal i's policy errors."""
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
-        lanes[BidLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
-    keys = lanes[BidLane.key * LANES : (BidLane.key + 1) * LANES]
-    hands = lanes[BidLane.hands * LANES : (BidLane.hands + 4) * LANES]
+        lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
+    keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
+    hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
     deal_lanes_four_nb(scratch[52:104], np.empty(52 * LANES, np.uint8), keys, hands)
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
-        lanes[BidLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
+        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
         for s in range(4):
             dealt = np.uint64(hands[s * LANES + b])
             masks[b, MaskSlot.hands + s] = dealt
@@ -333,13 +333,13 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
         info = infos[b]
         m = masks[b]
         for s in range(4):
-            bid = lanes[(BidLane.bids + s) * LANES + b]
-            set_bid_nb(info, s, bid, lanes[(BidLane.nils + s) * LANES + b])
+            bid = lanes[(DealLane.bids + s) * LANES + b]
+            set_bid_nb(info, s, bid, lanes[(DealLane.nils + s) * LANES + b])
         exchange_four_nb(rules, info, m)
-        leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[BidLane.first * LANES + b], rules)
+        leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[DealLane.first * LANES + b], rules)
         if lo + b < hi:
-            out_errors[lo + b] = lanes[BidLane.errors * LANES + b]
-        key = np.uint64(lanes[BidLane.key * LANES + b])
+            out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
+        key = np.uint64(lanes[DealLane.key * LANES + b])
         load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
 
 

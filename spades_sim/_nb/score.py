@@ -1,9 +1,10 @@
 """Scoring as pure functions: one side's hand score, and the end-of-game test.
 
-``score_side_nb`` implements docs/rules.md "Scoring a hand" for one side (a partnership, or a
+``side_score_nb`` implements docs/rules.md "Scoring a hand" for one side (a partnership, or a
 lone player with two players); ``game_result_nb`` implements "Ending a game".
 """
 
+import numpy as np
 from numba import njit
 
 from spades_sim._nb.enums import EndReason, RuleField, ScoreSlot
@@ -22,12 +23,28 @@ def member_nb(rules, bid, nil_kind, tricks):
 
 @njit(inline="always", cache=True)
 def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, bags_before, out):
+    """Score one side for one hand (``side_score_nb``) into ``out`` (``ScoreSlot`` order)."""
+    res = side_score_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, bags_before)
+    out[ScoreSlot.contract] = res[0]
+    out[ScoreSlot.side_tricks] = res[1]
+    out[ScoreSlot.made] = res[2]
+    out[ScoreSlot.score_change] = res[3]
+    out[ScoreSlot.bags_change] = res[4]
+    out[ScoreSlot.bags_after] = res[5]
+    out[ScoreSlot.bag_penalty] = res[6]
+    out[ScoreSlot.boston] = res[7]
+    out[ScoreSlot.nil_made_a] = res[8]
+    out[ScoreSlot.nil_made_b] = res[9]
+
+
+@njit(inline="always", cache=True)
+def side_score_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, bags_before):
     """Score one side for one hand.
 
     ``nil_*`` is 0 (no nil), 1 (nil) or 2 (blind nil); member b is ignored unless has_b.
-    Writes into ``out``: [contract, side_tricks, made (-1 contract 0, 0 set, 1 made),
-    score_change, bags_change, bags_after, penalty_points, boston (0/1), nil_made_a,
-    nil_made_b] where nil_made_* is -1 (no nil), 0 or 1.
+    Returns, in ``ScoreSlot`` order: contract, side_tricks, made (-1 contract 0, 0 set,
+    1 made), score_change, bags_change, bags_after, penalty_points, boston (0/1),
+    nil_made_a, nil_made_b, where nil_made_* is -1 (no nil), 0 or 1.
     """
     if not has_b:
         bid_b = 0
@@ -72,16 +89,10 @@ def score_side_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
         penalty = times * rules[RuleField.bag_penalty]
         total -= times * rules[RuleField.bag_limit]
     points -= penalty
-    out[ScoreSlot.contract] = contract
-    out[ScoreSlot.side_tricks] = counted
-    out[ScoreSlot.made] = made
-    out[ScoreSlot.score_change] = points
-    out[ScoreSlot.bags_change] = bags
-    out[ScoreSlot.bags_after] = total
-    out[ScoreSlot.bag_penalty] = penalty
-    out[ScoreSlot.boston] = boston
-    out[ScoreSlot.nil_made_a] = nil_made_a
-    out[ScoreSlot.nil_made_b] = nil_made_b
+    return (
+        contract, counted, made, points, bags, total, penalty, np.int64(boston), nil_made_a,
+        nil_made_b,
+    )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
