@@ -20,12 +20,13 @@ The contracts:
 - ``*Param``: each built-in policy's parameter slots, by the registry's parameter names
   (``spades_sim.policies`` checks on registration that its order is this order).
 - ``HeuristicFlag``: the heuristic's on/off parameters as bits of one ``flags`` int.
-- ``ScoreSlot``: what ``score.score_side_nb`` writes for one side.
+- ``ScoreSlot``: what ``score.side_score_nb`` returns for one side.
 - ``ReplayError``: the error codes of ``play.replay_tricks_nb``; ``EndReason``: why a
   game ended (``score.game_result_nb``).
 - ``LockstepField``/``HeuristicField``: fields of the flat lock-step state (field f of
-  lane b at ``f * LANES + b``); ``MaskSlot``/``ParamRow``: the loops' hidden hand masks
-  and the rows of the per-run parameter matrix.
+  lane b at ``f * LANES + b``); ``DealLane``: a lock-step batch's per-deal state outside
+  the play (bids, scores); ``MaskSlot``/``ParamRow``: the loops' hidden hand masks and
+  the rows of the per-run parameter matrix.
 
 Multi-entry slots (four seats, two sides) give the first entry; the next field says
 where it ends. Because the output rows come from ``schema.py``, the kernel cache digest

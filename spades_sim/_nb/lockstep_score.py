@@ -1,4 +1,4 @@
-"""Scoring a batch of ``LANES`` finished hands in lock-step, written so LLVM can vectorise it.
+"""Scoring a batch of ``LANES`` finished hands in lock-step, and writing their rows.
 
 ``score_lanes_nb`` scores both sides of every deal of a lock-step batch at once with the
 scalar path's own ``score.side_score_nb`` (the same operations, so the same scores),
@@ -7,12 +7,24 @@ from the bids, nil kinds and tricks in the batch's ``DealLane`` fields, at a fre
 array: loads from an array inside the deal loop would keep LLVM from vectorising it (it
 cannot tell they never alias the stores). Numpy's error model leaves the bag division
 (``bag_limit`` >= 1 by the rules' validation) without Python's zero-division branch,
-which would also stop the vectoriser.
+which would also stop the vectoriser. ``write_lane_rows_nb`` then writes the batch's
+output rows, the values ``loop.write_rows_nb`` writes for one hand.
 """
 
+import numpy as np
 from numba import njit
 
-from spades_sim._nb.enums import LANES, N_RULE_FIELDS, N_SCORE_SLOTS, DealLane, RuleField
+from spades_sim._nb.enums import (
+    LANES,
+    N_RULE_FIELDS,
+    N_SCORE_SLOTS,
+    DealLane,
+    OutI8,
+    OutI32,
+    RuleField,
+    ScoreSlot,
+)
+from spades_sim._nb.features import FEATURES, hand_features_nb
 from spades_sim._nb.lockstep import prefer_wide_vectors_nb
 from spades_sim._nb.score import side_score_nb
 
@@ -22,6 +34,8 @@ def _at(field, lane):
     return field * LANES + lane
 
 
+if FEATURES[-1] != "points" or len(FEATURES) != 8:  # pragma: no cover
+    raise ImportError("_lane_rows_nb writes the 8 features by name; FEATURES changed")
 if N_RULE_FIELDS != 18:  # pragma: no cover - a new rule field must be added below
     raise ImportError("rule_values_nb lists 18 rule fields; RuleField has another count")
 
@@ -57,3 +71,77 @@ def score_lanes_nb(rules, lanes, n):
             )  # fmt: skip
             for f in range(N_SCORE_SLOTS):
                 lanes[_at(base + f, b)] = res[f]
+
+
+@njit(cache=True)
+def write_lane_rows_nb(players, lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
+    """The output rows of deals 0..n-1 of a scored batch (``score_lanes_nb``), the same
+    values ``loop.write_rows_nb`` writes (tests hold the lock-step and row kernels
+    equal). Deal b is deal ``first_deal + b`` (its dealer that modulo ``players``) and
+    fills rows ``row0 + b * players + seat``; at a fresh table the scores and bags before
+    are 0."""
+    prefer_wide_vectors_nb()
+    if players == 4:
+        _lane_rows_nb(4, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
+    else:
+        _lane_rows_nb(2, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
+
+
+@njit(inline="always", cache=True)
+def _lane_rows_nb(players, lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
+    # One loop over the deals per group of columns, the seats unrolled inside (``players``
+    # a constant). LLVM does not vectorise these (too many arrays to check apart); one
+    # loop per column, which it does, measured no faster: the cost is the stores of ~200
+    # bytes a deal into 26 columns.
+    for b in range(n):
+        row = np.uint64(row0 + b * players)  # unsigned: no wraparound test
+        for s in range(players):
+            out_hand[row + np.uint64(s)] = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
+            out_i8[OutI8.dealer, row + np.uint64(s)] = (first_deal + b) % players
+            out_i8[OutI8.bid, row + np.uint64(s)] = lanes[(DealLane.bids + s) * LANES + b]
+            out_i8[OutI8.nil_kind, row + np.uint64(s)] = lanes[(DealLane.nils + s) * LANES + b]
+            out_i8[OutI8.tricks, row + np.uint64(s)] = lanes[(DealLane.tricks + s) * LANES + b]
+    for b in range(n):
+        row = np.uint64(row0 + b * players)  # unsigned: no wraparound test
+        for s in range(players):
+            hand = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
+            spades, high, aces, kings, queens, shortest, voids, points = hand_features_nb(hand)
+            out_i8[OutI8.spades, row + np.uint64(s)] = spades
+            out_i8[OutI8.high_spades, row + np.uint64(s)] = high
+            out_i8[OutI8.aces, row + np.uint64(s)] = aces
+            out_i8[OutI8.kings, row + np.uint64(s)] = kings
+            out_i8[OutI8.queens, row + np.uint64(s)] = queens
+            out_i8[OutI8.shortest_suit, row + np.uint64(s)] = shortest
+            out_i8[OutI8.voids, row + np.uint64(s)] = voids
+            out_i8[OutI8.points, row + np.uint64(s)] = points
+    for b in range(n):
+        row = np.uint64(row0 + b * players)  # unsigned: no wraparound test
+        for s in range(players):
+            score = DealLane.score + (s & 1) * N_SCORE_SLOTS  # the seat's side
+            nil_made = score + ScoreSlot.nil_made_a + (s >> 1)
+            out_i8[OutI8.nil_made, row + np.uint64(s)] = lanes[nil_made * LANES + b]
+            out_i8[OutI8.side_contract, row + np.uint64(s)] = lanes[
+                (score + ScoreSlot.contract) * LANES + b
+            ]
+            out_i8[OutI8.side_tricks, row + np.uint64(s)] = lanes[
+                (score + ScoreSlot.side_tricks) * LANES + b
+            ]
+            out_i8[OutI8.made, row + np.uint64(s)] = lanes[(score + ScoreSlot.made) * LANES + b]
+            out_i8[OutI8.bags_change, row + np.uint64(s)] = lanes[
+                (score + ScoreSlot.bags_change) * LANES + b
+            ]
+            out_i8[OutI8.boston, row + np.uint64(s)] = lanes[(score + ScoreSlot.boston) * LANES + b]
+    for b in range(n):
+        row = np.uint64(row0 + b * players)  # unsigned: no wraparound test
+        for s in range(players):
+            score = DealLane.score + (s & 1) * N_SCORE_SLOTS
+            change = lanes[(score + ScoreSlot.score_change) * LANES + b]
+            out_i32[OutI32.score_change, row + np.uint64(s)] = change
+            penalty = lanes[(score + ScoreSlot.bag_penalty) * LANES + b]
+            out_i32[OutI32.bag_penalty, row + np.uint64(s)] = penalty
+            out_i32[OutI32.score_before, row + np.uint64(s)] = 0
+            out_i32[OutI32.score_after, row + np.uint64(s)] = change
+            out_i32[OutI32.bags_before, row + np.uint64(s)] = 0
+            out_i32[OutI32.bags_after, row + np.uint64(s)] = lanes[
+                (score + ScoreSlot.bags_after) * LANES + b
+            ]

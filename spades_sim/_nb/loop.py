@@ -46,7 +46,7 @@ from spades_sim._nb.enums import (
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
-from spades_sim._nb.lockstep_score import score_lanes_nb
+from spades_sim._nb.lockstep_score import score_lanes_nb, write_lane_rows_nb
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import (
@@ -183,29 +183,22 @@ def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, ou
 
 
 @njit(cache=CACHE)
-def finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, side_out, out_hand,
-                    out_i8, out_i32):  # fmt: skip
+def finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
+                    out_i32):  # fmt: skip
     """``finish_hand_nb`` for the deals lo .. hi-1 of a played lock-step batch: scored
-    together (``lockstep_score.score_lanes_nb``), then their rows written one deal at a
-    time by the row kernels' own ``write_rows_nb``."""
+    together (``lockstep_score.score_lanes_nb``), then their rows written column by column
+    (``lockstep_score.write_lane_rows_nb``, the values of ``write_rows_nb``)."""
     players = rules[RuleField.players]
     n = hi - lo
     for b in range(n):
         info = infos[b]
         for s in range(4):
-            tricks = np.int64(st[(LockstepField.tricks + s) * LANES + b])
-            info[InfoSlot.tricks_won + s] = tricks
-            lanes[(DealLane.tricks + s) * LANES + b] = tricks
+            lanes[(DealLane.tricks + s) * LANES + b] = st[(LockstepField.tricks + s) * LANES + b]
             lanes[(DealLane.bids + s) * LANES + b] = info[InfoSlot.bids + s]
             lanes[(DealLane.nils + s) * LANES + b] = info[InfoSlot.nil + s]
+            lanes[(DealLane.hands + s) * LANES + b] = np.int64(masks[b, MaskSlot.hands + s])
     score_lanes_nb(rules, lanes, n)
-    for b in range(n):
-        for side in range(2):
-            for f in range(N_SCORE_SLOTS):
-                side_out[side, f] = lanes[(DealLane.score + side * N_SCORE_SLOTS + f) * LANES + b]
-        deal = deal_start + lo + b
-        write_rows_nb(rules, (lo + b) * players, deal % players, infos[b], masks[b], side_out,
-                      out_hand, out_i8, out_i32)  # fmt: skip
+    write_lane_rows_nb(players, lanes, n, deal_start + lo, lo * players, out_hand, out_i8, out_i32)
 
 
 @njit(inline="always", cache=CACHE)
@@ -369,15 +362,14 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     lanes = np.zeros(N_DEAL_LANE_FIELDS * LANES, dtype=np.int64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
-    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
     for block in range(first, end):
         lo = block * LANES
         hi = min(n, lo + LANES)
         prepare(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st,
                 out_errors)  # fmt: skip
         play(st, rules, params)
-        finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, side_out, out_hand,
-                        out_i8, out_i32)  # fmt: skip
+        finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
+                        out_i32)  # fmt: skip
 
 
 @njit(cache=CACHE, nogil=True)
