@@ -475,7 +475,8 @@ def test_sigkill_part_way_then_resume_equals_uninterrupted(tmp_path: Path) -> No
 
 
 def test_encodings_and_statistics(tmp_path: Path) -> None:
-    """Integers go delta-encoded (masks plain), no dictionary; statistics only where asked."""
+    """Integers go delta-encoded (masks and ``plain_columns`` plain) or split, no
+    dictionary; statistics only where asked; every reader decodes them."""
     runs = {}
     for encoding in ("DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT"):
         run = runs[encoding] = tmp_path / encoding
@@ -484,6 +485,7 @@ def test_encodings_and_statistics(tmp_path: Path) -> None:
             meta=META,
             fmt=PartFormat(
                 nullable_bool=NULLABLE,
+                plain_columns={"seat"},
                 write_statistics=["deal", "nope"],
                 integer_encoding=encoding,
             ),
@@ -492,11 +494,17 @@ def test_encodings_and_statistics(tmp_path: Path) -> None:
         meta = pq.ParquetFile(run / "part-00000.parquet").metadata
         group = meta.row_group(0)
         columns = {meta.schema.column(i).name: group.column(i) for i in range(meta.num_columns)}
-        for name in ("deal", "seat", "score_change"):
+        for name in ("deal", "score_change"):
             assert encoding in columns[name].encodings, name
+        for name in ("deal", "seat", "score_change", "hand"):
             assert not any("DICT" in e for e in columns[name].encodings), name
-        assert "PLAIN" in columns["hand"].encodings  # random bit masks: no delta, no split
-        assert not {"DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT"} & set(columns["hand"].encodings)
+        others = {"DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT"}
+        assert "PLAIN" in columns["seat"].encodings and not others & {*columns["seat"].encodings}
+        if encoding == "DELTA_BINARY_PACKED":  # random bit masks: deltas do not shrink them
+            assert "PLAIN" in columns["hand"].encodings
+            assert not others & set(columns["hand"].encodings)
+        else:  # split, zstd codes each byte position on its own (the top ones are all 0)
+            assert "BYTE_STREAM_SPLIT" in columns["hand"].encodings
         assert columns["deal"].is_stats_set and columns["deal"].statistics.min == 0
         assert not columns["bid"].is_stats_set
         want = expected_frame([0])
@@ -518,3 +526,46 @@ def test_encodings_and_statistics(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(load(plain), load(tmp_path / "DELTA_BINARY_PACKED"))
     with pytest.raises(ValueError, match="integer_encoding"):
         DatasetWriter(tmp_path / "bad", meta=META, fmt=PartFormat(integer_encoding="RLE"))
+
+
+def test_nullable_booleans_are_packed_as_arrow_would() -> None:
+    """The NumPy-packed bitmaps equal ``pa.array(..., mask=...)``, at every length."""
+    from spades_sim.dataset.format import to_arrow
+
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 7, 8, 9, 63, 1000, 4097):
+        for nulls in (0.0, 0.3, 1.0):
+            values = np.where(rng.random(n) < nulls, -1, rng.integers(0, 2, n)).astype(np.int8)
+            got = to_arrow("t", {"made": values}, frozenset({"made"}), {}).column("made")
+            want = pa.array(values == 1, mask=values < 0)
+            assert got.combine_chunks().equals(want), (n, nulls)
+            assert got.null_count == int((values < 0).sum())
+            got.combine_chunks().validate(full=True)
+
+
+def test_page_rows_and_plain_columns_are_validated_and_applied(tmp_path: Path) -> None:
+    """``page_rows`` reaches pyarrow where it has the option, and small pages are real
+    pages (the file grows by their headers); bad values are refused."""
+    from spades_sim.dataset.format import _HAS_PAGE_ROWS, PAGE_ROWS
+
+    schema = pa.schema([("seat", pa.int8()), ("deal", pa.int64())])
+    options = PartFormat(plain_columns=["seat"]).write_options(schema)
+    assert options["column_encoding"] == {"seat": "PLAIN", "deal": "DELTA_BINARY_PACKED"}
+    assert options.get("max_rows_per_page") == (PAGE_ROWS if _HAS_PAGE_ROWS else None)
+    assert "max_rows_per_page" not in PartFormat(page_rows=None).write_options(schema)
+    sizes = {}
+    for rows in (PAGE_ROWS, 50):
+        run = tmp_path / f"pages{rows}"
+        with DatasetWriter(run, meta=META, fmt=replace(FMT, page_rows=rows)) as w:
+            w.write_part(0, **part_kwargs(0))
+        sizes[rows] = (run / "part-00000.parquet").stat().st_size
+        pd.testing.assert_frame_equal(load(run), expected_frame([0]))
+    if _HAS_PAGE_ROWS:
+        assert sizes[50] > sizes[PAGE_ROWS]
+    for bad in (0, -3, True, 1.5):
+        with pytest.raises(ValueError, match="page_rows"):
+            PartFormat(page_rows=bad)  # type: ignore[arg-type]
+    for names in ("seat", [1]):
+        with pytest.raises(ValueError, match="plain_columns"):
+            PartFormat(plain_columns=names)  # type: ignore[arg-type]
+    assert PartFormat(plain_columns=(c for c in ["seat"])).plain_columns == {"seat"}

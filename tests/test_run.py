@@ -33,7 +33,7 @@ from spades_sim.reference import game_result
 from spades_sim.rules import Rules
 from spades_sim.run import Progress, RunSummary, Tally, plan, run_dataset, spec_from_meta
 from spades_sim.schema import REASONS
-from spades_sim.simulate import RunSpec
+from spades_sim.simulate import RunSpec, simulate_hands
 
 ROOT = Path(spades_sim.__path__[0]).parent  # the checkout the tests import
 PRESETS = tuple(Rules.PRESETS)
@@ -141,6 +141,31 @@ def test_files_explain_themselves(tmp_path: Path) -> None:
     assert hands_file.metadata.row_group(0).column(0).compression == "ZSTD"
 
 
+def test_run_parts_are_encoded_as_documented_and_read_back_as_simulated(tmp_path: Path) -> None:
+    """The run's format (spades_sim.dataset.format, "Encoding"): no dictionary, the seat
+    plain, the hand masks plain, other integers delta-encoded, zstd; ``pd.read_parquet``
+    of the run directory and ``load`` give the rows ``simulate_hands`` gives."""
+    spec = RunSpec.build(seed=4)
+    run_dataset(spec, 600, tmp_path / "r", chunk_size=250)
+    meta = pq.ParquetFile(tmp_path / "r" / "part-00000.parquet").metadata
+    group = meta.row_group(0)
+    columns = {meta.schema.column(i).name: group.column(i) for i in range(meta.num_columns)}
+    assert {c.compression for c in columns.values()} == {"ZSTD"}
+    assert not any(c.has_dictionary_page for c in columns.values())
+    assert "PLAIN" in columns["seat"].encodings and "PLAIN" in columns["hand"].encodings
+    for name in ("deal", "side", "spades", "points", "score_change"):
+        assert "DELTA_BINARY_PACKED" in columns[name].encodings, name
+    assert [n for n, c in columns.items() if c.is_stats_set] == ["deal"]
+    want = simulate_hands(600, seed=4)
+    got = load(tmp_path / "r")
+    pd.testing.assert_frame_equal(got, want)
+    plain = pd.read_parquet(tmp_path / "r")  # pandas' own reading: nullable bools as objects
+    nullable = ["made", "nil_made"]
+    pd.testing.assert_frame_equal(plain.drop(columns=nullable), want.drop(columns=nullable))
+    for name in nullable:
+        pd.testing.assert_series_equal(plain[name].astype("boolean"), want[name])
+
+
 def test_plan_refuses_too_many_parts() -> None:
     with pytest.raises(ValueError, match="at least 11"):
         plan(RunSpec.build(seed=0), 1_000_001, chunk_size=1)
@@ -155,7 +180,7 @@ def test_plan_refuses_too_many_parts() -> None:
 CHILD = """
 import sys
 from spades_sim.run import run_dataset
-from spades_sim.simulate import RunSpec
+from spades_sim.simulate import RunSpec, simulate_hands
 run_dataset(RunSpec.build(seed=21, record_play=True), {total}, {out!r}, chunk_size={chunk})
 """
 

@@ -3,9 +3,10 @@
 Contract
 --------
 :class:`PartFormat` is every option of how part files are written (nullable booleans,
-row group size, compression and level, dictionary, integer encoding, statistics, fsync):
-a frozen dataclass checked when it is made, plain values so it pickles (a Dask worker
-given a run's format writes a part exactly as the client's writer would).
+plain columns, row group and page size, compression and level, dictionary, integer
+encoding, statistics, fsync): a frozen dataclass checked when it is made, plain values so
+it pickles (a Dask worker given a run's format writes a part exactly as the client's
+writer would).
 :meth:`PartFormat.write_options` turns it into the keyword arguments of
 ``pyarrow.parquet.write_table`` for one table.
 
@@ -21,22 +22,49 @@ nullable boolean from a plain one (:func:`to_arrow`).
 
 Encoding. By default (``use_dictionary=None``) no column is dictionary-encoded: integer
 columns are stored with DELTA_BINARY_PACKED (``integer_encoding``), except 64-bit unsigned
-ones (bit masks such as the hands, incompressible by deltas) which stay PLAIN; floats use
-BYTE_STREAM_SPLIT; booleans and fixed-size lists the writer's defaults; then zstd.
-Measured on the 25-column hands table (1,048,576 rows, zstd level 1, CPU time per hand on
-the 2-core development machine): dictionary pages on the small integers 0.82 us at 41.8
-bytes per hand, delta 0.62 us at 49.4 bytes, byte-stream-split 0.53 us at 42.0 bytes.
-Parquet widens 8- and 16-bit values to 32 bits, and hashing them for a dictionary costs
-more than the bytes it saves. Byte-stream-split is the fastest but integer support is
-recent (Parquet format 2.11, 2024): pyarrow reads it from version 16 and DuckDB only from
-mid-2026, so it is opt-in (``integer_encoding="BYTE_STREAM_SPLIT"``); delta encoding has
-been read by every Parquet reader for years. ``write_statistics`` (True, or the columns
-to keep min/max for) trades row-group pruning for speed: statistics of unsorted 8-bit
-columns over a million rows prune nothing.
+ones (bit masks such as the hands, incompressible by deltas) and the ``plain_columns``
+(columns that repeat with a short period, such as the seat) which stay PLAIN; floats use
+BYTE_STREAM_SPLIT; booleans and fixed-size lists the writer's defaults; then zstd. Data
+pages hold up to ``page_rows`` rows (a million) and end at pyarrow's 1 MiB page size.
+
+Measured on the 25-column hands table of ``run_dataset`` (262,144 deals of 4 rows, zstd
+level 1; CPU time of ``to_arrow`` plus ``write_table`` per deal, medians of 5, on the
+2-core AMD EPYC development machine; ``benchmarks/writer.py`` prints it column by
+column). Before this layout: 0.66 us and 50.4 bytes a deal (byte-stream-split integers
+0.51 us and 44.7 bytes); now 0.54 us and 50.3 bytes (byte-stream-split 0.44 us and 41.3
+bytes). Where it went:
+
+- pages: pyarrow's writer ends a page every 20,000 rows since late 2025, about 10 KB of
+  a delta-coded 8-bit column, and the per-page work (zstd context, headers) was 15% of
+  the writing; a page of a million rows (still at most 1 MiB) saves it, and pandas reads
+  the part 20% faster too;
+- nullable booleans: their bitmaps are packed by NumPy (0.2 ns a row, 3 with pyarrow's
+  masked conversion);
+- the seat, 0 1 2 3 repeated, costs 0.8 ns a row PLAIN (zstd matches it to nothing)
+  against 4.2 delta-coded;
+- the rest stays as it was, because nothing readable everywhere is better on both
+  counts. The bytes: the hand masks are 23.4 of the 50.3 (PLAIN then zstd; 13 random bits
+  of 52 do not shrink further without byte-stream-split), the thirteen 8-bit counts 21.4,
+  the score 4.7. Dictionary pages on the counts and the score save 8.3 bytes a deal (42.0)
+  but cost 33% more CPU (0.69 us: Parquet widens 8- and 16-bit values to 32 bits and
+  hashing them costs more than delta coding; an Arrow dictionary array handed to the
+  writer measured slower still); no zstd on the delta-coded counts saves 12% of the CPU
+  for 8% more bytes (54.5); zstd level -1 leaves the masks uncompressed and level 3
+  costs four times as much on them; larger write batches change nothing and data page
+  version 2 is slower.
+
+Byte-stream-split (``integer_encoding="BYTE_STREAM_SPLIT"``, the hand masks too: the
+split lets zstd code each byte position on its own, 21.2 bytes a deal instead of 23.4)
+is the fastest and smallest, but integer support is recent (Parquet format 2.11, 2024):
+pyarrow reads it from version 16, DuckDB from mid-2026, parquet-java (Spark) from 1.14,
+so it is opt-in; delta encoding has been read by every Parquet reader for years.
+``write_statistics`` (True, or the columns to keep min/max for) trades row-group pruning
+for speed: statistics of unsorted 8-bit columns over a million rows prune nothing.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -44,6 +72,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from spades_sim.dataset.layout import Columns
 
@@ -51,6 +80,7 @@ __all__ = [
     "COMPRESSIONS",
     "DEFAULT_FORMAT",
     "INTEGER_ENCODINGS",
+    "PAGE_ROWS",
     "PartFormat",
     "check_columns",
     "to_arrow",
@@ -61,6 +91,14 @@ INTEGER_ENCODINGS: Final = ("DELTA_BINARY_PACKED", "BYTE_STREAM_SPLIT", "PLAIN")
 
 COMPRESSIONS: Final = ("zstd", "snappy", "gzip", "brotli", "lz4", "none")
 """Codecs ``PartFormat(compression=...)`` accepts (pyarrow's Parquet codecs)."""
+
+PAGE_ROWS: Final = 1 << 20
+"""Default ``PartFormat.page_rows``: pages end at pyarrow's 1 MiB page size, not at a count."""
+
+# Arrow's C++ writer has ended a data page every 20,000 rows since late 2025, and pyarrow
+# lets it be changed (``max_rows_per_page``) from a release soon after; older versions have
+# no row cap and no such option, so it is passed only where it exists.
+_HAS_PAGE_ROWS: Final = "max_rows_per_page" in inspect.signature(pq.ParquetWriter).parameters
 
 
 def _names(value: bool | Sequence[str] | None, what: str) -> bool | tuple[str, ...] | None:
@@ -77,7 +115,11 @@ class PartFormat:
     """How part files are encoded (see "Encoding" above); checked when it is made.
 
     ``nullable_bool`` names the integer columns (1/0/-1) stored as booleans with nulls;
-    ``row_group_size`` rows per row group; ``compression`` one of :data:`COMPRESSIONS`
+    ``plain_columns`` the integer columns stored PLAIN whatever ``integer_encoding`` says
+    (columns that repeat with a short period, such as the seat: zstd matches them away);
+    ``row_group_size`` rows per row group; ``page_rows`` rows per data page at most
+    (None: pyarrow's own cap; pages also end at its 1 MiB data page size);
+    ``compression`` one of :data:`COMPRESSIONS`
     and ``compression_level`` (None: the codec's default, zstd level 1); ``use_dictionary``
     (None: no dictionary, integers in ``integer_encoding``; True, False or the columns to
     dictionary-encode); ``write_statistics`` (True, False or the columns that get min/max
@@ -93,7 +135,9 @@ class PartFormat:
     """
 
     nullable_bool: frozenset[str] = frozenset()
+    plain_columns: frozenset[str] = frozenset()
     row_group_size: int = 1_000_000
+    page_rows: int | None = PAGE_ROWS
     compression: str = "zstd"
     compression_level: int | None = None
     use_dictionary: bool | tuple[str, ...] | None = None
@@ -102,10 +146,12 @@ class PartFormat:
     fsync: bool = True
 
     def __post_init__(self) -> None:
-        nullable: Iterable[str] = self.nullable_bool
-        if isinstance(nullable, str):
-            raise ValueError(f"nullable_bool must be a set of column names, got {nullable!r}")
-        object.__setattr__(self, "nullable_bool", frozenset(nullable))
+        for what in ("nullable_bool", "plain_columns"):
+            given: Iterable[str] = getattr(self, what)
+            names = () if isinstance(given, str) else tuple(given)
+            if isinstance(given, str) or not all(isinstance(v, str) for v in names):
+                raise ValueError(f"{what} must be a set of column names, got {given!r}")
+            object.__setattr__(self, what, frozenset(names))
         object.__setattr__(self, "use_dictionary", _names(self.use_dictionary, "use_dictionary"))
         statistics = _names(self.write_statistics, "write_statistics")
         object.__setattr__(self, "write_statistics", statistics)
@@ -114,6 +160,11 @@ class PartFormat:
         size = self.row_group_size
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise ValueError(f"row_group_size must be at least 1, got {size}")
+        rows = self.page_rows
+        if rows is not None and (
+            isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or rows < 1
+        ):
+            raise ValueError(f"page_rows must be at least 1 or None, got {rows!r}")
         if not isinstance(self.compression, str) or self.compression.lower() not in COMPRESSIONS:
             raise ValueError(
                 f"compression must be one of {', '.join(COMPRESSIONS)}, got {self.compression!r}"
@@ -138,7 +189,7 @@ class PartFormat:
     def encoding(self, schema: pa.Schema) -> dict[str, Any]:
         """The dictionary and column-encoding options for a table of this schema."""
         if self.use_dictionary is None:
-            return _auto_encoding(schema, self.integer_encoding)
+            return _auto_encoding(schema, self.integer_encoding, self.plain_columns)
         dictionary = self.use_dictionary
         return {"use_dictionary": dictionary if isinstance(dictionary, bool) else list(dictionary)}
 
@@ -150,27 +201,37 @@ class PartFormat:
         >>> options["compression"], options["column_encoding"]
         ('zstd', {'deal': 'DELTA_BINARY_PACKED'})
         """
-        return {
+        options = {
             "row_group_size": self.row_group_size,
             "compression": self.compression,
             "compression_level": self.compression_level,
             "write_statistics": self.statistics(schema),
             **self.encoding(schema),
         }
+        if self.page_rows is not None and _HAS_PAGE_ROWS:
+            options["max_rows_per_page"] = int(self.page_rows)
+        return options
 
 
 DEFAULT_FORMAT: Final = PartFormat()
 """The format of a writer given none."""
 
 
-def _auto_encoding(schema: pa.Schema, integer_encoding: str) -> dict[str, Any]:
+def _auto_encoding(
+    schema: pa.Schema, integer_encoding: str, plain_columns: frozenset[str]
+) -> dict[str, Any]:
     """Writer options for ``use_dictionary=None`` (see "Encoding" in the module docstring)."""
     encodings: dict[str, str] = {}
     for f in schema:
         if pa.types.is_floating(f.type):
             encodings[f.name] = "BYTE_STREAM_SPLIT"
         elif pa.types.is_integer(f.type):
-            encodings[f.name] = "PLAIN" if f.type == pa.uint64() else integer_encoding
+            if f.name in plain_columns:
+                encodings[f.name] = "PLAIN"
+            elif f.type == pa.uint64() and integer_encoding == "DELTA_BINARY_PACKED":
+                encodings[f.name] = "PLAIN"  # bit masks: deltas of random bits do not shrink
+            else:
+                encodings[f.name] = integer_encoding
     return {"use_dictionary": False, "column_encoding": encodings}
 
 
@@ -211,6 +272,20 @@ def check_columns(
     return out
 
 
+def _nullable_bool(values: npt.NDArray[Any]) -> pa.Array:
+    """1/0/-1 as an Arrow boolean with nulls, its bitmaps packed by NumPy (``pa.array``
+    with a mask took 3 ns a row, this 0.2).
+
+    >>> _nullable_bool(np.array([1, 0, -1], dtype=np.int8)).to_pylist()
+    [True, False, None]
+    """
+    valid = values >= 0
+    nulls = len(values) - int(np.count_nonzero(valid))
+    bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if nulls else None
+    data = pa.py_buffer(np.packbits(values == 1, bitorder="little"))
+    return pa.Array.from_buffers(pa.bool_(), len(values), [bitmap, data], null_count=nulls)
+
+
 def to_arrow(
     table: str,
     cols: Mapping[str, npt.NDArray[Any]],
@@ -227,7 +302,7 @@ def to_arrow(
                     f"{table} column {name!r} is a nullable boolean but holds "
                     f"{int(values.max())}; expected 1, 0 or -1 (null)"
                 )
-            arr = pa.array(values == 1, mask=values < 0)
+            arr = _nullable_bool(values)
             fields.append(pa.field(name, pa.bool_(), nullable=True))
         elif values.ndim == 2:
             flat = pa.array(values.reshape(-1))
