@@ -324,10 +324,20 @@ class DealLaneT(NamedTuple):
     errors: int = 14
     tricks: int = 15  # 4 fields
     score: int = 19  # 2 * N_SCORE_SLOTS fields
+    # the bidder's working fields, for the bidder now bidding in each deal
+    seat: int = 39
+    hand: int = 40
+    partner_bid: int = 41
+    partner_nil: int = 42
+    blind: int = 43
+    random_bid: int = 44
+    counted: int = 45
+    aware: int = 46
 
 
 DealLane = DealLaneT()
-N_DEAL_LANE_FIELDS = DealLane.score + 2 * N_SCORE_SLOTS
+N_DEAL_LANE_FIELDS = DealLane.aware + 1  # the fields, multi-entry ones counted in full
+assert DealLane.seat == DealLane.score + 2 * N_SCORE_SLOTS
 
 
 class MaskSlotT(NamedTuple):

@@ -81,7 +81,12 @@ def bid_lanes_four_nb(rules, params, lanes):
     each deal's hands (as int64 bit patterns), stream key and first bidder; on return
     its bids (0..13, 0 for nil and blind nil), nil kinds (0 number, 1 nil, 2 blind nil)
     and the number of out-of-range bids (clamped, as ``prepare.ask_bid_nb`` does; the
-    built-ins make none). ``params`` is the run's parameter matrix (rows ``ParamRow``)."""
+    built-ins make none). ``params`` is the run's parameter matrix (rows ``ParamRow``).
+
+    Each bidder in turn: one pass finds every deal's bidder, its hand, its partner's bid,
+    its blind nil decision and the ``random`` bid; one pass per other bidder some side
+    runs (count and pagat together; partner-aware) evaluates it in every deal; a last
+    pass keeps each deal's own side's answer. A bidder no side runs costs nothing."""
     prefer_wide_vectors_nb()
     for j in range(4 * LANES):
         lanes[DealLane.bids * LANES + j] = -1
@@ -92,18 +97,15 @@ def bid_lanes_four_nb(rules, params, lanes):
     # from vectorising it (it cannot tell they never alias the stores to ``lanes``)
     ns = _slots_nb(params[ParamRow.bid])
     ew = _slots_nb(params[ParamRow.bid + 1])
-    # one copy of the lane loop per set of bidders in use, so none evaluates a bidder
-    # no side runs (partner-aware costs about as much as the other bidders together)
     counting = _uses(ns, ew, BidPolicy.count) or _uses(ns, ew, BidPolicy.pagat)
-    if _uses(ns, ew, BidPolicy.partner_aware):
-        for k in range(4):
-            _bid_position_nb(rules, ns, ew, lanes, k, True, True)
-    elif counting:
-        for k in range(4):
-            _bid_position_nb(rules, ns, ew, lanes, k, True, False)
-    else:
-        for k in range(4):
-            _bid_position_nb(rules, ns, ew, lanes, k, False, False)
+    aware = _uses(ns, ew, BidPolicy.partner_aware)
+    for k in range(4):
+        _bidder_nb(rules, ns, ew, lanes, k)
+        if counting:
+            _counting_nb(ns, ew, lanes)
+        if aware:
+            _aware_nb(rules, ns, ew, lanes)
+        _settle_nb(ns, ew, lanes)
 
 
 @njit(inline="always", cache=True)
@@ -120,38 +122,30 @@ def _slots_nb(p):
 
 
 @njit(inline="always", cache=True)
-def _bid_position_nb(rules, ns, ew, lanes, k, counting, aware_on):
-    """The k-th bidder of every lane (``ns``, ``ew``: each side's parameter slots), with
-    the count and pagat bidders if ``counting`` and partner-aware if ``aware_on``."""
-    # which bidder each side runs, as flags (tests of one policy id against several
-    # values would become a switch, which the vectoriser refuses)
+def _bidder_nb(rules, ns, ew, lanes, k):
+    """Every deal's k-th bidder: its seat, hand, partner's bid and nil kind, blind nil
+    decision and ``random`` bid, into the ``DealLane`` working fields."""
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
-    aware_ns, aware_ew = ns[0] == BidPolicy.partner_aware, ew[0] == BidPolicy.partner_aware
-    count_ns, count_ew = ns[0] == BidPolicy.count, ew[0] == BidPolicy.count
     # blind nil is open at a fresh table when the rules allow it with no deficit needed
     blind_open = rules[RuleField.blind_nil] != 0 and rules[RuleField.blind_nil_min_deficit] <= 0
-    bag_rule = rules[RuleField.bag_penalty] > 0
-    bag_limit = rules[RuleField.bag_limit]
-    target = rules[RuleField.target]
     # bidder k's counters, as ``prepare.prepare_four_nb``'s: blind nil, then the bid
     count_step = np.uint64(DECISION_COUNTER_BASE + 2 * k) * GOLDEN
     for b in range(LANES):
         seat = (lanes[_at(DealLane.first, b)] + k) & 3
         side = seat & 1
         partner = seat ^ 2
-        hand = np.uint64(
-            _seat_value(seat, lanes[_at(DealLane.hands, b)], lanes[_at(DealLane.hands + 1, b)],
-                        lanes[_at(DealLane.hands + 2, b)], lanes[_at(DealLane.hands + 3, b)])
+        hand = _seat_value(
+            seat, lanes[_at(DealLane.hands, b)], lanes[_at(DealLane.hands + 1, b)],
+            lanes[_at(DealLane.hands + 2, b)], lanes[_at(DealLane.hands + 3, b)],
         )  # fmt: skip
-        b0, b1 = lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)]
-        b2, b3 = lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)]
-        n0, n1 = lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)]
-        n2, n3 = lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)]
-        partner_bid = _seat_value(partner, b0, b1, b2, b3)
-        partner_nil = _seat_value(partner, n0, n1, n2, n3)
-        by_random = _pick(side, random_ns, random_ew)
-        by_aware = _pick(side, aware_ns, aware_ew)
-        policy = BidPolicy.count if _pick(side, count_ns, count_ew) else BidPolicy.pagat
+        partner_bid = _seat_value(
+            partner, lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)],
+            lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)],
+        )  # fmt: skip
+        partner_nil = _seat_value(
+            partner, lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)],
+            lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)],
+        )  # fmt: skip
         key = np.uint64(lanes[_at(DealLane.key, b)])
         # blind nil (``bidding.blind_nil_wanted_nb`` with deficit and bags 0)
         rand = key + count_step
@@ -166,49 +160,98 @@ def _bid_position_nb(rules, ns, ew, lanes, k, counting, aware_on):
         random_blind = unit_nb(mix64_nb(rand + GOLDEN)) < _pick(
             side, ns[RandomBidParam.blind_nil_rate], ew[RandomBidParam.blind_nil_rate]
         )
-        blind = random_blind if by_random else blind
-        blind = blind_open & blind
-        # the bid (``policies.plain_bid_call_nb``)
+        blind = random_blind if _pick(side, random_ns, random_ew) else blind
+        # the random bid (``policies.plain_bid_call_nb``)
         rand = key + count_step + GOLDEN
         random_nil = unit_nb(mix64_nb(rand)) < _pick(
             side, ns[RandomBidParam.nil_rate], ew[RandomBidParam.nil_rate]
         )
         max_bid = np.int64(_pick(side, ns[RandomBidParam.max_bid], ew[RandomBidParam.max_bid]))
         random_bid = 0 if random_nil else 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, max_bid)
-        bias = _pick(side, ns[BidParam.bias], ew[BidParam.bias])
-        threshold = _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold])
-        partner_min = _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min])
-        round_up = _pick(side, ns[BidParam.round_up], ew[BidParam.round_up])
-        counted = 0
-        if counting:
-            counted = counting_bid_core_nb(
-                hand, True, policy, partner_bid, partner_nil, bias, threshold, partner_min,
-                round_up, _pick(side, ns[OWN_SLOT], ew[OWN_SLOT]),
-                _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
-                _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
-            )  # fmt: skip
-        aware = 0
-        if aware_on:
-            # partner-aware (``bidding.partner_aware_bid_nb``): the table as the seat sees it
-            known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
-            known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
-            known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
-            known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
-            aware = partner_aware_core_nb(
-                hand, True, known0 + known1 + known2 + known3, unbid0 + unbid1 + unbid2 + unbid3,
-                partner_nil != 0, (opp0 + opp1 + opp2 + opp3) > 0, partner_bid, partner_nil, 0,
-                0, 0, bag_rule, bag_limit, target, bias, threshold, partner_min, round_up,
-                _pick(side, ns[PartnerParam.overbid_cut], ew[PartnerParam.overbid_cut]),
-                _pick(side, ns[PartnerParam.nil_cover_bonus], ew[PartnerParam.nil_cover_bonus]),
-                _pick(side, ns[PartnerParam.opp_nil_bonus], ew[PartnerParam.opp_nil_bonus]),
-                _pick(side, ns[PartnerParam.bag_push], ew[PartnerParam.bag_push]),
-                _pick(side, ns[PartnerParam.bag_margin], ew[PartnerParam.bag_margin]),
-                _pick(side, ns[PartnerParam.score_shade], ew[PartnerParam.score_shade]),
-                _pick(side, ns[PartnerParam.score_margin], ew[PartnerParam.score_margin]),
-            )  # fmt: skip
-        bid = counted
-        bid = random_bid if by_random else bid
-        bid = aware if by_aware else bid
+        lanes[_at(DealLane.seat, b)] = seat
+        lanes[_at(DealLane.hand, b)] = hand
+        lanes[_at(DealLane.partner_bid, b)] = partner_bid
+        lanes[_at(DealLane.partner_nil, b)] = partner_nil
+        lanes[_at(DealLane.blind, b)] = np.int64(blind_open & blind)
+        lanes[_at(DealLane.random_bid, b)] = random_bid
+
+
+@njit(inline="always", cache=True)
+def _counting_nb(ns, ew, lanes):
+    """The count or pagat bid (``bidding.counting_bid_core_nb``) of every deal's bidder,
+    with its side's parameters, into ``DealLane.counted``."""
+    count_ns, count_ew = ns[0] == BidPolicy.count, ew[0] == BidPolicy.count
+    for b in range(LANES):
+        side = lanes[_at(DealLane.seat, b)] & 1
+        policy = BidPolicy.count if _pick(side, count_ns, count_ew) else BidPolicy.pagat
+        lanes[_at(DealLane.counted, b)] = counting_bid_core_nb(
+            np.uint64(lanes[_at(DealLane.hand, b)]), True, policy,
+            lanes[_at(DealLane.partner_bid, b)], lanes[_at(DealLane.partner_nil, b)],
+            _pick(side, ns[BidParam.bias], ew[BidParam.bias]),
+            _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold]),
+            _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min]),
+            _pick(side, ns[BidParam.round_up], ew[BidParam.round_up]),
+            _pick(side, ns[OWN_SLOT], ew[OWN_SLOT]),
+            _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
+            _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
+        )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def _aware_nb(rules, ns, ew, lanes):
+    """The partner-aware bid (``bidding.partner_aware_bid_nb``: the table as the bidder
+    sees it, then ``partner_aware_core_nb``) of every deal's bidder, into
+    ``DealLane.aware``."""
+    bag_rule = rules[RuleField.bag_penalty] > 0
+    bag_limit = rules[RuleField.bag_limit]
+    target = rules[RuleField.target]
+    for b in range(LANES):
+        seat = lanes[_at(DealLane.seat, b)]
+        side = seat & 1
+        partner = seat ^ 2
+        partner_nil = lanes[_at(DealLane.partner_nil, b)]
+        b0, b1 = lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)]
+        b2, b3 = lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)]
+        n0, n1 = lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)]
+        n2, n3 = lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)]
+        known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
+        known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
+        known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
+        known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
+        lanes[_at(DealLane.aware, b)] = partner_aware_core_nb(
+            np.uint64(lanes[_at(DealLane.hand, b)]), True, known0 + known1 + known2 + known3,
+            unbid0 + unbid1 + unbid2 + unbid3, partner_nil != 0,
+            (opp0 + opp1 + opp2 + opp3) > 0, lanes[_at(DealLane.partner_bid, b)], partner_nil,
+            0, 0, 0, bag_rule, bag_limit, target,
+            _pick(side, ns[BidParam.bias], ew[BidParam.bias]),
+            _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold]),
+            _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min]),
+            _pick(side, ns[BidParam.round_up], ew[BidParam.round_up]),
+            _pick(side, ns[PartnerParam.overbid_cut], ew[PartnerParam.overbid_cut]),
+            _pick(side, ns[PartnerParam.nil_cover_bonus], ew[PartnerParam.nil_cover_bonus]),
+            _pick(side, ns[PartnerParam.opp_nil_bonus], ew[PartnerParam.opp_nil_bonus]),
+            _pick(side, ns[PartnerParam.bag_push], ew[PartnerParam.bag_push]),
+            _pick(side, ns[PartnerParam.bag_margin], ew[PartnerParam.bag_margin]),
+            _pick(side, ns[PartnerParam.score_shade], ew[PartnerParam.score_shade]),
+            _pick(side, ns[PartnerParam.score_margin], ew[PartnerParam.score_margin]),
+        )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def _settle_nb(ns, ew, lanes):
+    """Each deal's bid from its bidder's own policy (blind nil first), clamped to 0..13
+    with out-of-range bids counted, stored under the bidder's seat."""
+    # which bidder each side runs, as flags (tests of one policy id against several
+    # values would become a switch, which the vectoriser refuses)
+    random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
+    aware_ns, aware_ew = ns[0] == BidPolicy.partner_aware, ew[0] == BidPolicy.partner_aware
+    for b in range(LANES):
+        seat = lanes[_at(DealLane.seat, b)]
+        side = seat & 1
+        blind = lanes[_at(DealLane.blind, b)] != 0
+        bid = lanes[_at(DealLane.counted, b)]
+        bid = lanes[_at(DealLane.random_bid, b)] if _pick(side, random_ns, random_ew) else bid
+        bid = lanes[_at(DealLane.aware, b)] if _pick(side, aware_ns, aware_ew) else bid
         bad = (bid < 0) | (bid > 13)
         lanes[_at(DealLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
         bid = 0 if blind else min(max(bid, 0), 13)

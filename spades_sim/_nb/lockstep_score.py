@@ -7,8 +7,8 @@ from the bids, nil kinds and tricks in the batch's ``DealLane`` fields, at a fre
 array: loads from an array inside the deal loop would keep LLVM from vectorising it (it
 cannot tell they never alias the stores). Numpy's error model leaves the bag division
 (``bag_limit`` >= 1 by the rules' validation) without Python's zero-division branch,
-which would also stop the vectoriser. ``write_lane_rows_nb`` then writes the batch's
-output rows, the values ``loop.write_rows_nb`` writes for one hand.
+which would also stop the vectoriser. ``write_lane_rows_four_nb`` (``_two_nb``) then
+writes the batch's output rows, the values ``loop.write_rows_nb`` writes for one hand.
 """
 
 import numpy as np
@@ -74,25 +74,29 @@ def score_lanes_nb(rules, lanes, n):
 
 
 @njit(cache=True)
-def write_lane_rows_nb(players, lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
-    """The output rows of deals 0..n-1 of a scored batch (``score_lanes_nb``), the same
-    values ``loop.write_rows_nb`` writes (tests hold the lock-step and row kernels
-    equal). Deal b is deal ``first_deal + b`` (its dealer that modulo ``players``) and
-    fills rows ``row0 + b * players + seat``; at a fresh table the scores and bags before
-    are 0."""
-    prefer_wide_vectors_nb()
-    if players == 4:
-        _lane_rows_nb(4, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
-    else:
-        _lane_rows_nb(2, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
+def write_lane_rows_four_nb(lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
+    """The output rows of deals 0..n-1 of a scored four-player batch (``score_lanes_nb``),
+    the values ``loop.write_rows_nb`` writes (tests hold the lock-step and row kernels
+    equal) for a run of independent hands: not the scores and bags before and after the
+    hand, games-mode columns (``out_i32`` may have just the rows before them). Deal b is
+    deal ``first_deal + b`` (its dealer that modulo 4) and fills rows
+    ``row0 + 4 * b + seat``."""
+    _lane_rows_nb(4, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
+
+
+@njit(cache=True)
+def write_lane_rows_two_nb(lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
+    """``write_lane_rows_four_nb`` for two players (rows ``row0 + 2 * b + seat``)."""
+    _lane_rows_nb(2, lanes, n, first_deal, row0, out_hand, out_i8, out_i32)
 
 
 @njit(inline="always", cache=True)
 def _lane_rows_nb(players, lanes, n, first_deal, row0, out_hand, out_i8, out_i32):
     # One loop over the deals per group of columns, the seats unrolled inside (``players``
-    # a constant). LLVM does not vectorise these (too many arrays to check apart); one
-    # loop per column, which it does, measured no faster: the cost is the stores of ~200
-    # bytes a deal into 26 columns.
+    # a constant: a run-time count measured ~10 ns a hand slower; one function per
+    # player count, so a run compiles only its own). LLVM does not vectorise these (too
+    # many arrays to check apart); one loop per column, which it does, measured no
+    # faster: the cost is the stores of ~200 bytes a deal into 26 columns.
     for b in range(n):
         row = np.uint64(row0 + b * players)  # unsigned: no wraparound test
         for s in range(players):
@@ -139,9 +143,3 @@ def _lane_rows_nb(players, lanes, n, first_deal, row0, out_hand, out_i8, out_i32
             out_i32[OutI32.score_change, row + np.uint64(s)] = change
             penalty = lanes[(score + ScoreSlot.bag_penalty) * LANES + b]
             out_i32[OutI32.bag_penalty, row + np.uint64(s)] = penalty
-            out_i32[OutI32.score_before, row + np.uint64(s)] = 0
-            out_i32[OutI32.score_after, row + np.uint64(s)] = change
-            out_i32[OutI32.bags_before, row + np.uint64(s)] = 0
-            out_i32[OutI32.bags_after, row + np.uint64(s)] = lanes[
-                (score + ScoreSlot.bags_after) * LANES + b
-            ]

@@ -46,7 +46,11 @@ from spades_sim._nb.enums import (
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
-from spades_sim._nb.lockstep_score import score_lanes_nb, write_lane_rows_nb
+from spades_sim._nb.lockstep_score import (
+    score_lanes_nb,
+    write_lane_rows_four_nb,
+    write_lane_rows_two_nb,
+)
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import (
@@ -182,13 +186,13 @@ def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, ou
     write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
 
 
-@njit(cache=CACHE)
-def finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
-                    out_i32):  # fmt: skip
+@njit(inline="always", cache=CACHE)
+def finish_lanes_with_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
+                         out_i32, write_rows):  # fmt: skip
     """``finish_hand_nb`` for the deals lo .. hi-1 of a played lock-step batch: scored
-    together (``lockstep_score.score_lanes_nb``), then their rows written column by column
-    (``lockstep_score.write_lane_rows_nb``, the values of ``write_rows_nb``)."""
-    players = rules[RuleField.players]
+    together (``lockstep_score.score_lanes_nb``), then their rows written by
+    ``write_rows`` (``lockstep_score.write_lane_rows_four_nb`` or ``_two_nb``, the values
+    of ``write_rows_nb``)."""
     n = hi - lo
     for b in range(n):
         info = infos[b]
@@ -198,7 +202,28 @@ def finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand
             lanes[(DealLane.nils + s) * LANES + b] = info[InfoSlot.nil + s]
             lanes[(DealLane.hands + s) * LANES + b] = np.int64(masks[b, MaskSlot.hands + s])
     score_lanes_nb(rules, lanes, n)
-    write_lane_rows_nb(players, lanes, n, deal_start + lo, lo * players, out_hand, out_i8, out_i32)
+    write_rows(lanes, n, deal_start + lo, lo * rules[RuleField.players], out_hand, out_i8,
+               out_i32)  # fmt: skip
+
+
+@njit(cache=CACHE)
+def finish_lanes_four_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
+                         out_i32):  # fmt: skip
+    """``finish_lanes_with_nb`` for four players."""
+    finish_lanes_with_nb(
+        rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32,
+        write_lane_rows_four_nb,
+    )  # fmt: skip
+
+
+@njit(cache=CACHE)
+def finish_lanes_two_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
+                        out_i32):  # fmt: skip
+    """``finish_lanes_with_nb`` for two players."""
+    finish_lanes_with_nb(
+        rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32,
+        write_lane_rows_two_nb,
+    )  # fmt: skip
 
 
 @njit(inline="always", cache=CACHE)
@@ -351,12 +376,13 @@ def play_random_lanes_nb(st, rules, params):
 
 
 @njit(inline="always", cache=CACHE)
-def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play,
+def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play, finish,
                        out_hand, out_i8, out_i32, out_errors):  # fmt: skip
     """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
     per block of ``LANES`` deals, ``prepare`` (``prepare.prepare_lanes_four_nb``, bids in
-    lock-step too, or ``prepare_lanes_two_nb``) then ``play`` (``play_heuristic_lanes_nb`` or
-    ``play_random_lanes_nb``, which give the scalar path's cards) for all of them at once."""
+    lock-step too, or ``prepare_lanes_two_nb``), ``play`` (``play_heuristic_lanes_nb`` or
+    ``play_random_lanes_nb``, which give the scalar path's cards) for all of them at once,
+    then ``finish`` (``finish_lanes_four_nb`` or ``finish_lanes_two_nb``)."""
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
@@ -368,8 +394,7 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
         prepare(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st,
                 out_errors)  # fmt: skip
         play(st, rules, params)
-        finish_lanes_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
-                        out_i32)  # fmt: skip
+        finish(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32)
 
 
 @njit(cache=CACHE, nogil=True)
@@ -382,7 +407,7 @@ def hands_heuristic_lockstep_nb(
     ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+        play_heuristic_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
 
@@ -394,7 +419,7 @@ def hands_random_lockstep_nb(
     """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+        play_random_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
 
@@ -406,7 +431,7 @@ def hands_heuristic_lockstep_two_nb(
     """``hands_heuristic_lockstep_nb`` for two players."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
-        play_heuristic_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+        play_heuristic_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
 
 
@@ -418,5 +443,5 @@ def hands_random_lockstep_two_nb(
     """``hands_random_lockstep_nb`` for two players."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
-        play_random_lanes_nb, out_hand, out_i8, out_i32, out_errors,
+        play_random_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
