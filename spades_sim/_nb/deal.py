@@ -16,6 +16,7 @@ from spades_sim._nb.bitboard import (
 )
 from spades_sim._nb.enums import LANES, InfoSlot
 from spades_sim._nb.exchange import keep_drawn_card_nb
+from spades_sim._nb.lockstep import prefer_wide_vectors_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
 DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
@@ -97,31 +98,42 @@ def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
     return unused
 
 
-@njit(inline="always", cache=True)
-def deal_lanes_four_nb(deck, decks, keys, hands):
-    """``deal_four_nb`` for ``LANES`` deals at once: the same shuffle of ``deck`` (the
-    deck's card ids, ``deck_cards_nb``) from each deal's stream ``keys[b]`` (uint64 bit
-    patterns in an int64 array), swap by swap across the deals, so the 64 independent
-    shuffles overlap in the CPU instead of each waiting on its own memory (~80 against
-    ~100 ns a deal). ``hands[s * LANES + b]`` gets deal b's seat s (as an int64 bit
-    pattern); ``decks`` (``52 * LANES`` uint8) is shuffle space, position p of deal b at
-    ``p * LANES + b``."""
-    for p in range(52):
-        for b in range(LANES):
-            decks[p * LANES + b] = deck[p]
+@njit(cache=True)
+def draw_swaps_lanes_nb(keys, swaps):
+    """The swap partners of ``shuffle_deck_nb`` for ``LANES`` deals from their stream
+    ``keys[b]`` (uint64 bit patterns in an int64 array): step s (position 51 - s) of deal b
+    at ``swaps[s * LANES + b]``. One loop over the deals per counter, vectorised (a real
+    function with arrays of its own: inlined beside the swaps, LLVM did not vectorise it)."""
+    prefer_wide_vectors_nb()
     for t in range(26):  # counter t: positions 51 - 2t (low bits) and 50 - 2t (high bits)
         i = 51 - 2 * t
         for b in range(LANES):
             bits = draw_nb(np.uint64(keys[b]), DEAL_COUNTER_BASE + t)
-            j = below_nb(bits & LOW32, i + 1)
+            swaps[2 * t * LANES + b] = below_nb(bits & LOW32, i + 1)
+            swaps[(2 * t + 1) * LANES + b] = below_nb(bits >> np.uint64(32), i)
+
+
+@njit(inline="always", cache=True)
+def deal_lanes_four_nb(deck, decks, swaps, keys, hands):
+    """``deal_four_nb`` for ``LANES`` deals at once: the same shuffle of ``deck`` (the
+    deck's card ids, ``deck_cards_nb``) from each deal's stream ``keys[b]`` (uint64 bit
+    patterns in an int64 array). The swap partners are drawn first for every deal
+    (``draw_swaps_lanes_nb``, vectorised), then the swaps go step by step across the
+    deals, so the 64 independent shuffles overlap in the CPU instead of each waiting on
+    its own memory (~42 against ~100 ns a deal one at a time). ``hands[s * LANES + b]``
+    gets deal b's seat s (as an int64 bit pattern); ``decks`` and ``swaps`` (``52 *
+    LANES`` uint8 each) are scratch: position p of deal b at ``decks[p * LANES + b]``."""
+    draw_swaps_lanes_nb(keys, swaps)
+    for p in range(52):
+        for b in range(LANES):
+            decks[p * LANES + b] = deck[p]
+    for step in range(51):
+        i = 51 - step
+        for b in range(LANES):
+            j = np.int64(swaps[step * LANES + b])
             tmp = decks[i * LANES + b]
             decks[i * LANES + b] = decks[j * LANES + b]
             decks[j * LANES + b] = tmp
-            if i > 1:
-                j = below_nb(bits >> np.uint64(32), i)
-                tmp = decks[(i - 1) * LANES + b]
-                decks[(i - 1) * LANES + b] = decks[j * LANES + b]
-                decks[j * LANES + b] = tmp
     for seat in range(4):
         for b in range(LANES):
             mask = ZERO

@@ -320,7 +320,12 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
         lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
     keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
     hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
-    deal_lanes_four_nb(scratch[52:104], np.empty(52 * LANES, np.uint8), keys, hands)
+    deck, shuffle, swaps = (
+        scratch[52:104],
+        np.empty(52 * LANES, np.uint8),
+        np.empty(52 * LANES, np.uint8),
+    )
+    deal_lanes_four_nb(deck, shuffle, swaps, keys, hands)
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
         lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
