@@ -85,8 +85,8 @@ def bid_lanes_four_nb(rules, params, lanes):
 
     Each bidder in turn: one pass finds every deal's bidder, its hand, its partner's bid,
     its blind nil decision and the ``random`` bid; one pass per other bidder some side
-    runs (count and pagat together; partner-aware) evaluates it in every deal; a last
-    pass keeps each deal's own side's answer. A bidder no side runs costs nothing."""
+    runs (count, pagat, partner-aware) evaluates it in every deal; a last pass keeps each
+    deal's own side's answer. A bidder no side runs costs nothing."""
     prefer_wide_vectors_nb()
     for j in range(4 * LANES):
         lanes[DealLane.bids * LANES + j] = -1
@@ -97,12 +97,15 @@ def bid_lanes_four_nb(rules, params, lanes):
     # from vectorising it (it cannot tell they never alias the stores to ``lanes``)
     ns = _slots_nb(params[ParamRow.bid])
     ew = _slots_nb(params[ParamRow.bid + 1])
-    counting = _uses(ns, ew, BidPolicy.count) or _uses(ns, ew, BidPolicy.pagat)
+    count = _uses(ns, ew, BidPolicy.count)
+    pagat = _uses(ns, ew, BidPolicy.pagat)
     aware = _uses(ns, ew, BidPolicy.partner_aware)
     for k in range(4):
         _bidder_nb(rules, ns, ew, lanes, k)
-        if counting:
-            _counting_nb(ns, ew, lanes)
+        if count:
+            _counting_nb(ns, ew, lanes, BidPolicy.count)
+        if pagat:
+            _counting_nb(ns, ew, lanes, BidPolicy.pagat)
         if aware:
             _aware_nb(rules, ns, ew, lanes)
         _settle_nb(ns, ew, lanes)
@@ -177,14 +180,15 @@ def _bidder_nb(rules, ns, ew, lanes, k):
 
 
 @njit(inline="always", cache=True)
-def _counting_nb(ns, ew, lanes):
-    """The count or pagat bid (``bidding.counting_bid_core_nb``) of every deal's bidder,
-    with its side's parameters, into ``DealLane.counted``."""
-    count_ns, count_ew = ns[0] == BidPolicy.count, ew[0] == BidPolicy.count
+def _counting_nb(ns, ew, lanes, policy):
+    """The ``policy`` bid (``BidPolicy.count`` or ``pagat``, a constant at each call, so
+    each pass evaluates only its own count; ``bidding.counting_bid_core_nb``) of every
+    deal whose bidder's side runs it, with that side's parameters, into
+    ``DealLane.counted``."""
     for b in range(LANES):
         side = lanes[_at(DealLane.seat, b)] & 1
-        policy = BidPolicy.count if _pick(side, count_ns, count_ew) else BidPolicy.pagat
-        lanes[_at(DealLane.counted, b)] = counting_bid_core_nb(
+        mine = _pick(side, ns[0] == policy, ew[0] == policy)
+        bid = counting_bid_core_nb(
             np.uint64(lanes[_at(DealLane.hand, b)]), True, policy,
             lanes[_at(DealLane.partner_bid, b)], lanes[_at(DealLane.partner_nil, b)],
             _pick(side, ns[BidParam.bias], ew[BidParam.bias]),
@@ -195,6 +199,7 @@ def _counting_nb(ns, ew, lanes):
             _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
             _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
         )  # fmt: skip
+        lanes[_at(DealLane.counted, b)] = bid if mine else lanes[_at(DealLane.counted, b)]
 
 
 @njit(inline="always", cache=True)
