@@ -96,7 +96,7 @@ def group_nb(codes, widths, out_i8, row, seat, hand_no):
     return g
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
     """Add one scored hand's rows (from ``row0``) to the seat and side tables; return the
     number of rows left out (a key out of range). ``keys``: seat codes, seat widths,
@@ -229,7 +229,6 @@ def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, s
     no_dealt = np.zeros(0, dtype=np.uint64)
     no_plays = np.zeros((0, 52), dtype=np.int8)
     no_winners = np.zeros((0, 13), dtype=np.int8)
-    players = rules[RuleField.players]
     for lo in range(0, n, BLOCK):
         count = min(BLOCK, n - lo)
         start = deal_start + lo  # one block of deals from here: the same streams
@@ -237,11 +236,11 @@ def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, s
             ZERO, ONE_BLOCK, rules, seed, start, count, params,
             out_hand, out_i8, out_i32, errors, no_dealt, no_plays, no_winners,
         )  # fmt: skip
-        for i in range(count):
-            note_error_nb(status, errors[i], start + i)
-            status[ST_BAD] += add_hand_nb(
-                rules, out_i8, out_i32, i * players, 0, keys, seat_t, side_t
-            )
+        # one real call a block: per hand, its reference counting on the dozen arrays
+        # it takes cost about as much as counting the hand
+        add_hand_rows_nb(
+            rules, out_i8, out_i32, errors, start, count, keys, seat_t, side_t, status
+        )  # fmt: skip
 
 
 # One entry point per row kernel, as ``loop`` has (``AGGREGATE_OF`` in
@@ -324,8 +323,9 @@ def aggregate_games_nb(rules, seed, game_start, n, params, keys, seat_t, side_t,
 @njit(cache=True)
 def add_hand_rows_nb(rules, out_i8, out_i32, errors, item0, n, keys, seat_t, side_t, status):
     """Add the rows of ``n`` independent hands a row kernel wrote (hand ``i`` from row
-    ``i * players``): the path of user-written policies, which run in their own copy of
-    the row kernels."""
+    ``i * players``, hand ``i`` being item ``item0 + i``): a block of the built-in row
+    kernels, or a piece of a run of user-written policies (their own copy of the row
+    kernels)."""
     players = rules[RuleField.players]
     for i in range(n):
         note_error_nb(status, errors[i], item0 + i)
