@@ -54,10 +54,10 @@ MAX_TASK_BLOCKS = 16
 blocks of 64 deals takes a few ms), large enough that a call's overhead (~10 us) is lost."""
 
 EXPECTED_SECONDS = {
-    "hands_heuristic_lockstep_nb": 14,
-    "hands_random_lockstep_nb": 8,
-    "hands_heuristic_lockstep_two_nb": 13,
-    "hands_random_lockstep_two_nb": 8,
+    "hands_heuristic_lockstep_nb": 18,
+    "hands_random_lockstep_nb": 13,
+    "hands_heuristic_lockstep_two_nb": 15,
+    "hands_random_lockstep_two_nb": 13,
     "hands_nb": 35,
     "games_nb": 35,
     "sample_deals_nb": 2,
