@@ -48,7 +48,9 @@ def prefer_wide_vectors_nb(typingctx):
 
 
 @njit(inline="always", cache=True)
-def _at(field, lane):
+def lane_at_nb(field, lane):
+    """The index of field ``field`` of lane ``lane`` in a lock-step state array (the
+    lanes of one field side by side, so a loop over the lanes reads them in a row)."""
     return field * LANES + lane
 
 
@@ -74,11 +76,11 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
     leading = j == 0
     first_trick = trick_no == 0
     for b in range(LANES):
-        seat = (st[_at(LockstepField.leader, b)] + uj) & seat_mask
-        h0 = st[_at(LockstepField.hand, b)]
-        h1 = st[_at(LockstepField.hand + 1, b)]
-        h2 = st[_at(LockstepField.hand + 2, b)]
-        h3 = st[_at(LockstepField.hand + 3, b)]
+        seat = (st[lane_at_nb(LockstepField.leader, b)] + uj) & seat_mask
+        h0 = st[lane_at_nb(LockstepField.hand, b)]
+        h1 = st[lane_at_nb(LockstepField.hand + 1, b)]
+        h2 = st[lane_at_nb(LockstepField.hand + 2, b)]
+        h3 = st[lane_at_nb(LockstepField.hand + 3, b)]
         hand = h0
         hand = h1 if seat == ONE else hand
         hand = h2 if seat == np.uint64(2) else hand
@@ -86,37 +88,39 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
         if leading:
             side = hand & NON_SPADE_MASK
             restricted = side if side != ZERO else hand
-            free = (not first_trick) & (any_time | (st[_at(LockstepField.broken, b)] != ZERO))
+            free = (not first_trick) & (
+                any_time | (st[lane_at_nb(LockstepField.broken, b)] != ZERO)
+            )
             legal = hand if free else restricted
             if first_trick and two_clubs:
                 legal = ONE
         else:
-            led = st[_at(LockstepField.led, b)]
+            led = st[lane_at_nb(LockstepField.led, b)]
             suit_mask = (RANK_BITS << (U13 * led)) | (JOKERS if led == np.uint64(3) else ZERO)
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
         n = np.uint64(popcount_nb(legal))
-        bits = mix64_nb(st[_at(LockstepField.key, b)] + play_step)
+        bits = mix64_nb(st[lane_at_nb(LockstepField.key, b)] + play_step)
         k = ((bits & LOW32) * n) >> np.uint64(32)
         card = _select_bit_nb(legal, k)
         keep = ~(ONE << card)
-        st[_at(LockstepField.hand, b)] = h0 & keep
-        st[_at(LockstepField.hand + 1, b)] = h1 & keep
-        st[_at(LockstepField.hand + 2, b)] = h2 & keep
-        st[_at(LockstepField.hand + 3, b)] = h3 & keep
+        st[lane_at_nb(LockstepField.hand, b)] = h0 & keep
+        st[lane_at_nb(LockstepField.hand + 1, b)] = h1 & keep
+        st[lane_at_nb(LockstepField.hand + 2, b)] = h2 & keep
+        st[lane_at_nb(LockstepField.hand + 3, b)] = h3 & keep
         suit = np.uint64(card >= U13) + np.uint64(card >= U26) + np.uint64(card >= U39)
         spade = card >= U39
-        st[_at(LockstepField.broken, b)] |= np.uint64(spade)
+        st[lane_at_nb(LockstepField.broken, b)] |= np.uint64(spade)
         if leading:
-            st[_at(LockstepField.led, b)] = suit
-            st[_at(LockstepField.win_card, b)] = card
-            st[_at(LockstepField.win_seat, b)] = seat
+            st[lane_at_nb(LockstepField.led, b)] = suit
+            st[lane_at_nb(LockstepField.win_card, b)] = card
+            st[lane_at_nb(LockstepField.win_seat, b)] = seat
         else:
-            win_card = st[_at(LockstepField.win_card, b)]
-            beats = (card > win_card) & ((suit == st[_at(LockstepField.led, b)]) | spade)
-            st[_at(LockstepField.win_card, b)] = card if beats else win_card
-            st[_at(LockstepField.win_seat, b)] = (
-                seat if beats else st[_at(LockstepField.win_seat, b)]
+            win_card = st[lane_at_nb(LockstepField.win_card, b)]
+            beats = (card > win_card) & ((suit == st[lane_at_nb(LockstepField.led, b)]) | spade)
+            st[lane_at_nb(LockstepField.win_card, b)] = card if beats else win_card
+            st[lane_at_nb(LockstepField.win_seat, b)] = (
+                seat if beats else st[lane_at_nb(LockstepField.win_seat, b)]
             )
 
 
@@ -130,7 +134,7 @@ def play_random_lockstep_nb(st, players, two_clubs, any_time):
     """
     prefer_wide_vectors_nb()
     for b in range(LANES):
-        st[_at(LockstepField.broken, b)] = ZERO
+        st[lane_at_nb(LockstepField.broken, b)] = ZERO
     for trick_no in range(13):
         for j in range(players):
             _play_position_nb(st, trick_no, j, players, two_clubs, any_time)
@@ -143,13 +147,13 @@ def end_trick_nb(st):
     winner's first trick (``LockstepField.first_won``, what broke a nil), and let the
     winner lead."""
     for b in range(LANES):
-        win = st[_at(LockstepField.win_seat, b)]
-        card = st[_at(LockstepField.win_card, b)]
+        win = st[lane_at_nb(LockstepField.win_seat, b)]
+        card = st[lane_at_nb(LockstepField.win_card, b)]
         for s in range(4):
             won = win == np.uint64(s)
-            first = won & (st[_at(LockstepField.tricks + s, b)] == ZERO)
-            st[_at(LockstepField.first_won + s, b)] = (
-                card if first else st[_at(LockstepField.first_won + s, b)]
+            first = won & (st[lane_at_nb(LockstepField.tricks + s, b)] == ZERO)
+            st[lane_at_nb(LockstepField.first_won + s, b)] = (
+                card if first else st[lane_at_nb(LockstepField.first_won + s, b)]
             )
-            st[_at(LockstepField.tricks + s, b)] += np.uint64(won)
-        st[_at(LockstepField.leader, b)] = win
+            st[lane_at_nb(LockstepField.tricks + s, b)] += np.uint64(won)
+        st[lane_at_nb(LockstepField.leader, b)] = win

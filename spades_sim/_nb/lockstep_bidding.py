@@ -33,16 +33,11 @@ from spades_sim._nb.enums import (
     RandomBidParam,
     RuleField,
 )
-from spades_sim._nb.lockstep import prefer_wide_vectors_nb
+from spades_sim._nb.lockstep import lane_at_nb, prefer_wide_vectors_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb, unit_nb
 
 LANE_BIDDERS = (BidPolicy.random, BidPolicy.count, BidPolicy.pagat, BidPolicy.partner_aware)
 """The bidders ``bid_lanes_four_nb`` runs (the kernels choose it only for these)."""
-
-
-@njit(inline="always", cache=True)
-def _at(field, lane):
-    return field * LANES + lane
 
 
 @njit(inline="always", cache=True)
@@ -131,25 +126,25 @@ def _bidder_nb(rules, ns, ew, lanes, k):
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
     # blind nil is open at a fresh table when the rules allow it with no deficit needed
     blind_open = rules[RuleField.blind_nil] != 0 and rules[RuleField.blind_nil_min_deficit] <= 0
-    # bidder k's counters, as ``prepare.prepare_four_nb``'s: blind nil, then the bid
+    # bidder k's counters (``deal.DECISION_COUNTER_BASE``): blind nil, then the bid
     count_step = np.uint64(DECISION_COUNTER_BASE + 2 * k) * GOLDEN
     for b in range(LANES):
-        seat = (lanes[_at(DealLane.first, b)] + k) & 3
+        seat = (lanes[lane_at_nb(DealLane.first, b)] + k) & 3
         side = seat & 1
         partner = seat ^ 2
         hand = _seat_value(
-            seat, lanes[_at(DealLane.hands, b)], lanes[_at(DealLane.hands + 1, b)],
-            lanes[_at(DealLane.hands + 2, b)], lanes[_at(DealLane.hands + 3, b)],
+            seat, lanes[lane_at_nb(DealLane.hands, b)], lanes[lane_at_nb(DealLane.hands + 1, b)],
+            lanes[lane_at_nb(DealLane.hands + 2, b)], lanes[lane_at_nb(DealLane.hands + 3, b)],
         )  # fmt: skip
         partner_bid = _seat_value(
-            partner, lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)],
-            lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)],
+            partner, lanes[lane_at_nb(DealLane.bids, b)], lanes[lane_at_nb(DealLane.bids + 1, b)],
+            lanes[lane_at_nb(DealLane.bids + 2, b)], lanes[lane_at_nb(DealLane.bids + 3, b)],
         )  # fmt: skip
         partner_nil = _seat_value(
-            partner, lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)],
-            lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)],
+            partner, lanes[lane_at_nb(DealLane.nils, b)], lanes[lane_at_nb(DealLane.nils + 1, b)],
+            lanes[lane_at_nb(DealLane.nils + 2, b)], lanes[lane_at_nb(DealLane.nils + 3, b)],
         )  # fmt: skip
-        key = np.uint64(lanes[_at(DealLane.key, b)])
+        key = np.uint64(lanes[lane_at_nb(DealLane.key, b)])
         # blind nil (``bidding.blind_nil_wanted_nb`` with deficit and bags 0)
         rand = key + count_step
         blind = blind_nil_core_nb(
@@ -171,12 +166,12 @@ def _bidder_nb(rules, ns, ew, lanes, k):
         )
         max_bid = np.int64(_pick(side, ns[RandomBidParam.max_bid], ew[RandomBidParam.max_bid]))
         random_bid = 0 if random_nil else 1 + below_nb(mix64_nb(rand + GOLDEN) & LOW32, max_bid)
-        lanes[_at(DealLane.seat, b)] = seat
-        lanes[_at(DealLane.hand, b)] = hand
-        lanes[_at(DealLane.partner_bid, b)] = partner_bid
-        lanes[_at(DealLane.partner_nil, b)] = partner_nil
-        lanes[_at(DealLane.blind, b)] = np.int64(blind_open & blind)
-        lanes[_at(DealLane.random_bid, b)] = random_bid
+        lanes[lane_at_nb(DealLane.seat, b)] = seat
+        lanes[lane_at_nb(DealLane.hand, b)] = hand
+        lanes[lane_at_nb(DealLane.partner_bid, b)] = partner_bid
+        lanes[lane_at_nb(DealLane.partner_nil, b)] = partner_nil
+        lanes[lane_at_nb(DealLane.blind, b)] = np.int64(blind_open & blind)
+        lanes[lane_at_nb(DealLane.random_bid, b)] = random_bid
 
 
 @njit(inline="always", cache=True)
@@ -186,11 +181,11 @@ def _counting_nb(ns, ew, lanes, policy):
     deal whose bidder's side runs it, with that side's parameters, into
     ``DealLane.counted``."""
     for b in range(LANES):
-        side = lanes[_at(DealLane.seat, b)] & 1
+        side = lanes[lane_at_nb(DealLane.seat, b)] & 1
         mine = _pick(side, ns[0] == policy, ew[0] == policy)
         bid = counting_bid_core_nb(
-            np.uint64(lanes[_at(DealLane.hand, b)]), True, policy,
-            lanes[_at(DealLane.partner_bid, b)], lanes[_at(DealLane.partner_nil, b)],
+            np.uint64(lanes[lane_at_nb(DealLane.hand, b)]), True, policy,
+            lanes[lane_at_nb(DealLane.partner_bid, b)], lanes[lane_at_nb(DealLane.partner_nil, b)],
             _pick(side, ns[BidParam.bias], ew[BidParam.bias]),
             _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold]),
             _pick(side, ns[BidParam.nil_partner_min], ew[BidParam.nil_partner_min]),
@@ -199,7 +194,9 @@ def _counting_nb(ns, ew, lanes, policy):
             _pick(side, ns[OWN_SLOT + 1], ew[OWN_SLOT + 1]),
             _pick(side, ns[OWN_SLOT + 2], ew[OWN_SLOT + 2]),
         )  # fmt: skip
-        lanes[_at(DealLane.counted, b)] = bid if mine else lanes[_at(DealLane.counted, b)]
+        lanes[lane_at_nb(DealLane.counted, b)] = (
+            bid if mine else lanes[lane_at_nb(DealLane.counted, b)]
+        )
 
 
 @njit(inline="always", cache=True)
@@ -211,22 +208,23 @@ def _aware_nb(rules, ns, ew, lanes):
     bag_limit = rules[RuleField.bag_limit]
     target = rules[RuleField.target]
     for b in range(LANES):
-        seat = lanes[_at(DealLane.seat, b)]
+        seat = lanes[lane_at_nb(DealLane.seat, b)]
         side = seat & 1
         partner = seat ^ 2
-        partner_nil = lanes[_at(DealLane.partner_nil, b)]
-        b0, b1 = lanes[_at(DealLane.bids, b)], lanes[_at(DealLane.bids + 1, b)]
-        b2, b3 = lanes[_at(DealLane.bids + 2, b)], lanes[_at(DealLane.bids + 3, b)]
-        n0, n1 = lanes[_at(DealLane.nils, b)], lanes[_at(DealLane.nils + 1, b)]
-        n2, n3 = lanes[_at(DealLane.nils + 2, b)], lanes[_at(DealLane.nils + 3, b)]
+        partner_nil = lanes[lane_at_nb(DealLane.partner_nil, b)]
+        b0, b1 = lanes[lane_at_nb(DealLane.bids, b)], lanes[lane_at_nb(DealLane.bids + 1, b)]
+        b2, b3 = lanes[lane_at_nb(DealLane.bids + 2, b)], lanes[lane_at_nb(DealLane.bids + 3, b)]
+        n0, n1 = lanes[lane_at_nb(DealLane.nils, b)], lanes[lane_at_nb(DealLane.nils + 1, b)]
+        n2, n3 = lanes[lane_at_nb(DealLane.nils + 2, b)], lanes[lane_at_nb(DealLane.nils + 3, b)]
         known0, unbid0, opp0 = _table_seat_nb(0, seat, partner, b0, n0)
         known1, unbid1, opp1 = _table_seat_nb(1, seat, partner, b1, n1)
         known2, unbid2, opp2 = _table_seat_nb(2, seat, partner, b2, n2)
         known3, unbid3, opp3 = _table_seat_nb(3, seat, partner, b3, n3)
-        lanes[_at(DealLane.aware, b)] = partner_aware_core_nb(
-            np.uint64(lanes[_at(DealLane.hand, b)]), True, known0 + known1 + known2 + known3,
+        lanes[lane_at_nb(DealLane.aware, b)] = partner_aware_core_nb(
+            np.uint64(lanes[lane_at_nb(DealLane.hand, b)]), True, known0 + known1 + known2 + known3,
             unbid0 + unbid1 + unbid2 + unbid3, partner_nil != 0,
-            (opp0 + opp1 + opp2 + opp3) > 0, lanes[_at(DealLane.partner_bid, b)], partner_nil,
+            (opp0 + opp1 + opp2 + opp3) > 0, lanes[lane_at_nb(DealLane.partner_bid, b)],
+            partner_nil,
             0, 0, 0, bag_rule, bag_limit, target,
             _pick(side, ns[BidParam.bias], ew[BidParam.bias]),
             _pick(side, ns[BidParam.nil_threshold], ew[BidParam.nil_threshold]),
@@ -251,20 +249,22 @@ def _settle_nb(ns, ew, lanes):
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
     aware_ns, aware_ew = ns[0] == BidPolicy.partner_aware, ew[0] == BidPolicy.partner_aware
     for b in range(LANES):
-        seat = lanes[_at(DealLane.seat, b)]
+        seat = lanes[lane_at_nb(DealLane.seat, b)]
         side = seat & 1
-        blind = lanes[_at(DealLane.blind, b)] != 0
-        bid = lanes[_at(DealLane.counted, b)]
-        bid = lanes[_at(DealLane.random_bid, b)] if _pick(side, random_ns, random_ew) else bid
-        bid = lanes[_at(DealLane.aware, b)] if _pick(side, aware_ns, aware_ew) else bid
+        blind = lanes[lane_at_nb(DealLane.blind, b)] != 0
+        bid = lanes[lane_at_nb(DealLane.counted, b)]
+        bid = (
+            lanes[lane_at_nb(DealLane.random_bid, b)] if _pick(side, random_ns, random_ew) else bid
+        )
+        bid = lanes[lane_at_nb(DealLane.aware, b)] if _pick(side, aware_ns, aware_ew) else bid
         bad = (bid < 0) | (bid > 13)
-        lanes[_at(DealLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
+        lanes[lane_at_nb(DealLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
         bid = 0 if blind else min(max(bid, 0), 13)
         kind = 2 if blind else (1 if bid == 0 else 0)
         for s in range(4):
             # blended, not selected: ``seat == s`` for s = 0..3 would become a switch
             here = np.int64(seat == s)
-            old_bid = lanes[_at(DealLane.bids + s, b)]
-            old_kind = lanes[_at(DealLane.nils + s, b)]
-            lanes[_at(DealLane.bids + s, b)] = old_bid + (bid - old_bid) * here
-            lanes[_at(DealLane.nils + s, b)] = old_kind + (kind - old_kind) * here
+            old_bid = lanes[lane_at_nb(DealLane.bids + s, b)]
+            old_kind = lanes[lane_at_nb(DealLane.nils + s, b)]
+            lanes[lane_at_nb(DealLane.bids + s, b)] = old_bid + (bid - old_bid) * here
+            lanes[lane_at_nb(DealLane.nils + s, b)] = old_kind + (kind - old_kind) * here
