@@ -62,7 +62,7 @@ def _stages(stage, blocks, rules, params, out_hand, out_i8, out_i32, out_errors,
                 loop.play_random_lanes_nb(st, rules, params)
         if stage >= 2:
             loop.finish_lanes_four_nb(
-                rules, 0, lo, lo + LANES, infos, masks, lanes, st, out_hand, out_i8, out_i32
+                rules, 0, lo, lo + LANES, lanes, st, out_hand, out_i8, out_i32
             )
 
 

@@ -20,8 +20,11 @@ from spades_sim._nb.lockstep import prefer_wide_vectors_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 
 DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
-# the blind nil decisions and bids, then the play, draw from here on (``prepare.py``)
+# the blind nil decisions and bids, then the play, draw from here on (``prepare.py``):
+# four players, bidder k takes counter BASE + 2k for blind nil and BASE + 2k + 1 for its
+# bid, and the play starts at FOUR_PLAY_COUNTER
 DECISION_COUNTER_BASE = 64
+FOUR_PLAY_COUNTER = DECISION_COUNTER_BASE + 8
 
 
 @njit(cache=True)

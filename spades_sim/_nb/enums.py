@@ -313,9 +313,10 @@ N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 13
 class DealLaneT(NamedTuple):
     # a lock-step batch's per-deal state outside the play (``prepare.prepare_lanes_four_nb``,
     # ``lockstep_bidding.py``, ``lockstep_score.py``), int64, field f of deal b at
-    # f * LANES + b: the hands (bit patterns), stream key and first bidder; the bids, nil
-    # kinds (0/1 nil/2 blind) and out-of-range bids; after the play the tricks and each
-    # side's score (side s's ``ScoreSlot`` f at ``score + s * N_SCORE_SLOTS + f``)
+    # f * LANES + b: the hands (bit patterns; as dealt while bidding, at the start of
+    # play once prepared), stream key and first bidder; the bids, nil kinds (0/1 nil/2
+    # blind) and out-of-range bids; after the play the tricks and each side's score
+    # (side s's ``ScoreSlot`` f at ``score + s * N_SCORE_SLOTS + f``)
     hands: int = 0  # 4 fields
     key: int = 4
     first: int = 5

@@ -1,6 +1,6 @@
 """Hand features: the eight numbers the output schema records for every hand.
 
-``hand_features_nb`` returns them in ``FEATURES`` order; ``loop.write_features_nb``
+``hand_features_nb`` returns them in ``FEATURES`` order; ``rows.write_features_nb``
 writes them into the output columns and ``odds`` checks conditions on them, so a
 feature means the same in a dataset and in a ``require=`` range.
 """

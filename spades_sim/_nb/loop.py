@@ -37,13 +37,11 @@ from spades_sim._nb.enums import (
     InfoSlot,
     LockstepField,
     MaskSlot,
-    OutI8,
     OutI32,
     ParamRow,
     RuleField,
     ScoreSlot,
 )
-from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
 from spades_sim._nb.lockstep_score import (
@@ -68,6 +66,7 @@ from spades_sim._nb.rng import (
     mix64_nb,
     stream_key_nb,
 )
+from spades_sim._nb.rows import write_seat_row_nb
 from spades_sim._nb.score import game_result_nb, score_side_nb
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
@@ -124,45 +123,23 @@ def score_hand_nb(rules, info, out):
 
 
 @njit(inline="always", cache=CACHE)
-def write_features_nb(hand, row, out_i8):
-    """The hand's features (``features.hand_features_nb``) into its output row."""
-    spades, high, aces, kings, queens, shortest, voids, points = hand_features_nb(hand)
-    out_i8[OutI8.spades, row] = spades
-    out_i8[OutI8.high_spades, row] = high
-    out_i8[OutI8.aces, row] = aces
-    out_i8[OutI8.kings, row] = kings
-    out_i8[OutI8.queens, row] = queens
-    out_i8[OutI8.shortest_suit, row] = shortest
-    out_i8[OutI8.voids, row] = voids
-    out_i8[OutI8.points, row] = points
-
-
-@njit(inline="always", cache=CACHE)
 def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
-    """Write the per-seat rows of one scored hand starting at row ``row0``."""
+    """Write the per-seat rows of one scored hand starting at row ``row0``
+    (``rows.write_seat_row_nb``, then the scores and bags before and after)."""
     players = rules[RuleField.players]
     for seat in range(players):
         row = row0 + seat
         side = seat & 1
         res = side_out[side]
-        hand = masks[MaskSlot.hands + seat]
-        out_hand[row] = hand
-        out_i8[OutI8.bid, row] = info[InfoSlot.bids + seat]
-        out_i8[OutI8.nil_kind, row] = info[InfoSlot.nil + seat]
-        out_i8[OutI8.tricks, row] = info[InfoSlot.tricks_won + seat]
-        out_i8[OutI8.nil_made, row] = (
-            res[ScoreSlot.nil_made_b] if seat >= 2 else res[ScoreSlot.nil_made_a]
-        )
-        out_i8[OutI8.side_contract, row] = res[ScoreSlot.contract]
-        out_i8[OutI8.side_tricks, row] = res[ScoreSlot.side_tricks]
-        out_i8[OutI8.made, row] = res[ScoreSlot.made]
-        out_i8[OutI8.bags_change, row] = res[ScoreSlot.bags_change]
-        out_i8[OutI8.dealer, row] = dealer
-        out_i8[OutI8.boston, row] = res[ScoreSlot.boston]
-        write_features_nb(hand, row, out_i8)
+        write_seat_row_nb(
+            row, masks[MaskSlot.hands + seat], dealer, info[InfoSlot.bids + seat],
+            info[InfoSlot.nil + seat], info[InfoSlot.tricks_won + seat],
+            res[ScoreSlot.nil_made_b] if seat >= 2 else res[ScoreSlot.nil_made_a],
+            res[ScoreSlot.contract], res[ScoreSlot.side_tricks], res[ScoreSlot.made],
+            res[ScoreSlot.bags_change], res[ScoreSlot.boston], res[ScoreSlot.score_change],
+            res[ScoreSlot.bag_penalty], out_hand, out_i8, out_i32,
+        )  # fmt: skip
         score_before = info[InfoSlot.scores + side]
-        out_i32[OutI32.score_change, row] = res[ScoreSlot.score_change]
-        out_i32[OutI32.bag_penalty, row] = res[ScoreSlot.bag_penalty]
         out_i32[OutI32.score_before, row] = score_before
         out_i32[OutI32.score_after, row] = score_before + res[ScoreSlot.score_change]
         out_i32[OutI32.bags_before, row] = info[InfoSlot.bags + side]
@@ -187,42 +164,35 @@ def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, ou
 
 
 @njit(inline="always", cache=CACHE)
-def finish_lanes_with_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
-                         out_i32, write_rows):  # fmt: skip
+def finish_lanes_with_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32,
+                         write_rows):  # fmt: skip
     """``finish_hand_nb`` for the deals lo .. hi-1 of a played lock-step batch: scored
     together (``lockstep_score.score_lanes_nb``), then their rows written by
     ``write_rows`` (``lockstep_score.write_lane_rows_four_nb`` or ``_two_nb``, the values
-    of ``write_rows_nb``)."""
+    of ``write_rows_nb``), from the hands, bids and nil kinds ``prepare`` left in ``lanes``
+    and the tricks of the play."""
     n = hi - lo
-    for b in range(n):
-        info = infos[b]
-        for s in range(4):
+    for s in range(4):
+        for b in range(n):
             lanes[(DealLane.tricks + s) * LANES + b] = st[(LockstepField.tricks + s) * LANES + b]
-            lanes[(DealLane.bids + s) * LANES + b] = info[InfoSlot.bids + s]
-            lanes[(DealLane.nils + s) * LANES + b] = info[InfoSlot.nil + s]
-            lanes[(DealLane.hands + s) * LANES + b] = np.int64(masks[b, MaskSlot.hands + s])
     score_lanes_nb(rules, lanes, n)
     write_rows(lanes, n, deal_start + lo, lo * rules[RuleField.players], out_hand, out_i8,
                out_i32)  # fmt: skip
 
 
 @njit(cache=CACHE)
-def finish_lanes_four_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
-                         out_i32):  # fmt: skip
+def finish_lanes_four_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32):
     """``finish_lanes_with_nb`` for four players."""
     finish_lanes_with_nb(
-        rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32,
-        write_lane_rows_four_nb,
+        rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32, write_lane_rows_four_nb,
     )  # fmt: skip
 
 
 @njit(cache=CACHE)
-def finish_lanes_two_nb(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8,
-                        out_i32):  # fmt: skip
+def finish_lanes_two_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32):
     """``finish_lanes_with_nb`` for two players."""
     finish_lanes_with_nb(
-        rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32,
-        write_lane_rows_two_nb,
+        rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32, write_lane_rows_two_nb,
     )  # fmt: skip
 
 
@@ -394,7 +364,7 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
         prepare(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st,
                 out_errors)  # fmt: skip
         play(st, rules, params)
-        finish(rules, deal_start, lo, hi, infos, masks, lanes, st, out_hand, out_i8, out_i32)
+        finish(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32)
 
 
 @njit(cache=CACHE, nogil=True)

@@ -21,6 +21,7 @@ from spades_sim._nb.bidding import blind_nil_wanted_nb
 from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import (
     DECISION_COUNTER_BASE,
+    FOUR_PLAY_COUNTER,
     deal_four_nb,
     deal_lanes_four_nb,
     draw_two_nb,
@@ -314,10 +315,12 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
     """A four-player batch with every bid taken in lock-step (``lockstep_bidding``; the
     lock-step kernels run only bidders it covers): the same hands, bids and random
     counters as ``prepare_four_nb`` with ``plain_bid_nb`` deal by deal. ``lanes``: the
-    bidder's state (``enums.DealLane``); ``out_errors[i]`` gets deal i's policy errors."""
+    bidder's state (``enums.DealLane``), left with each deal's hands at the start of play,
+    bids and nil kinds for the rows; ``out_errors[i]`` gets deal i's policy errors."""
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
         lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
+        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
     keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
     hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
     deck, shuffle, swaps = (
@@ -327,8 +330,6 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
     )
     deal_lanes_four_nb(deck, shuffle, swaps, keys, hands)
     for b in range(LANES):
-        deal = deal_start + (lo + b if lo + b < hi else lo)
-        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
         for s in range(4):
             dealt = np.uint64(hands[s * LANES + b])
             masks[b, MaskSlot.hands + s] = dealt
@@ -341,6 +342,8 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
             bid = lanes[(DealLane.bids + s) * LANES + b]
             set_bid_nb(info, s, bid, lanes[(DealLane.nils + s) * LANES + b])
         exchange_four_nb(rules, info, m)
+        for s in range(4):  # the hands at the start of play, for the rows
+            lanes[(DealLane.hands + s) * LANES + b] = np.int64(m[MaskSlot.hands + s])
         leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[DealLane.first * LANES + b], rules)
         if lo + b < hi:
             out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
@@ -348,14 +351,12 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
         load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
 
 
-FOUR_PLAY_COUNTER = DECISION_COUNTER_BASE + 8  # the play's first counter: 2 per bidder
-
-
 @njit(cache=True)
 def prepare_lanes_two_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
                          st, out_errors):  # fmt: skip
     """A two-player batch, deal by deal through ``prepare_plain_two_nb`` (the draw is
-    sequential; ``lanes`` unused)."""
+    sequential); the hands at the start of play, bids and nil kinds are then copied into
+    ``lanes``, where ``prepare_lanes_four_nb`` leaves them."""
     for b in range(LANES):
         i = lo + b if lo + b < hi else lo
         deal = deal_start + i
@@ -365,7 +366,12 @@ def prepare_lanes_two_nb(rules, scratch, seed, deal_start, lo, hi, params, infos
         )
         if lo + b < hi:
             out_errors[i] = errors
-        load_lane_nb(st, b, infos[b], masks[b], leader, key + np.uint64(counter) * GOLDEN)
+        info = infos[b]
+        for s in range(4):  # what the rows need, where the four-player batch leaves it
+            lanes[(DealLane.hands + s) * LANES + b] = np.int64(masks[b, MaskSlot.hands + s])
+            lanes[(DealLane.bids + s) * LANES + b] = info[InfoSlot.bids + s]
+            lanes[(DealLane.nils + s) * LANES + b] = info[InfoSlot.nil + s]
+        load_lane_nb(st, b, info, masks[b], leader, key + np.uint64(counter) * GOLDEN)
 
 
 # Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
