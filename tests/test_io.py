@@ -279,6 +279,20 @@ def test_resume_on_missing_or_empty_directory_starts_fresh(tmp_path: Path) -> No
         assert read_manifest(run)["parts"].keys() == {"00000"}
 
 
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("writer_threads", 0), ("writer_threads", 1.5), ("max_pending", 0), ("max_pending", "2")],
+)
+def test_the_writer_refuses_a_bad_thread_or_queue_size(
+    tmp_path: Path, option: str, value: Any
+) -> None:
+    # One line naming the option, before anything is opened: no run directory is left.
+    run = tmp_path / "run"
+    with pytest.raises(ValueError, match=f"^{option}: .* must be a whole number >= 1"):
+        DatasetWriter(run, meta=META, fmt=FMT, **{option: value})
+    assert not run.exists()
+
+
 def test_background_write_error_surfaces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def disk_full(table: pa.Table, path: Path, **options: Any) -> None:
         path.write_bytes(b"half a file")

@@ -35,6 +35,7 @@ from spades_sim.dataset.format import DEFAULT_FORMAT, PartFormat
 from spades_sim.dataset.layout import Columns
 from spades_sim.dataset.parts import check_part, write_files
 from spades_sim.dataset.rundir import RunDirectory
+from spades_sim.validate import check_count
 
 __all__ = ["DatasetWriter"]
 
@@ -89,10 +90,8 @@ class DatasetWriter:
             raise ValueError(f"fmt must be a PartFormat, got {type(fmt).__name__}")
         if overwrite and resume:  # before anything is opened, as the directory checks it
             raise ValueError("overwrite and resume exclude each other: pick one")
-        if max_pending < 1:
-            raise ValueError(f"max_pending must be at least 1, got {max_pending}")
-        if writer_threads < 1:
-            raise ValueError(f"writer_threads must be at least 1, got {writer_threads}")
+        max_pending = check_count(max_pending, "max_pending", 1, "parts waiting to be written")
+        writer_threads = check_count(writer_threads, "writer_threads", 1, "threads")
         self.format = fmt
         self.run = RunDirectory(path, meta, overwrite=overwrite, resume=resume, fsync=fmt.fsync)
         self.path: str | Path = self.run.path
