@@ -17,16 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim import kernels
 from spades_sim._nb import odds as nb
-from spades_sim._nb.enums import LANES, BidParam, BidPolicy
+from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
 from spades_sim.rules import Rules
-from spades_sim.simulate import PolicyArg, RunSpec, SidePolicies, _params, numba_threads
+from spades_sim.run.select import select_kernel
+from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
+from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.text import side_policies_text
 
 __all__ = ["nil_odds"]
@@ -74,10 +75,8 @@ def _play(
     count = deals.shape[0]
     dealers = np.empty(count, dtype=np.int64)
     nb.draw_dealers_nb(int(spec.seed), start, count, rules.players, dealer, dealers)
-    names = {p.name for p in spec.play}
-    mode = nb.PLAY_SCALAR
-    if not (scalar or record) and len(names) == 1 and names <= {"random", "heuristic"}:
-        mode = nb.PLAY_HEURISTIC_LOCKSTEP if "heuristic" in names else nb.PLAY_RANDOM_LOCKSTEP
+    kernel = select_kernel(spec, "nil_odds")
+    mode = nb.PLAY_SCALAR if scalar or record else kernel.variant
     shape = (count, bids.shape[0])
     tasks = count * bids.shape[0]
     score = np.empty(tasks, dtype=np.int64)
@@ -87,9 +86,9 @@ def _play(
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
-    kernels.run_blocks(
-        nb.play_deals_nb, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
-        dealers, hero, bids, kinds, _params(spec), mode, score, tricks, nil_made, first_won,
+    run_blocks(
+        kernel.entry, -(-tasks // kernel.per_block), rules.lower(), int(spec.seed), start, deals,
+        dealers, hero, bids, kinds, spec.params(), mode, score, tricks, nil_made, first_won,
         errors, held, moves,
     )  # fmt: skip
     if errors.any():  # built-in policies never err; this is a bug, not a user mistake
@@ -162,7 +161,7 @@ def nil_odds(
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
     if number_bids is None:
-        side_params = _no_nil(_params(spec)[hero & 1])
+        side_params = _no_nil(spec.params()[hero & 1])
         own = int(nb.number_bid_nb(rules.lower(), np.uint64(conditions.hand), hero, side_params))
         number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
     candidates = sorted({int(b) for b in number_bids})
@@ -176,7 +175,7 @@ def nil_odds(
     diff_squares = np.zeros(len(bids))
     made = tried = 0
     fatal = np.zeros(54, dtype=np.int64)
-    with numba_threads(threads):
+    with kernel_threads(threads):
         sampler = Sampler(conditions, seed, n, max_tries)
         for start in range(0, n, CHUNK):
             deals, draws = sampler.sample(start, min(CHUNK, n - start))
