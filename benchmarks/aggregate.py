@@ -30,9 +30,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from spades_sim.aggregate import simulate_aggregate
 from spades_sim.run import run_dataset
-from spades_sim.simulate import RunSpec, iter_chunks, numba_threads
+from spades_sim.run.plan import plan
+from spades_sim.run.rows import run_chunk
+from spades_sim.run.threads import kernel_threads
+from spades_sim.simulate import RunSpec, simulate_aggregate
 
 BY = "spades,seat"
 SCRIPT = Path(sys.executable).with_name("spades-sim")
@@ -45,8 +47,9 @@ def in_process(spec: RunSpec, hands: int, rounds: int, tmp: Path) -> dict[str, d
         shutil.rmtree(out)
 
     def kernel() -> None:
-        with numba_threads(2):
-            for _ in iter_chunks(spec, hands):
+        with kernel_threads(2):
+            for piece in plan(spec, hands):
+                run_chunk(spec, *piece)
                 pass
 
     paths: dict[str, Callable[[], object]] = {

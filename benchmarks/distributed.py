@@ -7,7 +7,7 @@ Each round, in this order:
   the writer thread behind them; its rate is the summary's (hands per second from the
   call's start to the last part on disk).
 - **cluster start-up**: a ``LocalCluster`` of 2 worker processes with one task thread
-  each, as ``--scheduler local:2`` starts it (``spades_sim.distributed.local_cluster``):
+  each, as ``--scheduler local:2`` starts it (``spades_sim.run.cluster.local_cluster``):
   the processes up and connected, then the warm-up (each worker imports the package and
   loads the run's kernels from Numba's cache). Timed apart from the run: a cluster that
   stays up pays them once.
@@ -49,8 +49,8 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from spades_sim.distributed import WarmUp, local_cluster, run_distributed  # noqa: E402
 from spades_sim.run import run_dataset  # noqa: E402
+from spades_sim.run.cluster import WarmUp, local_cluster, run_distributed  # noqa: E402
 from spades_sim.simulate import RunSpec  # noqa: E402
 
 TARGET_RATIO = 0.80
@@ -105,7 +105,7 @@ def main() -> None:
         "--threads",
         type=int,
         default=None,
-        help="Numba threads per task [default: all cores, as --scheduler local:N]",
+        help="kernel threads per task [default: all cores, as --scheduler local:N]",
     )
     parser.add_argument("--play", default="heuristic")
     parser.add_argument("--bidding", default="count")

@@ -40,7 +40,10 @@ import numba
 
 import spades_sim
 from spades_sim.policies import lookup
-from spades_sim.simulate import RunSpec, default_chunk_size, numba_threads, run_chunk
+from spades_sim.run.plan import default_chunk_size
+from spades_sim.run.rows import run_chunk
+from spades_sim.run.spec import RunSpec
+from spades_sim.run.threads import kernel_threads
 
 ROOT = Path(spades_sim.__path__[0]).parent
 TARGET_RATE = 1_000_000
@@ -93,7 +96,7 @@ def run_command(args: list[str], workdir: Path) -> dict[str, Any]:
 def kernel_only(spec: RunSpec, hands: int, threads: int | None) -> tuple[float, float]:
     """Hands/s and CPU us per hand of ``run_chunk`` over ``hands`` hands in default chunks."""
     size = default_chunk_size(spec)
-    with numba_threads(threads):
+    with kernel_threads(threads):
         run_chunk(spec, 0, 0, 1024)  # load the compiled kernel
         c0, w0 = time.process_time(), time.perf_counter()
         for index, start in enumerate(range(0, hands, size)):

@@ -36,7 +36,7 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.lockstep_bidding import bid_lanes_four_nb
 from spades_sim._nb.prepare import prepare_lanes_four_nb
-from spades_sim.simulate import RunSpec, _params
+from spades_sim.run.spec import RunSpec
 
 PAIRS = (("count", "random"), ("random", "random"), ("count", "heuristic"))
 BIDDERS = ("count", "pagat", "partner-aware", "random")
@@ -115,7 +115,7 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for bidding, play in PAIRS:
         spec = RunSpec.build(seed=1, bidding=bidding, play=play)
-        rules, params = spec.rules.lower(), _params(spec)
+        rules, params = spec.rules.lower(), spec.params()
         heuristic = play == "heuristic"
         outs = (out_hand, out_i8, out_i32, out_errors, heuristic)
         for stage in (0, 1, 2):  # compile, and touch the outputs once
@@ -149,7 +149,7 @@ def main() -> None:
     lanes[DealLane.first * LANES : (DealLane.first + 1) * LANES] = np.arange(LANES) & 3
     for bidding in BIDDERS:
         spec = RunSpec.build(seed=1, bidding=bidding)
-        rules, params = spec.rules.lower(), _params(spec)
+        rules, params = spec.rules.lower(), spec.params()
         _bid_lanes(1, rules, params, lanes)
         cost_ns = _median_ns(_bid_lanes, (reps, rules, params, lanes), n, args.rounds)
         print(f"four {bidding} bids: {cost_ns:.0f} ns")

@@ -48,12 +48,9 @@ from spades_sim.analysis import (  # noqa: E402
     mean_ci,
     nil_success,
 )
-from spades_sim.simulate import (  # noqa: E402
-    RunSpec,
-    numba_threads,
-    run_chunk,
-    simulate_hands,
-)
+from spades_sim.run.rows import run_chunk  # noqa: E402
+from spades_sim.run.threads import kernel_threads  # noqa: E402
+from spades_sim.simulate import RunSpec, simulate_hands  # noqa: E402
 
 
 def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:
@@ -79,7 +76,7 @@ def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:
         loop.hands_nb(rules, np.int64(7), np.int64(0), np.int64(count), params, *out)
         return out
 
-    with numba_threads(1):
+    with kernel_threads(1):
         run(256)
         wall, cpu = _timed(lambda: run(n), repeats)
         check = min(n, 20_000)
@@ -123,7 +120,7 @@ def throughput(bidding: object, play: object, n: int, repeats: int = 5) -> tuple
     """Hands per second on one thread, by wall clock and by CPU time: medians of
     ``repeats`` runs of ``n`` deals through the library's kernel."""
     spec = RunSpec.build(seed=7, bidding=bidding, play=play)  # type: ignore[arg-type]
-    with numba_threads(1):
+    with kernel_threads(1):
         run_chunk(spec, 0, 0, 256)  # compile or load the kernel
         wall, cpu = _timed(lambda: run_chunk(spec, 0, 0, n), repeats)
     return n / wall, n / cpu

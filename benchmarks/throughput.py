@@ -24,7 +24,9 @@ import numba
 
 from spades_sim import reference
 from spades_sim.rules import Rules
-from spades_sim.simulate import RunSpec, numba_threads, record_hands, run_chunk
+from spades_sim.run.rows import run_chunk
+from spades_sim.run.threads import kernel_threads
+from spades_sim.simulate import RunSpec, record_hands
 
 
 def kernel_rate(spec: RunSpec, hands: int, runs: int, threads: int) -> tuple[float, float]:
@@ -32,7 +34,7 @@ def kernel_rate(spec: RunSpec, hands: int, runs: int, threads: int) -> tuple[flo
     and by this process's CPU time (the latter is robust to other load on a shared
     machine; with one thread it is the per-core rate)."""
     wall, cpu = [], []
-    with numba_threads(threads):
+    with kernel_threads(threads):
         run_chunk(spec, 0, 0, 256)  # compile or load from cache
         for _ in range(runs):
             start, start_cpu = time.perf_counter(), time.process_time()

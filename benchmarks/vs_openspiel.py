@@ -45,9 +45,10 @@ import venv
 from collections.abc import Callable
 from pathlib import Path
 
-from spades_sim.aggregate import simulate_aggregate
 from spades_sim.run import run_dataset
-from spades_sim.simulate import RunSpec, _run_kernel, numba_threads, simulate_hands
+from spades_sim.run.rows import kernel_outputs
+from spades_sim.run.threads import kernel_threads
+from spades_sim.simulate import RunSpec, simulate_aggregate, simulate_hands
 
 HERE = Path(__file__).resolve().parent
 YARDSTICK_VENV = HERE / ".openspiel-venv"
@@ -131,13 +132,13 @@ def paths(hands: int, tmp: Path) -> dict[str, Callable[[], float]]:
 
     def kernel(spec: RunSpec, name: str) -> Callable[[], float]:
         def run() -> float:
-            with numba_threads(1):
-                return timed(lambda: _run_kernel(spec, 0, hands), hands, name)
+            with kernel_threads(1):
+                return timed(lambda: kernel_outputs(spec, 0, hands), hands, name)
 
         return run
 
     def frame() -> float:
-        with numba_threads(1):
+        with kernel_threads(1):
             return timed(lambda: simulate_hands(hands, seed=1), hands, FRAME)
 
     def aggregate(spec: RunSpec, name: str) -> Callable[[], float]:

@@ -120,11 +120,6 @@ Chooser = Callable[[int, int, int, tuple[int, ...]], "int | str"]
 # --------------------------------------------------------------------------------------
 
 
-def _side_of(seat: int) -> int:
-    """The side of a seat: N-S = 0, E-W = 1; with two players seat 0 or 1 is its own side."""
-    return seat % 2
-
-
 def _members(side: int, players: int) -> tuple[int, ...]:
     """The seats of a side: the two partners, or the lone player with two players."""
     return (side, side + 2) if players == 4 else (side,)

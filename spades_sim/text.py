@@ -3,7 +3,7 @@
 Contract
 --------
 The one place the package words its objects for a reader, so the command line, the run
-summaries (:meth:`spades_sim.summary.RunSummary.format`), the nil odds and the reports say
+summaries (:meth:`spades_sim.run.summary.RunSummary.format`), the nil odds and the reports say
 them the same way:
 
 - :func:`policy_text`: a policy as ``name[:param=value,...]``, parameters off their
@@ -29,7 +29,11 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from spades_sim.cards import SIDE_NAMES, format_card, format_hand, seat_name, side_name
+from spades_sim.policies import describe, lookup
+from spades_sim.rules import FIRST_LEADS, SPADES_LEADS, Rules
 
 __all__ = [
     "SIDE_NAMES",
@@ -99,8 +103,6 @@ def policy_text(d: Mapping[str, Any], kind: str | None = None) -> str:
     params = dict(d.get("params") or {})
     name = str(d.get("name", "?"))
     if kind is not None and d.get("builtin", True):
-        from spades_sim.policies import lookup
-
         try:
             defaults = {p.name: p.default for p in lookup(name, kind).params}  # type: ignore[arg-type]
         except ValueError:
@@ -132,8 +134,6 @@ def rules_text(rules: Mapping[str, Any]) -> str:
     >>> rules_text({"target": 300})
     'standard target=300'
     """
-    from spades_sim.rules import Rules
-
     try:
         current = Rules(**rules).to_dict()
     except (TypeError, ValueError):
@@ -156,8 +156,6 @@ def rules_listing() -> str:
     >>> rules_listing().splitlines()[0]
     'presets (--rules NAME):'
     """
-    from spades_sim.rules import FIRST_LEADS, SPADES_LEADS, Rules
-
     default = Rules()
     lines = ["presets (--rules NAME):"]
     for name, changes in Rules.PRESETS.items():
@@ -180,8 +178,6 @@ def policies_listing() -> str:
     >>> policies_listing().splitlines()[0]
     'bidding policies (--bidding / --ns-bidding / --ew-bidding NAME[:param=value,...]):'
     """
-    from spades_sim.policies import describe
-
     heads = {
         "bid": "bidding policies (--bidding / --ns-bidding / --ew-bidding NAME[:param=value,...]):",
         "play": "play policies (--play / --ns-play / --ew-play NAME[:param=value,...]):",
@@ -216,7 +212,7 @@ def policies_listing() -> str:
 def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     """The text ``show`` prints for deal ``index`` (or hand ``hand_no`` of game ``index``).
 
-    ``spec`` is a :class:`~spades_sim.simulate.RunSpec` with ``record_play=True``; the
+    ``spec`` is a :class:`~spades_sim.run.spec.RunSpec` with ``record_play=True``; the
     deal is regenerated (the same as in any run of that spec). ``ValueError`` for a hand
     number the game does not have.
 
@@ -225,9 +221,9 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     >>> text.splitlines()[0]
     'deal 0 of seed 1 · rules standard · bidding count · play heuristic'
     """
-    import numpy as np
-
-    from spades_sim.simulate import run_chunk
+    # the run layer sits above this module (its summaries are worded here), so the deal
+    # is regenerated through it at call time
+    from spades_sim.run.rows import run_chunk
 
     chunk = run_chunk(spec, 0, index, 1)
     assert chunk.plays is not None

@@ -1,4 +1,4 @@
-"""Aggregate mode (issue 10): counts instead of rows, and the same analyses from them.
+"""Aggregate mode: counts instead of rows, and the same analyses from them.
 
 The contract under test: every analysis of ``analyze`` gives exactly (``assert_frame_equal``,
 no tolerance) the table from an aggregate that it gives from the rows of the same run,
@@ -22,20 +22,15 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim import Rules, simulate_games, simulate_hands
-from spades_sim.aggregate import (
-    MAX_CELLS,
-    Aggregate,
-    AggregateKeyError,
-    layout,
-    simulate_aggregate,
-)
-from spades_sim.aggregate_run import load_aggregate, run_aggregate
 from spades_sim.analysis import analyze, bag_accumulation, bid_accuracy, nil_success
 from spades_sim.analysis.source import UnknownKey
 from spades_sim.cli import cli
 from spades_sim.dataset import read_manifest
 from spades_sim.run import Progress, RunInterrupted, run_dataset
-from spades_sim.simulate import RunSpec
+from spades_sim.run.aggregate import Aggregate, load_aggregate
+from spades_sim.run.counting import MAX_CELLS, AggregateKeyError, layout
+from spades_sim.run.dataset import run_aggregate
+from spades_sim.simulate import RunSpec, simulate_aggregate
 
 EXTRA = (["side"], ["bid"], ["nil", "blind_nil"], ["blind"], ["policy"], ["rules"], ["side", "bid"])
 

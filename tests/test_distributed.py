@@ -47,10 +47,10 @@ from distributed import Client, LocalCluster
 from spades_sim.analysis import bag_accumulation, bid_accuracy, nil_success
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games, part_files, read_manifest
-from spades_sim.distributed import Scheduler, local_cluster, run_distributed
 from spades_sim.policies import parse_policy
 from spades_sim.rules import Rules
 from spades_sim.run import Progress, RunInterrupted, run_dataset
+from spades_sim.run.cluster import Scheduler, local_cluster, run_distributed
 from spades_sim.simulate import RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -272,7 +272,7 @@ def test_a_failed_task_is_retried_and_its_part_rewritten(tmp_path: Path, client:
 
 def test_an_output_the_workers_do_not_see_is_named(tmp_path: Path, client: Client) -> None:
     from spades_sim.dataset import PartFormat
-    from spades_sim.distributed import write_part
+    from spades_sim.run.cluster import write_part
 
     with pytest.raises(FileNotFoundError, match="a filesystem the client and every worker"):
         write_part(HANDS, str(tmp_path / "nowhere"), 0, 0, 10, meta={}, fmt=PartFormat(),

@@ -143,7 +143,7 @@ def test_readme_error_lines_are_the_commands_errors(
         raise WouldRun
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("spades_sim.run.compute_part", refuse)
+    monkeypatch.setattr("spades_sim.run.sinks.compute_part", refuse)
     examples = [(w, out[0]) for w, out in COMMANDS if len(out) == 1 and out[0].startswith("error:")]
     checked = 0
     for words, quoted in COMMANDS:

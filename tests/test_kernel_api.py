@@ -21,8 +21,8 @@ import numpy as np
 from spades_sim import nb
 from spades_sim._nb import enums
 from spades_sim.rules import Rules
+from spades_sim.run.rows import I8_ROWS, I32_ROWS
 from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS
-from spades_sim.simulate import _I8_FIELDS, _I32_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "spades_sim" / "_nb"
@@ -35,8 +35,8 @@ def test_output_rows_are_the_schema_columns() -> None:
         names = tuple(c.name for c in columns if c.block == block)
         assert rows._fields == names + KERNEL_ONLY_ROWS.get(block, ())
         assert tuple(rows) == tuple(range(len(rows)))
-    assert {n: getattr(enums.OutI8, n) for n in enums.OutI8._fields[:-1]} == _I8_FIELDS
-    assert dict(zip(enums.OutI32._fields, enums.OutI32, strict=True)) == _I32_FIELDS
+    assert {n: getattr(enums.OutI8, n) for n in enums.OutI8._fields[:-1]} == I8_ROWS
+    assert dict(zip(enums.OutI32._fields, enums.OutI32, strict=True)) == I32_ROWS
     assert {c.block for c in (*HAND_COLUMNS, *GAME_COLUMNS)} == {None, "i8", "i32", "game"}
 
 

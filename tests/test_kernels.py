@@ -1,4 +1,4 @@
-"""The kernel runner (``spades_sim.kernels``): blocks shared out to threads, and the
+"""The kernel runner (``spades_sim.run.threads``): blocks shared out to threads, and the
 compile notice.
 
 - Every block runs exactly once, whatever the thread count and block count, and an
@@ -20,8 +20,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from spades_sim import kernels
 from spades_sim.run import run_dataset
+from spades_sim.run import threads as kernels
 from spades_sim.simulate import RunSpec
 
 KERNEL_SOURCE = """
@@ -57,7 +57,7 @@ def kernel_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_every_block_runs_once(kernel_file: Path, threads: int, n_blocks: int) -> None:
     kernel = _load(kernel_file, "tiny_kernel_run").count_blocks_nb
     out = np.zeros(n_blocks, dtype=np.int64)
-    with kernels.threads(threads):
+    with kernels.kernel_threads(threads):
         kernels.run_blocks(kernel, n_blocks, out)
     assert (out == 1).all()
 
@@ -77,7 +77,7 @@ def test_an_error_in_a_task_reaches_the_caller() -> None:
             if int(first) == 0:
                 raise RuntimeError("boom")
 
-    with kernels.threads(2), pytest.raises(RuntimeError, match="boom"):
+    with kernels.kernel_threads(2), pytest.raises(RuntimeError, match="boom"):
         kernels.run_blocks(Kernel(), 64)
     assert calls  # at least the failing task ran
 

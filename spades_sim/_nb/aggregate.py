@@ -243,9 +243,9 @@ def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, s
         )  # fmt: skip
 
 
-# One entry point per row kernel, as ``loop`` has (``AGGREGATE_OF`` in
-# ``spades_sim.aggregate`` pairs them): an aggregate run compiles only the one it plays
-# with. The row kernel is a compile-time constant of each, so each is cached.
+# One entry point per row kernel, as ``loop`` has (``spades_sim.run.select`` pairs
+# them): an aggregate run compiles only the one it plays with. The row kernel is a
+# compile-time constant of each, so each is cached.
 
 
 @njit(cache=True, nogil=True)

@@ -358,4 +358,3 @@ class ParamRowT(NamedTuple):
 MaskSlot = MaskSlotT()
 N_MASKS = 12
 ParamRow = ParamRowT()
-N_PARAM_ROWS = 5

@@ -3,10 +3,10 @@
 ``play_heuristic_lockstep_nb`` plays the heuristic, card for card, for the ``LANES``
 deals of a lock-step state (``lockstep.py``'s fields plus the ``H_*`` fields below), so
 a kernel built like ``lockstep.py``'s can run heuristic play as SIMD code.
-``heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
-hold them equal on thousands of table states) but without a branch: every candidate
-card is computed and the answer selected, so a loop over the lanes compiles to vector
-code (the branch-free bit helpers are ``bitboard.lane_*``).
+``_heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
+hold the lock-step play equal to the scalar play, card for card) but without a branch:
+every candidate card is computed and the answer selected, so a loop over the lanes
+compiles to vector code (the branch-free bit helpers are ``bitboard.lane_*``).
 """
 
 import numpy as np
@@ -80,18 +80,6 @@ def lane_void_top_nb(legal, voids, suit, current):
     """The top card of side suit ``suit`` when a (partner's) void mask has it, else current."""
     m = legal & (RANK_BITS << np.uint64(13 * suit))
     return lane_hi_nb(m) if (m != ZERO) & (((voids >> suit) & 1) != 0) else current
-
-
-@njit(cache=True, forceinline=True)
-def heuristic_lane_nb(
-    hand, legal, seat, players, n_in, leader, led, win_card, win_seat, unseen, alive, voids,
-    need, opp_need, remaining, flags, set_push,
-):  # fmt: skip
-    """``heuristic_core_nb`` (same arguments, same card) computed without a branch."""
-    return _heuristic_lane_nb(
-        hand, legal, seat, players, n_in, n_in == 0, leader, led, win_card, win_seat, unseen,
-        alive, voids, need, opp_need, remaining, flags, set_push,
-    )  # fmt: skip
 
 
 @njit(cache=True, forceinline=True)

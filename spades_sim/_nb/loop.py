@@ -4,7 +4,7 @@
 decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The entry
 points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
 range of blocks of deals (or of games) serially and without the GIL; the caller
-(``spades_sim.kernels``) shares the blocks out to threads. Every deal draws from its own
+(``spades_sim.run.threads``) shares the blocks out to threads. Every deal draws from its own
 counter-based stream, so the output is independent of thread count and chunking.
 
 Every function that calls a policy comes twice: a generic ``*_with_nb`` (inlined) that
@@ -217,7 +217,7 @@ def new_scratch_nb(rules):
 
 # --- Entry points ----------------------------------------------------------------------
 # Each runs blocks ``first .. end-1`` of its items, serially and without the GIL:
-# ``spades_sim.kernels.run_blocks`` hands block ranges to a pool of Python threads. A
+# ``spades_sim.run.threads.run_blocks`` hands block ranges to a pool of Python threads. A
 # ``prange`` loop instead compiled three times slower (the parallel wrapper re-optimises
 # everything it calls), and a block writes only its own rows, so the results do not
 # depend on how the blocks are shared out.

@@ -1,8 +1,8 @@
-"""Analyses of an aggregate run (issue 10): a plan's statistics from count tables.
+"""Analyses of an aggregate run: a plan's statistics from count tables.
 
 Contract
 --------
-An :class:`~spades_sim.aggregate.Aggregate` (or an aggregate run directory) has no rows;
+An :class:`~spades_sim.run.aggregate.Aggregate` (or an aggregate run directory) has no rows;
 it holds the sums every analysis reduces its rows to. A plan that can be answered from
 one has a ``from_aggregate(aggregate, keys)`` (:class:`~.reduce.Plan`) built from the
 helpers here, which returns exactly the table :func:`.reduce.statistics_many` makes from
@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from spades_sim.aggregate_table import Aggregate
+    from spades_sim.run.aggregate import Aggregate
 
 Triple = tuple[Any, Any, Any]
 """A measure's ``n``, sum and sum of squares per row of a units frame (arrays)."""

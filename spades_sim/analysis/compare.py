@@ -40,7 +40,8 @@ import pandas as pd
 from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
 from spades_sim.policies import Kind, Policy
 from spades_sim.rules import Rules
-from spades_sim.simulate import PolicyArg, simulate_games, simulate_hands
+from spades_sim.run.spec import PolicyArg
+from spades_sim.simulate import simulate_games, simulate_hands
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ An analysis is a :class:`Plan` run in three steps:
    tables (:func:`combine`) in any order. Every measure takes whole-number values
    (counts, tricks, bags, points), and float64 adds whole numbers below 2**53 exactly,
    so a frame, the run directory it was written to and any split into parts give
-   bit-identical tables. An *aggregate* (count tables reduced inside the kernel, issue
-   10; :mod:`spades_sim.aggregate`) skips steps 1 and 2: a plan's ``from_aggregate``
+   bit-identical tables. An *aggregate* (count tables reduced inside the kernel,
+   :mod:`spades_sim.run.counting`) skips steps 1 and 2: a plan's ``from_aggregate``
    produces this table from its counts (:mod:`.aggregated`), the key columns (the plan's
    ``internal`` keys included) plus ``m.n``, ``m.sum``, ``m.sumsq``, and the plan's
    ``finalize`` takes it from there.
@@ -63,7 +63,7 @@ from spades_sim.analysis.source import (
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
 
 if TYPE_CHECKING:
-    from spades_sim.aggregate_table import Aggregate
+    from spades_sim.run.aggregate import Aggregate
 
 STATS = ("n", "sum", "sumsq")
 """The sufficient statistics kept per measure and group (columns ``measure.stat``)."""
@@ -101,8 +101,8 @@ class Plan:
     measures: Mapping[str, str] = field(default_factory=dict)
     """Measure name -> what it means (for the command line and the docs)."""
     from_aggregate: Callable[[Aggregate, list[str]], pd.DataFrame] | None = None
-    """The statistics from an aggregate's count tables instead of rows (issue 10;
-    :mod:`.aggregated`): ``(aggregate, row keys) -> `` the table the reduction of the same
+    """The statistics from an aggregate's count tables instead of rows
+    (:mod:`.aggregated`): ``(aggregate, row keys) -> `` the table the reduction of the same
     run's rows gives, stat keys included. None: the plan needs rows."""
 
 
@@ -477,7 +477,7 @@ def statistics_many(
             hands_columns += [*plan.hands_columns, *raw]
             games_columns += plan.games_columns
         running: list[pd.DataFrame | None] = [None] * len(wanted)
-        if source.aggregate is not None:  # counts, no rows: the same statistics (issue 10)
+        if source.aggregate is not None:  # counts, no rows: the same statistics
             for i, (plan, _) in enumerate(wanted):
                 assert plan.from_aggregate is not None  # check_keys said so
                 running[i] = plan.from_aggregate(source.aggregate, row_keys[i])

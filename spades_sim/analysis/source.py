@@ -10,9 +10,9 @@ Every analysis of this package takes ``data`` as one of
 - the ``(hands, games)`` tuple :func:`~spades_sim.simulate_games` returns;
 - a run directory (``str`` or ``os.PathLike``) written by ``spades-sim simulate`` or
   :func:`~spades_sim.run.run_dataset`;
-- an :class:`~spades_sim.aggregate.Aggregate` (``simulate_hands(..., aggregate=...)``)
+- an :class:`~spades_sim.run.aggregate.Aggregate` (``simulate_hands(..., aggregate=...)``)
   or an aggregate run directory (``spades-sim simulate --aggregate``): counts instead of
-  rows, which give the same tables for the keys it was counted by (issue 10);
+  rows, which give the same tables for the keys it was counted by;
 - a ``list`` of those, analysed together (the ``rules`` and ``policy`` keys then tell
   the runs apart).
 
@@ -65,9 +65,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from spades_sim.aggregate_table import Aggregate
 from spades_sim.dataset import read_manifest
+from spades_sim.run.aggregate import Aggregate, load_aggregate
 from spades_sim.schema import HAND_COLUMNS
+from spades_sim.text import policy_text, rules_text
 
 Data = pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str] | Aggregate
 """One run's rows: a per-seat frame, a ``(hands, games)`` pair or a run directory (or its
@@ -178,8 +179,6 @@ class Source:
         >>> Source("x", "hands", meta, frozenset(), False).policy_labels()
         {0: 'count:bias=1/random', 1: 'pagat/random'}
         """
-        from spades_sim.text import policy_text
-
         policies = self._meta_for("policy").get("policies", {})
         try:
             return {
@@ -193,8 +192,6 @@ class Source:
 
     def rules_label(self) -> str:
         """The run's rules as the closest preset plus the fields that differ."""
-        from spades_sim.text import rules_text
-
         rules = self._meta_for("rules").get("rules")
         if not isinstance(rules, Mapping):
             raise UnknownKey(f"by 'rules': the meta of {self.label} holds no rules")
@@ -264,9 +261,7 @@ def _directory_source(root: Path) -> Source:
         raise NotADirectoryError(f"{root}: not a run directory")
     manifest = read_manifest(root)
     meta = manifest.get("meta") or {}
-    if "aggregate" in meta:  # an aggregate run (issue 10): its counts, summed over parts
-        from spades_sim.aggregate_run import load_aggregate
-
+    if "aggregate" in meta:  # an aggregate run: its counts, summed over parts
         return _aggregate_source(load_aggregate(root), str(root))
     entries = [manifest["parts"][k] for k in sorted(manifest.get("parts", {}))]
     if not entries:

@@ -5,7 +5,7 @@ Commands
 ``simulate``  play hands or whole games into a Parquet run directory
               (:func:`spades_sim.run.run_dataset`), with a progress bar on a terminal and
               a summary at the end (one line of JSON when stdout is not a terminal);
-              ``--scheduler`` runs it on a Dask cluster (:mod:`spades_sim.distributed`);
+              ``--scheduler`` runs it on a Dask cluster (:mod:`spades_sim.run.cluster`);
 ``show``      regenerate one deal (or one hand of a game) and print the four hands, the
               bids, the play trick by trick and the score;
 ``nil-odds``  how often a given hand makes nil (``spades_sim.odds.nil_odds``), and

@@ -56,6 +56,7 @@ def show(ctx: click.Context, **params: Any) -> None:
       spades-sim show --run runs/first --deal 17
       spades-sim show --run runs/games --game 3 --hand 0
     """
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.dataset import read_manifest
     from spades_sim.run import spec_from_meta
     from spades_sim.text import render_hand
@@ -168,6 +169,7 @@ def nil_odds_command(**params: Any) -> None:
       spades-sim nil-odds Q73.J52.T84.9632 --require N:spades=4..13 --given E=AS
       spades-sim nil-odds Q73.J52.T84.9632 --blind --rules blind-nil-exchange --json
     """
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.odds import nil_odds
 
     spec = build_spec(params, seed=params["seed"], mode="hands")

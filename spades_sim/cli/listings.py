@@ -16,6 +16,7 @@ __all__ = ["policies", "rules"]
 @click.command()
 def rules() -> None:
     """List the rule presets and every rule field with its default."""
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.text import rules_listing
 
     click.echo(rules_listing())
@@ -24,6 +25,7 @@ def rules() -> None:
 @click.command()
 def policies() -> None:
     """List the built-in policies, their parameters (default, range) and sources."""
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.text import policies_listing
 
     click.echo(policies_listing())

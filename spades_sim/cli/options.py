@@ -7,7 +7,7 @@ names) become the command's defaults, so flags on the command line override them
 unknown key or a bad file is one :class:`~.errors.UserError`. :func:`rules_options` adds
 ``--rules``, ``--set``, ``--bidding``, ``--play``, the per-side ``--ns-*``/``--ew-*``
 policies and ``--draw`` to a command, and :func:`build_spec` turns their values into a
-:class:`~spades_sim.simulate.RunSpec`, each mistake naming its option.
+:class:`~spades_sim.run.spec.RunSpec`, each mistake naming its option.
 :func:`pick_one` settles two options that exclude each other.
 """
 
@@ -167,9 +167,10 @@ def build_spec(
     params: Mapping[str, Any], *, seed: int, mode: str, record_play: bool = False
 ) -> Any:
     """A RunSpec from the rules and policy options, each mistake naming its option."""
+    # imported when a command runs: `spades-sim --help` loads no kernels
     from spades_sim.policies import parse_policy
     from spades_sim.rules import Rules
-    from spades_sim.simulate import RunSpec
+    from spades_sim.run.spec import RunSpec
 
     with user_errors("--rules"):
         rules = Rules.preset(params["preset"])

@@ -112,8 +112,9 @@ def simulate(ctx: click.Context, **params: Any) -> None:
       spades-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786 --out /shared/r
       spades-sim simulate --hands 1000000000 --aggregate --by spades,seat --out runs/agg
     """
-    from spades_sim.kernels import announce_compiles
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.run import RunInterrupted, run_dataset
+    from spades_sim.run.threads import announce_compiles
 
     pick_one(ctx, params, "hands", "games", "give --hands or --games, not both")
     pick_one(ctx, params, "resume", "overwrite", "give --resume or --overwrite, not both")
@@ -128,13 +129,14 @@ def simulate(ctx: click.Context, **params: Any) -> None:
         params["assignments"] = [*from_config, *params["assignments"]]
     spec = build_spec(params, seed=params["seed"], mode=mode, record_play=params["record_play"])
     aggregate = _aggregate_option(params, spec)
+    # numba only for a run that may compile (to word the notice)
     import numba
 
     threads = params["threads"]
     cores: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     scheduler = params["scheduler"]
     if scheduler is not None:  # workers check --threads against their own cores
-        from spades_sim.distributed import Scheduler, require_dask
+        from spades_sim.run.cluster import Scheduler, require_dask
 
         with user_errors("--scheduler"):
             scheduler = Scheduler.parse(scheduler)
@@ -187,7 +189,8 @@ def _aggregate_option(params: Mapping[str, Any], spec: Any) -> list[str] | None:
     for clash in ("record_play", "scheduler"):
         if params[clash]:
             usage(f"--aggregate keeps no rows and runs locally: drop --{clash.replace('_', '-')}")
-    from spades_sim.aggregate import AggregateKeyError, layout
+    # imported when the command runs: `spades-sim --help` loads no kernels
+    from spades_sim.run.counting import AggregateKeyError, layout
 
     by = [k.strip() for k in (by_text or "").split(",") if k.strip()]
     try:

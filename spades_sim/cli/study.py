@@ -65,6 +65,7 @@ def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> No
       spades-sim analyze runs/mercy --what bags --by side,outcome --format csv
       spades-sim analyze runs/first runs/config --what bids --by policy
     """
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.analysis import tables
     from spades_sim.analysis.source import Data, UnknownKey
 
@@ -86,6 +87,7 @@ def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> No
 
 def _write_report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> Path:
     """``spades_sim.report.write`` with its failures as one-line errors."""
+    # imported when the command runs: `spades-sim --help` loads no matplotlib
     from spades_sim import report as report_module
 
     try:
@@ -181,6 +183,7 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
       spades-sim compare count pagat --games 2000 --seed 1 --out runs/cmp
       spades-sim compare heuristic heuristic:bag_avoid=0 --kind play --hands 100000 --out runs/duck
     """
+    # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.policies import parse_policy
     from spades_sim.report.runs import compare_runs
     from spades_sim.report.words import margin_sentence, narrowing_sentence, win_sentence

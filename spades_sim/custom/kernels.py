@@ -333,6 +333,7 @@ def _write_once(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
     with os.fdopen(fd, "w") as handle:
         handle.write(text)
+    os.chmod(tmp, 0o644)  # readable as any module is (mkstemp makes it private)
     os.replace(tmp, path)
 
 

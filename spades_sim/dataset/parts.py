@@ -9,7 +9,7 @@ tables are. It returns the part's manifest entry (``rows``, ``games_rows``, the 
 ``file``, ``games_file``, ...) and never touches the manifest: the process that owns the
 run's :class:`~spades_sim.dataset.writer.DatasetWriter` records it
 (:meth:`~spades_sim.dataset.writer.DatasetWriter.record_part`). This is how Dask workers
-write parts while the client alone keeps the manifest (:mod:`spades_sim.distributed`),
+write parts while the client alone keeps the manifest (:mod:`spades_sim.run.cluster`),
 and what the writer itself calls. A part written twice (a retried task) is written the
 same way twice: each attempt has its own temporary name, and the rename replaces a file
 with an identical one. A failure removes the attempt's temporary files.

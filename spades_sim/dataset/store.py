@@ -141,6 +141,7 @@ class ArrowStore:
     """
 
     def __init__(self, uri: str) -> None:
+        # pyarrow.fs only for URI stores: a local run never loads it
         import pyarrow.fs as pafs
 
         try:
@@ -162,6 +163,7 @@ class ArrowStore:
         return f"{self.uri}/{rel}" if rel else self.uri
 
     def kind(self, rel: str = "") -> str | None:
+        # pyarrow.fs only for URI stores: a local run never loads it
         import pyarrow.fs as pafs
 
         found = self.fs.get_file_info(self._path(rel)).type
@@ -173,6 +175,7 @@ class ArrowStore:
         self.fs.create_dir(self._path(rel), recursive=True)
 
     def entries(self, rel: str = "") -> list[tuple[str, bool]]:
+        # pyarrow.fs only for URI stores: a local run never loads it
         import pyarrow.fs as pafs
 
         infos = self.fs.get_file_info(pafs.FileSelector(self._path(rel), allow_not_found=True))

@@ -17,24 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim import kernels
 from spades_sim._nb import odds as nb
-from spades_sim._nb.enums import LANES, BidParam, BidPolicy
+from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
-from spades_sim.custom.kernels import kernels_for
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
 from spades_sim.rules import Rules
-from spades_sim.simulate import (
-    PolicyArg,
-    PolicyError,
-    RunSpec,
-    SidePolicies,
-    _params,
-    numba_threads,
-)
+from spades_sim.run.rows import PolicyError
+from spades_sim.run.select import select_kernel, user_policy_kernels
+from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
+from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.text import side_policies_text
 
 __all__ = ["nil_odds"]
@@ -60,11 +54,11 @@ def _own_number_bid(spec: RunSpec, hero: int, hand: int) -> int:
     side = hero & 1
     policy = spec.bidding[side]
     if policy.is_builtin:
-        side_params = _no_nil(_params(spec)[side])
+        side_params = _no_nil(spec.params()[side])
         return int(nb.number_bid_nb(rules, np.uint64(hand), hero, side_params))
-    module = kernels_for((*spec.bidding, *spec.play))
+    module = user_policy_kernels(spec)
     number_bid = module.number_bid_ew_nb if side else module.number_bid_ns_nb
-    return max(1, int(number_bid(rules, np.uint64(hand), hero, _params(spec)[side])))
+    return max(1, int(number_bid(rules, np.uint64(hand), hero, spec.params()[side])))
 
 
 @dataclass
@@ -97,10 +91,8 @@ def _play(
     count = deals.shape[0]
     dealers = np.empty(count, dtype=np.int64)
     nb.draw_dealers_nb(int(spec.seed), start, count, rules.players, dealer, dealers)
-    names = {p.name for p in spec.play}
-    mode = nb.PLAY_SCALAR
-    if not (scalar or record) and len(names) == 1 and names <= {"random", "heuristic"}:
-        mode = nb.PLAY_HEURISTIC_LOCKSTEP if "heuristic" in names else nb.PLAY_RANDOM_LOCKSTEP
+    kernel = select_kernel(spec, "nil_odds")
+    mode = nb.PLAY_SCALAR if scalar or record else kernel.variant
     shape = (count, bids.shape[0])
     tasks = count * bids.shape[0]
     score = np.empty(tasks, dtype=np.int64)
@@ -111,12 +103,9 @@ def _play(
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
     builtin = spec.builtin
-    if not builtin:
-        mode = nb.PLAY_SCALAR  # the lock-step play is the built-ins'
-    kernel = nb.play_deals_nb if builtin else kernels_for((*spec.bidding, *spec.play)).play_deals_nb
-    kernels.run_blocks(
-        kernel, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
-        dealers, hero, bids, kinds, _params(spec), mode, score, tricks, nil_made, first_won,
+    run_blocks(
+        kernel.entry, -(-tasks // kernel.per_block), rules.lower(), int(spec.seed), start, deals,
+        dealers, hero, bids, kinds, spec.params(), mode, score, tricks, nil_made, first_won,
         errors, held, moves,
     )  # fmt: skip
     if errors.any():
@@ -207,7 +196,7 @@ def nil_odds(
     diff_squares = np.zeros(len(bids))
     made = tried = 0
     fatal = np.zeros(54, dtype=np.int64)
-    with numba_threads(threads):
+    with kernel_threads(threads):
         sampler = Sampler(conditions, seed, n, max_tries)
         for start in range(0, n, CHUNK):
             deals, draws = sampler.sample(start, min(CHUNK, n - start))

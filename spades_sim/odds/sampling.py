@@ -19,12 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim import kernels
 from spades_sim._nb import odds as nb
 from spades_sim.cards import Hand, cards_of
 from spades_sim.odds.conditions import Conditions
 from spades_sim.rules import Rules
-from spades_sim.simulate import numba_threads
+from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.validate import check_count
 
 __all__ = ["CHUNK", "Sampler", "check_sizes", "deal_completions"]
@@ -61,7 +60,7 @@ class Sampler:
         deals = np.empty((count, 4), dtype=np.uint64)
         tries = np.empty(count, dtype=np.int64)
         c = self.conditions
-        kernels.run_blocks(
+        run_blocks(
             nb.sample_deals_nb, -(-count // nb.BLOCK), self.seed, kind, start, count,
             self.known, self.pool, self.need, c.lo, c.hi, attempts, deals, tries,
         )  # fmt: skip
@@ -122,7 +121,7 @@ def deal_completions(
     conditions = Conditions.build(
         hand, seat=seat, rules=rules, partner=partner, given=given, require=require
     )
-    with numba_threads(threads):
+    with kernel_threads(threads):
         sampler = Sampler(conditions, seed, n, max_tries)
         parts = [sampler.sample(start, min(CHUNK, n - start))[0] for start in range(0, n, CHUNK)]
     return np.concatenate(parts)

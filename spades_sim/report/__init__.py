@@ -82,7 +82,7 @@ def build(
         detect_pair(first, second)
         data = [run, run_b]
         srcs = [first, second]
-    for s in srcs:  # aggregate mode (issue 10): the report reads rows
+    for s in srcs:  # an aggregate has no rows, and the report reads rows
         if s.aggregate is not None:
             raise ValueError(
                 f"{s.label}: an aggregate run has counts, not rows; the report needs rows"

@@ -50,6 +50,7 @@ def require_matplotlib() -> Any:
     'agg'
     """
     try:
+        # matplotlib (about a second to import) only when a report draws
         import matplotlib
     except ImportError:
         raise ReportUnavailable(
@@ -133,6 +134,7 @@ class Panel:
 
 def _finish(fig: Any) -> bytes:
     """The figure as palette PNG bytes (quantised with Pillow, which matplotlib needs)."""
+    # Pillow (matplotlib's) only when a figure is drawn
     from PIL import Image
 
     plt = require_matplotlib()
@@ -160,6 +162,7 @@ def data_uri(png: bytes) -> str:
 
 
 def _percent_axis(ax: Any) -> None:
+    # matplotlib only when a report draws
     from matplotlib.ticker import PercentFormatter
 
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -212,6 +215,7 @@ def _draw_panel(ax: Any, panel: Panel) -> None:
         ax.axhline(panel.reference, color="#888888", linewidth=0.9, linestyle="--")
     if panel.percent:
         _percent_axis(ax)
+    # matplotlib only when a report draws
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # x is a count: bids, hands, cards
@@ -305,6 +309,7 @@ def forest_png(
     if reference is not None:
         ax.axvline(reference, color="#888888", linestyle="--", linewidth=0.9)
     if percent:
+        # matplotlib only when a report draws
         from matplotlib.ticker import PercentFormatter
 
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))

@@ -46,6 +46,7 @@ from spades_sim._version import __version__
 from spades_sim.analysis.compare import hand_margins
 from spades_sim.analysis.source import Data, Source, sources
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci, z_value
+from spades_sim.dataset import read_manifest
 from spades_sim.text import SIDE_NAMES, policy_text, rules_text
 
 GAME_COLUMNS = ("game", "winner", "reason", "hands", "score_ns", "score_ew")
@@ -150,8 +151,6 @@ def run_info(data: Data | Source) -> RunInfo:
         if source.mode == "games" and games_frame is None:
             games = int(frame["game"].nunique())
     else:
-        from spades_sim.dataset import read_manifest
-
         manifest = read_manifest(source.label)
         complete = bool(manifest.get("complete", True))
         for entry in manifest.get("parts", {}).values():

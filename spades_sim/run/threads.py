@@ -1,11 +1,16 @@
-"""Calling the batch kernels: threads, and compiling them in the open.
+"""The thread backend: kernels shared out to a pool of threads, and compiled in the open.
 
-Contract. :func:`run_blocks` calls an entry point of ``spades_sim._nb`` (a kernel whose
-first two arguments are a range of blocks ``first, end``, compiled ``nogil``) over blocks
-``0 .. n_blocks-1``, cut into tasks of a few blocks that a pool of Python threads takes in
-turn. The thread count is :func:`threads` (a context manager, per thread of the caller;
-default all of ``NUMBA_NUM_THREADS``). Every block writes only its own rows, so the output
-never depends on the thread count or on which thread ran which task.
+Contract
+--------
+:func:`run_tasks` is the one thread pool of the package: tasks ``0 .. n-1`` taken in turn
+by :func:`current_threads` Python threads (the caller's included), each task told which
+worker runs it (so a worker can keep its own tables). :func:`run_blocks` calls an entry
+point of ``spades_sim._nb`` (a kernel whose first two arguments are a range of blocks
+``first, end``, compiled ``nogil``) over blocks ``0 .. n_blocks-1`` through it, a few
+blocks a task. The thread count is :func:`kernel_threads` (a context manager, per thread
+of the caller; default all of ``NUMBA_NUM_THREADS``). Every block writes only its own
+rows, and per-worker tables are integer sums, so the output never depends on the thread
+count or on which thread ran which task.
 
 Before the first call of a kernel for a signature, :func:`run_blocks` compiles it in the
 calling thread. It first looks in Numba's on-disk cache for that signature (the index
@@ -16,7 +21,7 @@ beforehand (:func:`watch_compiles`, :func:`announce_compiles`: a line such as
 A kernel loaded from the cache is announced to no one.
 
 >>> from spades_sim._nb import loop
->>> with threads(1):
+>>> with kernel_threads(1):
 ...     current_threads()
 1
 >>> kernel_name(loop.hands_nb)
@@ -38,14 +43,19 @@ from typing import Any
 
 import numba
 import numpy as np
+from tqdm import tqdm
 
 __all__ = [
     "Compile",
     "CompileWatch",
     "announce_compiles",
     "current_threads",
+    "ensure_compiled",
+    "kernel_name",
+    "kernel_threads",
     "run_blocks",
-    "threads",
+    "run_tasks",
+    "thread_limit",
     "watch_compiles",
 ]
 
@@ -80,13 +90,13 @@ def thread_limit() -> int:
 
 
 @contextlib.contextmanager
-def threads(count: int | None) -> Iterator[None]:
+def kernel_threads(count: int | None) -> Iterator[None]:
     """Run the kernels on ``count`` threads (None: all) inside; the setting is this
     thread's (and this context's), restored on exit. Raises ``ValueError`` outside
     1 .. :func:`thread_limit`.
 
     >>> try:
-    ...     with threads(0):
+    ...     with kernel_threads(0):
     ...         pass
     ... except ValueError as exc:
     ...     print(str(exc).replace(str(thread_limit()), "N"))
@@ -175,21 +185,15 @@ def compile_notice(kernel: str, expected: float, cached: bool) -> str:
 
 
 def _say(kernel: str, expected: float, cached: bool) -> None:
-    line = compile_notice(kernel, expected, cached)
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        print(line, file=sys.stderr, flush=True)
-    else:
-        tqdm.write(line, file=sys.stderr)
+    tqdm.write(compile_notice(kernel, expected, cached), file=sys.stderr)
 
 
 @contextlib.contextmanager
 def announce_compiles(enabled: bool = True) -> Iterator[CompileWatch]:
     """Inside, print :func:`compile_notice` on stderr before each compile (through
-    ``tqdm.write`` when tqdm is installed, so a progress bar is redrawn under it); with
-    ``enabled=False``, print nothing (outside any such context a compile is announced
-    all the same: a caller of the Python API is told why it waits)."""
+    ``tqdm.write``, so a progress bar is redrawn under it); with ``enabled=False``, print
+    nothing (outside any such context a compile is announced all the same: a caller of
+    the Python API is told why it waits)."""
     with watch_compiles(_say if enabled else None) as watch:
         yield watch
 
@@ -259,13 +263,58 @@ def task_blocks(n_blocks: int, count: int) -> int:
     return max(1, min(MAX_TASK_BLOCKS, n_blocks // (8 * count)))
 
 
-def run_blocks(kernel: Any, n_blocks: int, *args: Any) -> None:
-    """``kernel(first, end, *args)`` over blocks ``0 .. n_blocks-1`` on
-    :func:`current_threads` threads (the calling one included), compiled first.
+def run_tasks(n_tasks: int, task: Callable[[int, int], None], workers: int | None = None) -> None:
+    """``task(worker, k)`` for ``k`` in ``0 .. n_tasks-1`` on ``workers`` threads (None:
+    :func:`current_threads`; the calling thread is worker 0), each thread taking the next
+    task when it is done with one.
 
     An exception in any task (or Ctrl-C in the calling thread) stops the handing out of
     tasks; the running ones finish, then it is raised here.
+
+    >>> done = []
+    >>> run_tasks(5, lambda worker, k: done.append(k), workers=2)
+    >>> sorted(done)
+    [0, 1, 2, 3, 4]
     """
+    n_tasks = int(n_tasks)
+    count = min(current_threads() if workers is None else workers, n_tasks)
+    if count <= 1:
+        for k in range(n_tasks):
+            task(0, k)
+        return
+    tasks = itertools.count()  # next() is atomic under the GIL
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def work(worker: int) -> None:
+        try:
+            while not stop.is_set():
+                k = next(tasks)
+                if k >= n_tasks:
+                    return
+                task(worker, k)
+        except BaseException as exc:
+            errors.append(exc)
+            stop.set()
+
+    helpers = [
+        threading.Thread(target=work, args=(k,), name=f"spades-sim-kernel-{k}", daemon=True)
+        for k in range(1, count)
+    ]
+    for helper in helpers:
+        helper.start()
+    try:
+        work(0)
+    finally:
+        for helper in helpers:
+            helper.join()
+    if errors:
+        raise errors[0]
+
+
+def run_blocks(kernel: Any, n_blocks: int, *args: Any) -> None:
+    """``kernel(first, end, *args)`` over blocks ``0 .. n_blocks-1`` on
+    :func:`current_threads` threads (:func:`run_tasks`), compiled first."""
     n_blocks = int(n_blocks)
     ensure_compiled(kernel, (np.int64(0), np.int64(0), *args))
     count = min(current_threads(), n_blocks)
@@ -273,31 +322,9 @@ def run_blocks(kernel: Any, n_blocks: int, *args: Any) -> None:
         kernel(np.int64(0), np.int64(max(n_blocks, 0)), *args)
         return
     step = task_blocks(n_blocks, count)
-    tasks = itertools.count()  # next() is atomic under the GIL
-    stop = threading.Event()
-    errors: list[BaseException] = []
 
-    def work() -> None:
-        try:
-            while not stop.is_set():
-                first = next(tasks) * step
-                if first >= n_blocks:
-                    return
-                kernel(np.int64(first), np.int64(min(n_blocks, first + step)), *args)
-        except BaseException as exc:
-            errors.append(exc)
-            stop.set()
+    def blocks(worker: int, k: int) -> None:
+        first = k * step
+        kernel(np.int64(first), np.int64(min(n_blocks, first + step)), *args)
 
-    helpers = [
-        threading.Thread(target=work, name=f"spades-sim-kernel-{k}", daemon=True)
-        for k in range(1, count)
-    ]
-    for helper in helpers:
-        helper.start()
-    try:
-        work()
-    finally:
-        for helper in helpers:
-            helper.join()
-    if errors:
-        raise errors[0]
+    run_tasks(-(-n_blocks // step), blocks, count)

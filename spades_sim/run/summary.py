@@ -24,7 +24,7 @@ import numpy as np
 from spades_sim.text import SIDE_NAMES, number, percent, policy_text, rules_text, sides_text
 
 if TYPE_CHECKING:
-    from spades_sim.simulate import Chunk
+    from spades_sim.run.rows import Chunk
 
 __all__ = ["Progress", "RunSummary", "Tally"]
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spades_sim.summary import RunSummary
+    from spades_sim.run.summary import RunSummary
 
 __all__ = ["RunInterrupted", "interrupt_signal", "sigterm_interrupts"]
 

@@ -34,11 +34,12 @@ column (0 seats, 1 sides, 2 games), the keys (-1 where a key does not apply, boo
 as 0/1, ``outcome`` as 0/1/2) and the statistics (0 where they do not apply).
 
 Two aggregates of the same mode and keys add up (``+``: parts of one run) and compare
-equal when their tables are equal.
+equal when their tables are equal. :func:`tally` gives the run summary's counts from an
+aggregate; :func:`load_aggregate` reads an aggregate run directory back (its listed
+parts, summed).
 
->>> from spades_sim.aggregate import simulate_aggregate
->>> from spades_sim.simulate import RunSpec
->>> agg = simulate_aggregate(RunSpec.build(seed=1, play="random"), 100, by="seat")
+>>> from spades_sim.simulate import simulate_hands
+>>> agg = simulate_hands(100, seed=1, play="random", aggregate="seat")
 >>> back = Aggregate.from_table(pd.DataFrame(agg.columns()), agg.by, agg.mode)
 >>> back == agg, (agg + agg).hands
 (True, 200)
@@ -46,14 +47,19 @@ equal when their tables are equal.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 
 from spades_sim._nb.features import FEATURES
+from spades_sim.dataset import read_manifest
+from spades_sim.run.summary import Tally
 from spades_sim.schema import HAND_COLUMNS
 
 __all__ = [
@@ -67,8 +73,10 @@ __all__ = [
     "SIDE_STATS",
     "UNITS",
     "Aggregate",
+    "load_aggregate",
     "summed",
     "table_keys",
+    "tally",
 ]
 
 SEAT_ONLY = (*FEATURES, "seat", "tricks")
@@ -250,3 +258,61 @@ class Aggregate:
         sides = pick(1, [*lay_side, "contract", "difference"], SIDE_STATS)
         games = pick(2, ["side", "outcome"], GAME_STATS) if mode == "games" else None
         return cls(mode, by, seats, sides, games, meta)
+
+
+def tally(agg: Aggregate, players: int) -> Tally:
+    """The run summary's counts from an aggregate (as ``Tally.of_chunk`` from rows).
+
+    A side's figures repeat on each of its seats' rows: ``players // 2`` rows per side.
+    """
+    seats, sides = agg.seats, agg.sides
+    per_side = players // 2
+    count = sides["count"].to_numpy()
+    contract = sides["contract"].to_numpy()
+    made = contract & (sides["difference"].to_numpy() >= 0)
+    out = Tally(
+        hands=int(count.sum()) // 2,
+        rows=int(seats["count"].sum()),
+        bids=int(seats["count"].sum()),
+        nil_bids=int(seats["count"][seats["nil_kind"] > 0].sum()),
+        nil_made=int(seats["nils_made"].sum()),
+        contracts=int(count[contract].sum()) * per_side,
+        made=int(count[made].sum()) * per_side,
+        bags=int(sides["bags"].sum()) * per_side,
+    )
+    if agg.games is not None:
+        games = agg.games
+        side = games["side"].to_numpy()
+        outcome = games["outcome"].to_numpy()
+        n = games["count"].to_numpy()
+        out.games = int(n.sum()) // 2
+        out.wins_ns = int(n[(side == 0) & (outcome == "won")].sum())
+        out.wins_ew = int(n[(side == 1) & (outcome == "won")].sum())
+        out.unfinished = int(n[(side == 0) & (outcome == "unfinished")].sum())
+    return out
+
+
+def load_aggregate(path: str | os.PathLike[str]) -> Aggregate:
+    """The counts of the aggregate run at ``path``: its listed parts, summed.
+
+    Raises ``ValueError`` if ``path`` is a run of rows or has no complete part yet.
+    """
+    root = Path(path)
+    manifest = read_manifest(root)
+    meta = manifest.get("meta") or {}
+    if "aggregate" not in meta:
+        raise ValueError(f"{root}: a run of rows, not an aggregate run")
+    entries = [manifest["parts"][k] for k in sorted(manifest.get("parts", {}))]
+    if not entries:
+        raise ValueError(f"{root}: the run has no complete part yet")
+    by = [str(k) for k in meta["aggregate"].get("by", [])]
+    mode = str(meta.get("mode", "hands"))
+    total: Aggregate | None = None
+    for entry in entries:  # part by part: memory is two parts' tables, not the run's
+        file = root / entry["file"]
+        if not file.is_file():
+            raise FileNotFoundError(f"{file}: listed in the manifest but missing")
+        part = Aggregate.from_table(pq.read_table(file).to_pandas(), by, mode, meta)
+        total = part if total is None else total + part
+    assert total is not None
+    return total

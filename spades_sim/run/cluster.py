@@ -2,10 +2,10 @@
 
 Contract
 --------
-:func:`run_distributed` (also reached as :func:`~spades_sim.run.run_dataset` with
-``scheduler=...``) plays the run :func:`~spades_sim.run.run_dataset` would play, on the
+:func:`run_distributed` (also reached as :func:`~spades_sim.run.dataset.run_dataset` with
+``scheduler=...``) plays the run :func:`~spades_sim.run.dataset.run_dataset` would play, on the
 workers of a Dask cluster, and leaves the same dataset: the same parts (the same
-:func:`~spades_sim.run.plan`), the same rows, the same manifest. Needs the ``dask`` extra
+:func:`~spades_sim.run.plan.plan`), the same rows, the same manifest. Needs the ``dask`` extra
 (``pip install 'spades_sim[dask]'``) on the client and on every worker.
 
 - **Where.** ``scheduler`` is the address of a running scheduler
@@ -17,8 +17,8 @@ workers of a Dask cluster, and leaves the same dataset: the same parts (the same
   (``s3://bucket/runs/x``). Workers import the kernels from the package installed on
   them (the same version as the client's: a task refuses to run otherwise).
 - **Parts.** One task per part of the plan. The task runs on a worker, computes the
-  part's chunk with :func:`~spades_sim.run.compute_part` on all the worker machine's
-  cores (Numba threads, as locally; ``threads`` caps them), one kernel at a time per
+  part's chunk with :func:`~spades_sim.run.sinks.compute_part` on all the worker machine's
+  cores (the kernel threads, as locally; ``threads`` caps them), one kernel at a time per
   worker process, then writes the part's files atomically
   (:func:`~spades_sim.dataset.write_part_files`) and returns its manifest entry. A worker
   with two or more task threads thus writes one part while the next one's kernel runs,
@@ -38,15 +38,15 @@ workers of a Dask cluster, and leaves the same dataset: the same parts (the same
   flight land, then the error is raised, and ``resume`` continues from there.
 - **In flight.** The client keeps about two tasks per worker thread submitted (the
   scheduler hands them out as workers free up). On Ctrl-C or SIGTERM it submits no more,
-  lets the parts in flight land and raises :class:`~spades_sim.run.RunInterrupted`
+  lets the parts in flight land and raises :class:`~spades_sim.run.interrupts.RunInterrupted`
   (``local:N`` workers ignore the Ctrl-C that reaches their process group too); a second
   Ctrl-C, or :data:`WORKERLESS_GIVE_UP_S` seconds without a worker, abandons them. A run
   that stops early deletes the part files its manifest does not list once it is done
   with the cluster (``local:N`` workers stopped), so the files on disk are the parts
   listed; a part abandoned on a running cluster that lands later is deleted on
   ``resume``.
-- **Progress and summary** as locally (:class:`~spades_sim.run.Progress` with the parts
-  done, :class:`~spades_sim.run.RunSummary`): the rate is hands per second across the
+- **Progress and summary** as locally (:class:`~spades_sim.run.summary.Progress` with the parts
+  done, :class:`~spades_sim.run.summary.RunSummary`): the rate is hands per second across the
   cluster over the whole call, starting a ``local:N`` cluster and warming up included.
 
 Doctests here do not start a cluster (seconds each); ``tests/test_distributed.py`` does.
@@ -75,10 +75,11 @@ from typing import TYPE_CHECKING, Any
 
 from spades_sim._version import __version__
 from spades_sim.dataset import PartFormat, is_uri, write_part_files
-from spades_sim.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
-from spades_sim.run import RunCall, compute_part
-from spades_sim.simulate import RunSpec, numba_threads
-from spades_sim.summary import Progress, RunSummary, Tally
+from spades_sim.run.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
+from spades_sim.run.sinks import RunCall, compute_part
+from spades_sim.run.spec import RunSpec
+from spades_sim.run.summary import Progress, RunSummary, Tally
+from spades_sim.run.threads import kernel_threads
 from spades_sim.validate import check_count
 
 if TYPE_CHECKING:
@@ -186,6 +187,7 @@ def _one_warm_up_per_machine() -> Iterator[None]:
     compiles the kernels into it (10-20 s each, minutes on a busy machine) and the others
     load them from it, instead of all compiling the same kernels at once."""
     try:
+        # POSIX only: elsewhere the ImportError below turns the lock off
         import fcntl
     except ImportError:  # not POSIX: no lock, each process compiles if it must
         yield
@@ -231,7 +233,7 @@ def _reuse_part_memory() -> None:
 def _warm_up(spec: RunSpec, threads: int | None) -> None:
     """Load the kernels ``spec`` runs on (one item; the result is dropped)."""
     _reuse_part_memory()
-    with _one_warm_up_per_machine(), _KERNEL_LOCK, numba_threads(threads):
+    with _one_warm_up_per_machine(), _KERNEL_LOCK, kernel_threads(threads):
         compute_part(spec, 0, 0, 1)
 
 
@@ -265,7 +267,7 @@ def write_part(
     (16, 4, 'part-00001.parquet')
     """
     _check_version(version)
-    with _KERNEL_LOCK, numba_threads(threads):
+    with _KERNEL_LOCK, kernel_threads(threads):
         chunk, _, part_meta = compute_part(spec, index, start, count)
     try:
         return write_part_files(
@@ -332,6 +334,7 @@ def local_cluster(workers: int) -> LocalCluster:
     workers ignore Ctrl-C (:class:`IgnoreInterrupts`).
     """
     require_dask()
+    # the dask extra, loaded only by runs that go to a cluster (about a second)
     from distributed import LocalCluster
 
     return LocalCluster(
@@ -348,6 +351,7 @@ def local_cluster(workers: int) -> LocalCluster:
 @contextlib.contextmanager
 def _connect(scheduler: Scheduler | Client) -> Iterator[Client]:
     """A client of the cluster the run goes to (a ``local:N`` cluster lives as long)."""
+    # the dask extra, loaded only by runs that go to a cluster
     from distributed import Client
 
     if isinstance(scheduler, Client):
@@ -382,6 +386,7 @@ class _Parts:
     """The parts in flight: submitted as a bounded window, recorded as they land."""
 
     def __init__(self, client: Client, call: RunCall, submit: Callable[[int, int, int], Future]):
+        # the dask extra, loaded only by runs that go to a cluster
         from distributed import as_completed
 
         self.client = client
@@ -494,10 +499,10 @@ def run_distributed(
 ) -> RunSummary:
     """Play ``total`` hands (or games) of ``spec`` on a Dask cluster into ``out``.
 
-    Arguments as :func:`~spades_sim.run.run_dataset` (``out`` a path every worker sees
+    Arguments as :func:`~spades_sim.run.dataset.run_dataset` (``out`` a path every worker sees
     under that name, or a URI), plus ``scheduler`` (``"tcp://HOST:PORT"``, ``"local:N"``,
     a :class:`Scheduler` or a ``distributed.Client``, left open) and ``retries`` (times a
-    failing task is tried again). ``threads`` caps the Numba threads of each task
+    failing task is tried again). ``threads`` caps the kernel threads of each task
     (default: all the worker machine's cores, as locally). With ``"local:N"``, call it from a
     script's ``if __name__ == "__main__":`` block: worker processes are spawned and
     import the main module. Raises as ``run_dataset`` does, plus ``ImportError`` without
@@ -507,6 +512,7 @@ def run_distributed(
     No example here: starting a cluster takes seconds (``tests/test_distributed.py``).
     """
     require_dask()
+    # the dask extra, loaded only by runs that go to a cluster
     from distributed import Client
 
     started = time.perf_counter()

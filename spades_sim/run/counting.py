@@ -1,26 +1,27 @@
-"""Aggregate mode: a run's answers without its rows (issue 10).
+"""Counting: a chunk of a run reduced to aggregate tables inside the kernel.
 
 Contract
 --------
-Most questions need counts, not rows. In aggregate mode the kernels
-(:mod:`spades_sim._nb.aggregate`) add every hand into count tables as it is played, one
-set of tables per thread, so memory stays flat (tables of at most :data:`MAX_CELLS`
-cells, :data:`TABLE_MEMORY` bytes over all threads; nothing grows with the run) and a
-study of a billion hands needs no disk. :func:`simulate_aggregate` (reached as
-``simulate_hands(..., aggregate=...)`` and ``simulate_games(..., aggregate=...)``)
-returns an :class:`~spades_sim.aggregate_table.Aggregate` (the tables, what they hold
-and how a part file stores them: :mod:`spades_sim.aggregate_table`);
-:func:`spades_sim.aggregate_run.run_aggregate` writes one to a run directory.
+Most questions need counts, not rows. In aggregate mode the counts kernel
+(:mod:`spades_sim._nb.aggregate`, the twin of the rows kernel
+:func:`~spades_sim.run.select.select_kernel` picks) adds every hand into count tables as
+it is played, one set of tables per thread, so memory stays flat (tables of at most
+:data:`MAX_CELLS` cells, :data:`TABLE_MEMORY` bytes over all threads; nothing grows with
+the run) and a study of a billion hands needs no disk.
 
-:func:`layout` checks ``by`` (:data:`~spades_sim.aggregate_table.KEYS`; ``side`` is always
+:func:`layout` checks ``by`` (:data:`~spades_sim.run.aggregate.KEYS`; ``side`` is always
 a key) and lays the tables out: each key's width under the rules, the mixed-radix group
-numbers the kernels compute. :func:`aggregate_chunk` cuts a chunk into pieces that
-Python threads take in turn, each calling the kernels (which release the GIL) into its
-own dense :class:`Tables`; the tables are integer sums, added at the end, so they never
-depend on the threads or the chunk size. User-written policies run through their own row
-kernels on bounded pieces, whose rows are then added the same way.
+numbers the kernels compute. :func:`aggregate_chunk` cuts a chunk into pieces that the
+thread pool (:func:`~spades_sim.run.threads.run_tasks`) takes in turn, each worker
+calling the kernel (which releases the GIL) into its own dense :class:`Tables`; the
+tables are integer sums, added at the end, so they never depend on the threads or the
+chunk size. User-written policies run through their rows kernel on bounded pieces, whose
+rows are then added the same way. :func:`to_aggregate` turns tables into the
+:class:`~spades_sim.run.aggregate.Aggregate` every analysis takes.
 
->>> agg = simulate_aggregate(RunSpec.build(seed=1, play="random"), 1000, by=["spades"])
+>>> spec = RunSpec.build(seed=1, play="random")
+>>> lay = layout(["spades"], spec.rules)
+>>> agg = to_aggregate(spec, lay, aggregate_chunk(spec, lay, 0, 1000))
 >>> int(agg.seats["count"].sum()), int(agg.sides["count"].sum()), agg.games is None
 (4000, 2000, True)
 >>> list(agg.seats.columns[:4])
@@ -29,8 +30,7 @@ kernels on bounded pieces, whose rows are then added the same way.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +39,9 @@ import pandas as pd
 
 from spades_sim._nb import aggregate as K
 from spades_sim._nb.enums import OutI8
-from spades_sim.aggregate_table import (
+from spades_sim.errors import SpadesError
+from spades_sim.rules import Rules
+from spades_sim.run.aggregate import (
     DTYPES,
     GAME_STATS,
     KEYS,
@@ -50,18 +52,10 @@ from spades_sim.aggregate_table import (
     summed,
     table_keys,
 )
-from spades_sim.errors import SpadesError
-from spades_sim.kernels import current_threads, ensure_compiled, kernel_name
-from spades_sim.rules import Rules
-from spades_sim.simulate import (
-    PolicyError,
-    RunSpec,
-    _hands_kernel,
-    _params,
-    _run_kernel,
-    numba_threads,
-)
-from spades_sim.validate import check_count
+from spades_sim.run.rows import PolicyError, kernel_outputs
+from spades_sim.run.select import Kernel, select_kernel
+from spades_sim.run.spec import RunSpec
+from spades_sim.run.threads import current_threads, ensure_compiled, run_tasks
 
 __all__ = [
     "KEYS",
@@ -73,9 +67,7 @@ __all__ = [
     "Tables",
     "aggregate_chunk",
     "aggregate_meta",
-    "default_aggregate_chunk",
     "layout",
-    "simulate_aggregate",
     "to_aggregate",
 ]
 
@@ -202,7 +194,7 @@ def layout(by: str | Sequence[str] | None, rules: Rules, mode: str = "hands") ->
     >>> layout(["points", "spades", "aces", "kings", "queens"], Rules())
     Traceback (most recent call last):
     ...
-    spades_sim.aggregate.AggregateKeyError: by points,spades,aces,kings,queens: the \
+    spades_sim.run.counting.AggregateKeyError: by points,spades,aces,kings,queens: the \
 aggregate tables would have 2,296,108 cells (seats: 41 x 14 x 5 x 5 x 5 x 2 groups x 16 \
 bids, sides: 2 groups x 54 results); at most 1,048,576: count by fewer keys
     """
@@ -329,118 +321,43 @@ CUSTOM_HANDS = 1 << 15
 """Deals per row-kernel call for user-written policies (their rows are then added up)."""
 
 
-def default_aggregate_chunk(spec: RunSpec) -> int:
-    """Items per part of an aggregate run: about four million hands.
-
-    >>> default_aggregate_chunk(RunSpec.build(seed=0))
-    4194304
-    """
-    return 1 << 22 if spec.mode == "hands" else 1 << 18
-
-
-AGGREGATE_OF = {
-    "hands_nb": K.aggregate_hands_scalar_nb,
-    "hands_heuristic_lockstep_nb": K.aggregate_hands_heuristic_nb,
-    "hands_random_lockstep_nb": K.aggregate_hands_random_nb,
-    "hands_heuristic_lockstep_two_nb": K.aggregate_hands_heuristic_two_nb,
-    "hands_random_lockstep_two_nb": K.aggregate_hands_random_two_nb,
-}
-"""The aggregate kernel that counts the rows of each row kernel of ``simulate``."""
-
-
 def _workers(lay: Layout) -> int:
     """Threads to count with: the kernel threads, as many as their tables fit in memory."""
-    threads = current_threads()  # what simulate.numba_threads set for this thread
-    return max(1, min(threads, TABLE_MEMORY // max(1, lay.table_bytes())))
+    return max(1, min(current_threads(), TABLE_MEMORY // max(1, lay.table_bytes())))
 
 
-def _run_builtin(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
+def _run_builtin(kernel: Kernel, spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
+    """The counts kernel on pieces of the chunk, each thread into its own tables (the
+    kernels release the GIL); integer sums make the total the same whatever piece each
+    thread took."""
     rules = spec.rules.lower()
-    params = _params(spec)
+    params = spec.params()
     keys = lay.kernel_keys()
     seed = np.int64(spec.seed)
     piece = HANDS_PIECE if spec.mode == "hands" else GAMES_PIECE
     pieces = [(s, min(piece, start + count - s)) for s in range(start, start + count, piece)]
-    hands_kernel = AGGREGATE_OF[kernel_name(_hands_kernel(spec)[0])]
-
-    def run(t: Tables, first: int, n: int) -> None:
-        if spec.mode == "hands":
-            hands_kernel(
-                rules, seed, np.int64(first), np.int64(n), params, keys,
-                t.seat, t.side, t.status,
-            )  # fmt: skip
-        else:
-            K.aggregate_games_nb(
-                rules, seed, np.int64(first), np.int64(n), params, keys,
-                t.seat, t.side, t.game, t.status,
-            )  # fmt: skip
-
-    warm = Tables.zeros(lay)  # compile (announced to the watchers) before the threads start
-    if spec.mode == "hands":
-        ensure_compiled(
-            hands_kernel,
-            (
-                rules,
-                seed,
-                np.int64(0),
-                np.int64(0),
-                params,
-                keys,
-                warm.seat,
-                warm.side,
-                warm.status,
-            ),
-        )
-    else:
-        ensure_compiled(
-            K.aggregate_games_nb,
-            (rules, seed, np.int64(0), np.int64(0), params, keys, warm.seat, warm.side, warm.game,
-             warm.status),
-        )  # fmt: skip
     workers = min(_workers(lay), len(pieces))
-    total = Tables.zeros(lay)
-    if workers <= 1:
-        for first, n in pieces:
-            run(total, first, n)
-        return total
-    # Each thread takes the next piece and adds it to its own tables (the kernels release
-    # the GIL); integer sums make the result the same whatever piece each thread took.
-    lock = threading.Lock()
-    queue = iter(pieces)
-    own = [Tables.zeros(lay) for _ in range(workers)]
-    failures: list[BaseException] = []
-    stop = threading.Event()  # Ctrl-C in the caller: the threads stop after their piece
+    own = [Tables.zeros(lay) for _ in range(max(1, workers))]
 
-    def work(t: Tables) -> None:
-        try:
-            while not stop.is_set():
-                with lock:
-                    item = next(queue, None)
-                if item is None:
-                    return
-                run(t, *item)
-        except BaseException as exc:  # re-raised in the caller's thread
-            failures.append(exc)
-            stop.set()
+    def args(t: Tables, first: int, n: int) -> tuple[Any, ...]:
+        tables = (t.seat, t.side) if spec.mode == "hands" else (t.seat, t.side, t.game)
+        return (rules, seed, np.int64(first), np.int64(n), params, keys, *tables, t.status)
 
-    threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in own]
-    for th in threads:
-        th.start()
-    try:
-        for th in threads:
-            th.join()
-    except BaseException:
-        stop.set()
-        raise
-    if failures:
-        raise failures[0]
-    for t in own:
+    # compile (announced to the watchers) before the threads start
+    ensure_compiled(kernel.entry, args(Tables.zeros(lay), 0, 0))
+
+    def run(worker: int, k: int) -> None:
+        kernel.entry(*args(own[worker], *pieces[k]))
+
+    run_tasks(len(pieces), run, workers)
+    total = own[0]
+    for t in own[1:]:
         total.add(t)
     return total
 
 
-def _run_custom(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
-    """User-written policies: their own row kernels on bounded pieces, rows then added."""
+def _run_from_rows(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
+    """User-written policies: their rows kernel on bounded pieces, the rows then added."""
     rules = spec.rules.lower()
     keys = lay.kernel_keys()
     total = Tables.zeros(lay)
@@ -448,7 +365,7 @@ def _run_custom(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     piece = max(1, CUSTOM_HANDS // per_item)
     for first in range(start, start + count, piece):
         n = min(piece, start + count - first)
-        raw = _run_kernel(spec, first, n)
+        raw = kernel_outputs(spec, first, n)
         if spec.mode == "hands":
             K.add_hand_rows_nb(
                 rules, raw["i8"], raw["i32"], raw["status"], np.int64(first), np.int64(n),
@@ -464,11 +381,15 @@ def _run_custom(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
 
 def aggregate_chunk(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     """Items ``[start, start + count)`` of a run counted into :class:`Tables`, on the
-    kernel threads (``numba_threads``). Raises :class:`~spades_sim.simulate.PolicyError`
-    as the rows path does."""
+    kernel threads (:func:`~spades_sim.run.threads.kernel_threads`). Raises
+    :class:`~spades_sim.run.rows.PolicyError` as the rows path does."""
     if spec.record_play:
         raise ValueError("aggregate mode keeps no rows: it cannot record the play")
-    tables = (_run_builtin if spec.builtin else _run_custom)(spec, lay, start, count)
+    kernel = select_kernel(spec, "counts")
+    if kernel.from_rows is not None:
+        tables = _run_from_rows(spec, lay, start, count)
+    else:
+        tables = _run_builtin(kernel, spec, lay, start, count)
     status = tables.status
     if status[K.ST_ERRORS]:
         what = "game" if spec.mode == "games" else "deal"
@@ -498,37 +419,3 @@ def to_aggregate(spec: RunSpec, lay: Layout, tables: Tables) -> Aggregate:
 def aggregate_meta(spec: RunSpec, lay: Layout) -> dict[str, Any]:
     """The run meta of an aggregate run: ``RunSpec.meta()`` and ``aggregate: {by}``."""
     return {**spec.meta(), "aggregate": {"by": list(lay.by)}}
-
-
-def simulate_aggregate(
-    spec: RunSpec,
-    n: int,
-    by: str | Sequence[str] | None = None,
-    *,
-    threads: int | None = None,
-    chunk_size: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Aggregate:
-    """Play ``n`` items (deals or games, per ``spec.mode``) of ``spec`` and count them
-    by ``by`` (:data:`KEYS`; a list or comma-separated text) into an :class:`Aggregate`.
-
-    Equal arguments give equal tables, whatever ``threads`` and ``chunk_size``;
-    ``progress`` is called with the items done after each chunk.
-
-    >>> spec = RunSpec.build(seed=2, play="random")
-    >>> a = simulate_aggregate(spec, 300, by="seat", chunk_size=100)
-    >>> a == simulate_aggregate(spec, 300, by="seat", threads=1)
-    True
-    """
-    n = check_count(n, "n", 0, f"the number of {spec.mode}")
-    lay = layout(by, spec.rules, spec.mode)
-    size = check_count(
-        default_aggregate_chunk(spec) if chunk_size is None else chunk_size, "chunk_size", 1
-    )
-    total = Tables.zeros(lay)
-    with numba_threads(threads):
-        for start in range(0, int(n), int(size)):
-            total.add(aggregate_chunk(spec, lay, start, min(int(size), int(n) - start)))
-            if progress is not None:
-                progress(min(int(n), start + int(size)))
-    return to_aggregate(spec, lay, total)
