@@ -13,8 +13,8 @@ and prints :func:`spades_sim.odds.nil_odds` as text or JSON. Every mistake is on
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -29,7 +29,6 @@ __all__ = ["nil_odds_command", "show"]
 @click.option(
     "--run",
     "run_dir",
-    type=click.Path(path_type=Path),
     metavar="DIR",
     help="Take rules, policies and seed from this run.",
 )
@@ -168,12 +167,22 @@ def nil_odds_command(**params: Any) -> None:
       spades-sim nil-odds Q73.J52.T84.9632 --require N:spades=4..13 --given E=AS
       spades-sim nil-odds Q73.J52.T84.9632 --blind --rules blind-nil-exchange --json
     """
+    import inspect
+
     from spades_sim.odds import nil_odds
 
+    most = inspect.signature(nil_odds).parameters["max_tries"].default
+    if params["n"] > most:  # the cap on draws is no option here: say it of -n
+        raise click.BadParameter(
+            f"{params['n']:,} completions is more than this command plays (at most {most:,})",
+            param_hint="'-n'",
+        )
     spec = build_spec(params, seed=params["seed"], mode="hands")
     given = _seat_pairs(params["given"], "'--given'")
     require = _requirements(params["require"])
-    with user_errors():
+    # every mistake left is in the arguments (the hand, the seats, the conditions): no
+    # file is read, so it is the command that cannot be taken (exit 2)
+    with user_errors(as_usage=True):
         odds = nil_odds(
             params["hand"],
             seat=params["seat"],
@@ -190,5 +199,6 @@ def nil_odds_command(**params: Any) -> None:
             number_bids=list(params["number_bids"]) or None,
             dealer=params["dealer"],
             threads=params["threads"],
+            progress=sys.stderr.isatty(),  # a bar on a terminal only, as simulate shows
         )
     click.echo(odds.to_json() if params["as_json"] else str(odds))
