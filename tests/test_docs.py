@@ -159,6 +159,8 @@ def test_quoted_error_lines_are_the_commands_errors(
         raise WouldRun
 
     monkeypatch.setattr("spades_sim.run.compute_part", refuse)
+    # aggregate runs compute elsewhere: refused too (a hundred million hands otherwise)
+    monkeypatch.setattr("spades_sim.aggregate_run.aggregate_chunk", refuse)
     examples = [(w, out[0]) for w, out in COMMANDS if len(out) == 1 and out[0].startswith("error:")]
     checked = 0
     for page, commands in PAGE_COMMANDS.items():
@@ -180,6 +182,123 @@ def test_quoted_error_lines_are_the_commands_errors(
 # --------------------------------------------------------------------------------------
 # The README's examples run, top to bottom, in a fresh directory
 # --------------------------------------------------------------------------------------
+
+
+def _smaller_words(words: list[str]) -> list[str] | None:
+    """A page's ``spades-sim`` command made small enough to test (None: leave it out):
+    at most 20,000 hands, 300 games or 2,000 nil-odds completions, run here rather than
+    on a cluster (``--scheduler`` dropped); a command writing to an absolute path (a
+    cluster's shared filesystem) is left out."""
+    out: list[str] = []
+    caps = {"--hands": 20_000, "--games": 300, "-n": 2_000}
+    skip = False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word == "--scheduler":
+            skip = True
+            continue
+        if word == "--out" and words[k + 1].startswith("/"):
+            return None
+        if k and words[k - 1] in caps and word.isdigit():
+            word = str(min(int(word), caps[words[k - 1]]))
+        out.append(word)
+    if out[0] == "nil-odds" and "-n" not in out:
+        out += ["-n", "2000"]
+    return out
+
+
+def _smaller_python(block: str) -> str:
+    """A page's Python block with every size of 100,000 or more made 10,000."""
+    return re.sub(
+        r"\b\d{1,3}(?:_\d{3})+\b",
+        lambda m: "10_000" if int(m.group(0).replace("_", "")) >= 100_000 else m.group(0),
+        block,
+    )
+
+
+@pytest.fixture(scope="module")
+def setup_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run the README's set-up command makes (``runs/first``), small."""
+    root = tmp_path_factory.mktemp("setup")
+    result = CliRunner().invoke(
+        cli, ["simulate", "--hands", "20000", "--seed", "1", "--out", str(root / "runs/first")]
+    )
+    assert result.exit_code == 0, result.output
+    return root / "runs" / "first"
+
+
+RUNNABLE = [
+    "docs/nil-odds.md",
+    "docs/analyses.md",
+    "docs/cli.md",
+    "docs/cluster.md",
+    "docs/rules.md",
+]
+
+
+NOT_RUN = {
+    "README.md": "run by test_readme_examples_run_in_order_in_a_fresh_directory",
+    "docs/index.md": "the README's set-up commands, run with the README",
+    "docs/throughput.md": "benchmark scripts only (minutes each)",
+}
+
+
+def test_every_page_with_examples_is_run() -> None:
+    for name, text in PAGES.items():
+        if _blocks(("python", "console", "bash"), text):
+            assert name in RUNNABLE or name == "docs/reports.md" or name in NOT_RUN, name
+
+
+@pytest.mark.parametrize(
+    "page", [*RUNNABLE, pytest.param("docs/reports.md", marks=pytest.mark.slow)]
+)
+def test_page_examples_run_in_order_in_a_fresh_directory(
+    page: str, setup_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's examples, in its order, in an empty directory holding only the set-up's
+    ``runs/first``: its ``spades-sim`` commands made small (:func:`_smaller_words`;
+    commands quoted with an ``error:`` line are held to it by the test above), its TOML
+    blocks written to the file their first comment names, and its Python blocks
+    (:func:`_smaller_python`). No example may need a run that only a later one makes, or
+    make a run an earlier one (or the set-up) made."""
+    import shutil
+
+    if page == "docs/reports.md":
+        pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(setup_run, tmp_path / "runs" / "first")
+    namespace: dict[str, object] = {}
+    ran = 0
+    for m in re.finditer(r"^```(\w+)\n(.*?)^```$", PAGES[page], flags=re.S | re.M):
+        kind, block = m.group(1), m.group(2)
+        if kind == "toml":
+            name = re.match(r"# (\S+\.toml)", block)
+            assert name, "a TOML block names its file in its first comment"
+            (tmp_path / name.group(1)).write_text(block)
+        elif kind in ("console", "bash"):
+            for words, quoted in _readme_commands(f"```{kind}\n{block}```\n"):
+                if len(quoted) == 1 and quoted[0].startswith("error: "):
+                    continue
+                small = _smaller_words(words)
+                if small is None:
+                    continue
+                result = CliRunner().invoke(cli, small)
+                assert result.exit_code == 0, (page, small, result.output)
+                ran += 1
+        elif kind == "python":
+            for source, raises in _statements(_smaller_python(block)):
+                code = compile(source, page, "exec")
+                if raises is None:
+                    exec(code, namespace)
+                else:
+                    with pytest.raises(Exception) as caught:
+                        exec(code, namespace)
+                    assert type(caught.value).__name__ == raises, source
+                ran += 1
+    assert ran >= 2
+
 
 SMALLER = {"--hands 1000000": "--hands 20000", "100_000": "10_000"}
 """Sizes the test substitutes in the README's commands and Python blocks to stay fast
