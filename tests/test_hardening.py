@@ -205,3 +205,25 @@ def test_the_same_kind_of_mistake_exits_the_same_everywhere(
     args = [str(runs / "a") if a == "RUN" else a for a in args]
     result = invoke(*args)
     one_error(result, "", status)
+
+
+# --- Progress bars on a terminal ------------------------------------------------------
+
+
+def test_nil_odds_and_analyze_show_a_bar_on_a_terminal_only(
+    runs: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    odds = nil_odds("Q73.J52.T84.9632", n=3000, seed=1, progress=True)
+    assert "nil-odds" in capsys.readouterr().err  # tqdm's bar, on stderr
+    assert nil_odds("Q73.J52.T84.9632", n=3000, seed=1) == odds  # the bar changes nothing
+    assert capsys.readouterr().err == ""
+
+    quiet = invoke("analyze", runs / "a", "--what", "nil")
+    assert quiet.exit_code == 0 and quiet.stderr == ""  # not a terminal: no bar
+    for module in ("spades_sim.cli.study", "spades_sim.cli.deals"):
+        monkeypatch.setattr(f"{module}.stderr_is_terminal", lambda: True)
+    shown = invoke("analyze", runs / "a", "--what", "nil")
+    assert shown.exit_code == 0 and "analyze" in shown.stderr and "/3 [" in shown.stderr
+    assert shown.stdout == quiet.stdout
+    odds_run = invoke("nil-odds", "Q73.J52.T84.9632", "-n", "3000", "--seed", "1")
+    assert odds_run.exit_code == 0 and "nil-odds" in odds_run.stderr

@@ -13,14 +13,18 @@ and prints :func:`spades_sim.odds.nil_odds` as text or JSON. Every mistake is on
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
 from spades_sim.cli.errors import UserError, usage, user_errors
-from spades_sim.cli.options import build_spec, from_command_line, rules_options
+from spades_sim.cli.options import (
+    build_spec,
+    from_command_line,
+    rules_options,
+    stderr_is_terminal,
+)
 
 __all__ = ["nil_odds_command", "show"]
 
@@ -199,6 +203,6 @@ def nil_odds_command(**params: Any) -> None:
             number_bids=list(params["number_bids"]) or None,
             dealer=params["dealer"],
             threads=params["threads"],
-            progress=sys.stderr.isatty(),  # a bar on a terminal only, as simulate shows
+            progress=stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
         )
     click.echo(odds.to_json() if params["as_json"] else str(odds))

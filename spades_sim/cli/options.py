@@ -13,6 +13,7 @@ mistake naming its option. :func:`pick_one` settles two options that exclude eac
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -30,6 +31,7 @@ __all__ = [
     "load_config",
     "pick_one",
     "rules_options",
+    "stderr_is_terminal",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -91,6 +93,11 @@ def load_config(ctx: click.Context, param: click.Parameter, value: Path | None) 
             raise CommandError(f"{where}: unknown option {raw_key!r} (options: {known})")
         defaults[param_.name] = _config_value(param_, raw_key, raw_value, where)
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal: progress bars are shown there and nowhere else."""
+    return sys.stderr.isatty()
 
 
 def from_command_line(ctx: click.Context, name: str) -> bool:

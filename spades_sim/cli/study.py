@@ -21,7 +21,7 @@ from typing import Any
 import click
 
 from spades_sim.cli.errors import UserError, one_line, usage, user_errors
-from spades_sim.cli.options import build_spec, pick_one, rules_options
+from spades_sim.cli.options import build_spec, pick_one, rules_options, stderr_is_terminal
 
 __all__ = ["analyze", "compare", "report"]
 
@@ -90,7 +90,7 @@ def analyze(run_dirs: tuple[str, ...], what: str, by_text: str, fmt: str, partia
         desc="analyze",
         dynamic_ncols=True,
         leave=False,
-        disable=not sys.stderr.isatty(),  # a bar on a terminal only, as simulate shows
+        disable=not stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
     )
     found = [dataclasses.replace(s, on_batch=bar.update) for s in found]
     with user_errors(), bar:
@@ -251,7 +251,7 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
     total = params["games"] or params["hands"]
     out: Path = params["out"]
     runs = {"a-ns": (policy_a, policy_b), "a-ew": (policy_b, policy_a)}
-    show_bar = sys.stderr.isatty()
+    show_bar = stderr_is_terminal()
     for name, (ns, ew) in runs.items():
         spec = build_spec(
             {**params, f"ns_{word}": ns, f"ew_{word}": ew}, seed=params["seed"], mode=mode
