@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
     show("count + heuristic (scalar kernel)", tuple(scalar))
     print(f"      (rows equal the library's: {same})")
     show("count + random (library: lock-step)", throughput("count", "random", args.speed_deals))
-    twin = _example().twin_policy()  # type: ignore[attr-defined]
+    twin = _example().heuristic_twin  # type: ignore[attr-defined]
     user = throughput("count", twin, args.speed_deals)
     show("count + heuristic_twin (user @njit)", user)
     print(

@@ -159,36 +159,50 @@ def watch_compiles(
 
 
 def compile_notice(kernel: str, expected: float, cached: bool) -> str:
-    """The line shown before a compile.
+    """The line shown before a compile (a generated module's kernels are those of
+    user-written policies, compiled once per machine for each version of their code).
 
     >>> compile_notice("hands_nb", 14.6, True)
     'compiling kernels (first run only, about 15 s)'
+    >>> compile_notice("hands_nb [your policies]", 30, True)
+    'compiling kernels for your policies (first run of this code only, about 30 s)'
     """
-    when = "first run only" if cached else "user-written policies: every new process"
+    if kernel.endswith(POLICY_SUFFIX):
+        when = "first run of this code only"
+        return f"compiling kernels for your policies ({when}, about {expected:.0f} s)"
+    when = "first run only" if cached else "every new process"
     return f"compiling kernels ({when}, about {expected:.0f} s)"
+
+
+def _say(kernel: str, expected: float, cached: bool) -> None:
+    line = compile_notice(kernel, expected, cached)
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        print(line, file=sys.stderr, flush=True)
+    else:
+        tqdm.write(line, file=sys.stderr)
 
 
 @contextlib.contextmanager
 def announce_compiles(enabled: bool = True) -> Iterator[CompileWatch]:
     """Inside, print :func:`compile_notice` on stderr before each compile (through
-    ``tqdm.write`` when tqdm is installed, so a progress bar is redrawn under it)."""
-
-    def say(kernel: str, expected: float, cached: bool) -> None:
-        line = compile_notice(kernel, expected, cached)
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            print(line, file=sys.stderr, flush=True)
-        else:
-            tqdm.write(line, file=sys.stderr)
-
-    with watch_compiles(say if enabled else None) as watch:
+    ``tqdm.write`` when tqdm is installed, so a progress bar is redrawn under it); with
+    ``enabled=False``, print nothing (outside any such context a compile is announced
+    all the same: a caller of the Python API is told why it waits)."""
+    with watch_compiles(_say if enabled else None) as watch:
         yield watch
 
 
+POLICY_SUFFIX = " [your policies]"
+
+
 def kernel_name(kernel: Any) -> str:
-    """The Python name of a Numba dispatcher."""
-    return str(getattr(kernel, "py_func", kernel).__name__)
+    """The Python name of a Numba dispatcher (marked when it is a kernel generated for
+    user-written policies, ``spades_sim.custom.kernels``)."""
+    function = getattr(kernel, "py_func", kernel)
+    generated = str(getattr(function, "__module__", "")).startswith("spades_sim_policies_")
+    return str(function.__name__) + (POLICY_SUFFIX if generated else "")
 
 
 def _in_disk_cache(kernel: Any, signature: tuple[Any, ...]) -> bool | None:
@@ -197,7 +211,7 @@ def _in_disk_cache(kernel: Any, signature: tuple[Any, ...]) -> bool | None:
     when that cannot be told (a Numba whose cache internals differ)."""
     cache = getattr(kernel, "_cache", None)
     if type(cache).__name__ == "NullCache":
-        return False  # not a cached kernel (user-written policies): always compiled
+        return False  # not a cached kernel: always compiled
     try:
         key = cache._index_key(signature, kernel.targetctx.codegen())  # type: ignore[union-attr]
         files = cache._cache_file  # type: ignore[union-attr]
@@ -215,8 +229,10 @@ def ensure_compiled(kernel: Any, args: tuple[Any, ...]) -> None:
     watchers = _WATCHERS.get()
     name = kernel_name(kernel)
     cached_kernel = type(getattr(kernel, "_cache", None)).__name__ != "NullCache"
-    if watchers and _in_disk_cache(kernel, signature) is False:
-        expected = EXPECTED_SECONDS.get(name, DEFAULT_EXPECTED_SECONDS)
+    if _in_disk_cache(kernel, signature) is False:
+        expected = EXPECTED_SECONDS.get(name.removesuffix(POLICY_SUFFIX), DEFAULT_EXPECTED_SECONDS)
+        if not watchers:
+            _say(name, expected, cached_kernel)
         for watch in watchers:
             if watch.starting is not None:
                 watch.starting(name, expected, cached_kernel)

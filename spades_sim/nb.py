@@ -1,70 +1,91 @@
-"""The public kernel API: what a user-written ``@njit`` policy may build on.
+"""The public kernel API: write a policy of your own and run it like a built-in.
 
-A policy is a Numba ``@njit`` function with one of two signatures (``BidFn``, ``PlayFn``)::
+A policy is a function of one *context*, turned into a :class:`~spades_sim.policies.Policy`
+by a decorator; every entry point that takes a built-in's name takes it (``simulate_hands``,
+``simulate_games``, ``run_dataset``, aggregate mode, ``nil_odds``, ``duplicate``, Dask
+runs, and the command line as ``--bidding path/to/file.py:my_bid``)::
 
-    bid(hand, seat, info, rules, params, rand) -> int          # 0..13, 0 = nil
-    play(hand, legal, seat, info, rules, params, rand) -> int  # a card id in ``legal``
+    from spades_sim import nb
 
-``hand`` and ``legal`` are uint64 card masks (bit ``suit * 13 + rank``: clubs 0,
-diamonds 1, hearts 2, spades 3, ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are
-spades), ``seat`` 0..3 (N, E, S, W; side ``seat % 2``, partner ``seat ^ 2``), ``info``
-the public table state (int64, read it by name: ``info[InfoSlot.n_in_trick]``,
-``info[InfoSlot.bids + seat]``), ``rules`` the rule array (``rules[RuleField.target]``),
-``params`` the float64 values you gave the policy, in order, and ``rand`` 64 random bits
-for this decision (draw more with ``draw_nb(rand, k)``). No other seat's cards are ever
-in ``info``. Pass the function, or ``Policy.custom(fn, kind, params)``, to
-``simulate_hands``/``simulate_games``.
+    @nb.bidder(params={"spade_length": 3.0, "nil_spades": 2.0})
+    def my_bid(ctx):                       # a BidContext
+        spades = nb.popcount_nb(ctx.hand & nb.SPADE_MASK)
+        return max(1, spades - int(ctx.params.spade_length) + 1)   # 0..13, 0 = nil
 
-Everything here compiles inside a policy: the named slots (``InfoSlot``, ``RuleField``,
-the built-ins' parameter slots such as ``HeuristicParam``: Numba folds them to
-constants), the card-mask helpers, the random helpers, and the built-in heuristics as
-building blocks: ``heuristic_play_nb(hand, legal, seat, info, rules, params)`` (the
-``heuristic`` play, ``params`` laid out as ``HeuristicParam``, e.g. ``HEURISTIC_DEFAULTS``)
-and ``count_bid_nb(hand, seat, info, params)`` (the ``count`` bid, ``CountParam``).
-Mark small policies ``inline="always"``: the kernel then inlines them and the call
-costs nothing.
+    @nb.player()
+    def my_play(ctx):                      # a PlayContext
+        return nb.lowest_card_nb(ctx.legal)                          # a card of ctx.legal
 
-How a user policy reaches the kernel: the hand loop (``_nb/loop.py``) calls its policies
-through four module globals. For a run with user policies, ``simulate`` loads a private
-copy of that module from its file (``importlib.util.spec_from_file_location`` and
-``module_from_spec``) with ``POLICIES`` (the four functions) and ``CACHE = False`` set in
-the new module before it executes; its kernels are compiled for those functions, once
-per process per combination, and never written to Numba's cache (a kernel bound to a
-function from your session could not be loaded by another process).
+    simulate_hands(10_000, seed=1, bidding=my_bid, play=my_play)
+    simulate_hands(10_000, seed=1, bidding=my_bid.with_params(spade_length=4))
 
-A policy that cheaply wins a trick it can win, else plays low, called here on a table
-state built by hand (the 2C led by seat 0, seat 1 to play):
+**The contexts** (named tuples; every field is read by name, and Numba compiles the
+unread ones away). Cards are uint64 masks, bit ``suit * 13 + rank`` (clubs 0, diamonds 1,
+hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are spades); seats
+0..3 are N, E, S, W (two players: 0 and 1), side ``seat % 2``, partner ``seat ^ 2``.
 
->>> import numpy as np
->>> from numba import njit
->>> from spades_sim import nb
->>> @njit(inline="always")
-... def win_cheaply(hand, legal, seat, info, rules, params, rand):
-...     if info[nb.InfoSlot.n_in_trick] == 0:
-...         return nb.lowest_card_nb(legal)
-...     led = nb.suit_mask_nb(info[nb.InfoSlot.led_suit])
-...     above = nb.above_nb(info[nb.InfoSlot.winning_card])
-...     winners = legal & above & (led | nb.SPADE_MASK)
-...     return nb.lowest_card_nb(winners) if winners else nb.lowest_card_nb(legal)
->>> info = np.zeros(nb.N_INFO, dtype=np.int64)
->>> info[nb.InfoSlot.players] = 4
->>> info[nb.InfoSlot.n_in_trick] = 1
->>> info[nb.InfoSlot.led_suit] = 0
->>> info[nb.InfoSlot.winning_card] = 0  # the 2C
->>> clubs = np.uint64((1 << 3) | (1 << 9))  # the 5C and the JC
->>> rules = np.zeros(nb.N_RULE_FIELDS, dtype=np.int64)
->>> int(win_cheaply(clubs, clubs, 1, info, rules, np.zeros(1), np.uint64(7)))
-3
+- :data:`BidContext`: ``hand``, ``seat``, ``side``, ``players``, ``dealer``,
+  ``first_to_act``, ``bids`` (4 seats, -1 where not yet bid), ``nils`` (0 number, 1 nil,
+  2 blind nil), ``partner_bid``, ``scores`` and ``bags`` (per side, before the hand),
+  ``rules``, ``params``, ``rand``.
+- :data:`PlayContext`: ``hand``, ``legal`` (the cards it may play), ``seat``, ``side``,
+  ``players``, ``trick_no`` (0..12), ``leader``, ``n_in_trick`` (cards played to this
+  trick), ``trick`` (those cards in play order, -1 empty), ``led_suit``,
+  ``winning_card``, ``winning_seat``, ``played`` (mask of every card played so far),
+  ``spades_broken``, ``tricks_won`` (per seat), ``bids``, ``nils``, ``voids`` (per seat,
+  bit ``s`` when it has shown out of suit ``s``), ``scores``, ``bags``, ``rules``,
+  ``params``, ``rand``.
+- :data:`BlindNilContext` (a bidder's own blind nil decision, ``blind_nil=``): the bid
+  context without the hand (blind means before looking).
+
+``ctx.rules.<field>`` is the table's ``Rules`` by field name (``ctx.rules.target``,
+``ctx.rules.jokers``; the two choices as ``first_lead_two_clubs`` and
+``spades_any_time``, 0/1). ``ctx.params.<name>`` reads the parameters declared in the
+decorator, given new values by ``policy.with_params(name=value)`` or on the command line
+(``file.py:my_bid:spade_length=4``) without compiling anything again. ``ctx.rand`` is 64
+random bits for this decision; draw from it with :func:`uniform_nb`,
+:func:`randint_nb` and :func:`random_card_nb` (the ``k``-th draw of the decision's
+stream), so a run is the same for any thread count. A policy sees only its own cards
+and the public table.
+
+**Decisions a bidder owns.** ``nb.bidder(blind_nil=...)``: ``None`` (the default) never
+bids blind nil; a function of a :data:`BlindNilContext` returning a bool decides it (only
+where the rules allow blind nil); ``"builtin"`` names the built-in bidders' rule, with
+the built-in ``count`` defaults. No built-in rule ever reads your parameters. The blind
+nil exchange and the two-player draw are the built-in choices (they read no bidder's
+parameters; the draw policy is chosen with ``draw=``).
+
+**Building blocks** on the same contexts: :func:`count_bid_nb` (``count`` with its
+defaults; ``count_bid_with_nb(ctx, vector)`` with a ``CountParam`` vector),
+:func:`heuristic_play_nb` (``heuristic_play_with_nb(ctx, vector)``), :func:`random_play_nb`,
+:func:`blind_nil_rule_nb`; and the card-mask helpers (``lowest_card_nb``,
+``highest_card_nb``, ``suit_mask_nb``, ``above_nb``, ``popcount_nb`` ...).
+
+**Compiled once per machine.** A run's kernels for your policies are generated and
+cached on disk (``spades_sim.custom.kernels``), keyed on your code and what it calls: the
+first run compiles them (announced on stderr), later processes load them in about a
+second, and an edited policy compiles afresh.
+
+A policy that wins a trick cheaply when it can, else plays low:
+
+>>> from spades_sim import nb, simulate_hands
+>>> @nb.player()
+... def win_cheaply(ctx):
+...     if ctx.n_in_trick == 0:
+...         return nb.lowest_card_nb(ctx.legal)
+...     led = nb.suit_mask_nb(ctx.led_suit)
+...     winners = ctx.legal & nb.above_nb(ctx.winning_card) & (led | nb.SPADE_MASK)
+...     return nb.lowest_card_nb(winners if winners else ctx.legal)
+>>> df = simulate_hands(64, seed=1, play={"ns": win_cheaply, "ew": "heuristic"})
+>>> int(df.groupby("deal").tricks.sum().min())
+13
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-import numpy as np
-from numba import njit
-
-from spades_sim._nb.bidding import counting_bid_nb
 from spades_sim._nb.bitboard import (
     JOKER_DECK,
     NON_SPADE_MASK,
@@ -83,6 +104,21 @@ from spades_sim._nb.bitboard import (
     suit_mask_nb,
     suit_of_nb,
 )
+from spades_sim._nb.context import (
+    BidContext,
+    BlindNilContext,
+    PlayContext,
+    RulesView,
+    blind_nil_rule_nb,
+    count_bid_nb,
+    count_bid_with_nb,
+    heuristic_play_nb,
+    heuristic_play_with_nb,
+    randint_nb,
+    random_card_nb,
+    random_play_nb,
+    uniform_nb,
+)
 from spades_sim._nb.enums import (
     COUNT_DEFAULTS,
     HEURISTIC_DEFAULTS,
@@ -100,21 +136,41 @@ from spades_sim._nb.enums import (
     PlayPolicy,
     RuleField,
 )
-from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, mix64_nb, unit_nb
-
-BidFn = Callable[[np.uint64, int, np.ndarray, np.ndarray, np.ndarray, np.uint64], int]
-"""``bid(hand, seat, info, rules, params, rand) -> 0..13`` (0 = nil), an ``@njit`` function."""
-PlayFn = Callable[[np.uint64, np.uint64, int, np.ndarray, np.ndarray, np.ndarray, np.uint64], int]
-"""``play(hand, legal, seat, info, rules, params, rand) -> card in legal``, ``@njit``."""
+from spades_sim.policies import Policy
 
 
-@njit(inline="always")
-def count_bid_nb(hand: np.uint64, seat: int, info: np.ndarray, params: np.ndarray) -> int:
-    """The built-in ``count`` bid for ``hand`` at ``seat`` (nil included), with
-    ``params`` laid out as ``CountParam`` (slot 0 unused; ``COUNT_DEFAULTS`` are the
-    registry's defaults)."""
-    return counting_bid_nb(hand, seat, info, params, BidPolicy.count)
+def bidder(
+    function: Callable[..., Any] | None = None,
+    *,
+    params: Mapping[str, float] | None = None,
+    blind_nil: Callable[..., Any] | str | None = None,
+    name: str | None = None,
+) -> Any:
+    """Make a bidding :class:`~spades_sim.policies.Policy` of a function of a
+    :data:`BidContext` returning 0..13 (0 = nil): ``@nb.bidder`` or
+    ``@nb.bidder(params={...}, blind_nil=..., name=...)`` (see the module docstring)."""
+
+    def make(fn: Callable[..., Any]) -> Policy:
+        return Policy.custom(fn, "bid", params, name=name, blind_nil=blind_nil)
+
+    return make(function) if function is not None else make
+
+
+def player(
+    function: Callable[..., Any] | None = None,
+    *,
+    params: Mapping[str, float] | None = None,
+    name: str | None = None,
+) -> Any:
+    """Make a play :class:`~spades_sim.policies.Policy` of a function of a
+    :data:`PlayContext` returning a card of ``ctx.legal``: ``@nb.player`` or
+    ``@nb.player(params={...}, name=...)``."""
+
+    def make(fn: Callable[..., Any]) -> Policy:
+        return Policy.custom(fn, "play", params, name=name)
+
+    return make(function) if function is not None else make
 
 
 __all__ = [
@@ -130,33 +186,44 @@ __all__ = [
     "SPADE_MASK",
     "STANDARD_DECK",
     "SUIT_MASKS",
-    "BidFn",
+    "BidContext",
     "BidParam",
     "BidPolicy",
+    "BlindNilContext",
     "CountParam",
     "DrawPolicy",
     "HeuristicParam",
     "InfoSlot",
     "LookaheadParam",
     "PagatParam",
-    "PlayFn",
+    "PlayContext",
     "PlayPolicy",
     "RuleField",
+    "RulesView",
     "above_nb",
     "below_mask_nb",
     "below_nb",
+    "bidder",
     "bit_nb",
+    "blind_nil_rule_nb",
     "count_bid_nb",
+    "count_bid_with_nb",
     "deck_mask_nb",
     "draw_nb",
     "heuristic_play_nb",
+    "heuristic_play_with_nb",
     "highest_card_nb",
     "lowest_card_nb",
     "mix64_nb",
+    "player",
     "popcount_nb",
+    "randint_nb",
+    "random_card_nb",
+    "random_play_nb",
     "rank_of_nb",
     "select_bit_nb",
     "suit_mask_nb",
     "suit_of_nb",
+    "uniform_nb",
     "unit_nb",
 ]

@@ -24,6 +24,13 @@ from typing import Any, Literal
 import numpy as np
 
 from spades_sim._nb.enums import PARAM_SLOTS, PARAMS_BY_POLICY, BidPolicy, DrawPolicy, PlayPolicy
+from spades_sim.custom.function import (
+    UserFunction,
+    function_of,
+    is_reference,
+    load_reference,
+    user_function,
+)
 
 Kind = Literal["bid", "play", "draw"]
 
@@ -53,16 +60,19 @@ class PolicySpec:
 
 @dataclass(frozen=True)
 class Policy:
-    """A chosen policy: a built-in name with parameter values, or a user ``@njit`` function.
+    """A chosen policy: a built-in name with parameter values, or a user-written function
+    of one context (``spades_sim.nb.bidder``/``player`` make one) with its parameters.
 
     >>> Policy.of("count", "bid", {"bias": -0.5}).params["bias"]
     -0.5
+    >>> Policy.of("count", "bid").with_params(bias=1).to_text()
+    'count:bias=1,nil_threshold=2.5,blind_nil_deficit=200,blind_nil_max_bags=7,blind_nil_partner_min=3,blind_nil_before_partner=1,nil_partner_min=2,round_up=0.5,king_value=1,spade_length=4,short_value=1'
     """
 
     kind: Kind
     name: str
     params: Mapping[str, float] = field(default_factory=dict)
-    function: Callable[..., Any] | None = None
+    function: UserFunction | None = None
 
     @classmethod
     def of(cls, name: str, kind: Kind, params: Mapping[str, Any] | None = None) -> Policy:
@@ -95,26 +105,45 @@ class Policy:
         cls,
         function: Callable[..., Any],
         kind: Kind,
-        params: Mapping[str, float] | None = None,
+        params: Mapping[str, Any] | None = None,
         name: str | None = None,
+        blind_nil: Callable[..., Any] | str | None = None,
     ) -> Policy:
-        """A user-written ``@njit`` policy; ``params`` values reach it in order."""
-        if not hasattr(function, "py_func"):
+        """A user-written policy: ``function`` of one context (``ctx.params.<name>`` reads
+        ``params``, declared here with their default values). ``spades_sim.nb.bidder`` and
+        ``spades_sim.nb.player`` are the decorator forms; ``blind_nil`` as there."""
+        if kind not in ("bid", "play"):
             raise ValueError(
-                f"a user-written {kind} policy must be a numba @njit function, got {function!r}"
+                f"user-written {kind} policies are not supported: the {kind} decision is a "
+                "built-in's (it never reads another policy's parameters)"
             )
-        values = {str(k): float(v) for k, v in (params or {}).items()}
-        if len(values) > PARAM_SLOTS:
-            raise ValueError(f"a policy takes at most {PARAM_SLOTS} parameters")
-        label = name or f"{function.py_func.__module__}:{function.py_func.__name__}"
-        return cls(kind=kind, name=label, params=values, function=function)
+        values = _numbers(dict(params or {}), f"{kind} policy {name or function!r}")
+        fn = user_function(function, kind, tuple(values), blind_nil)
+        return cls(kind=kind, name=name or fn.qualname, params=values, function=fn)
 
     @property
     def is_builtin(self) -> bool:
         return self.function is None
 
+    def with_params(self, values: Mapping[str, Any] | None = None, **more: Any) -> Policy:
+        """The same policy with some parameters changed (checked as at creation); the
+        kernels read parameters at run time, so nothing is compiled again."""
+        changes = {**(values or {}), **more}
+        if self.is_builtin:
+            return Policy.of(self.name, self.kind, {**self.params, **changes})
+        unknown = [k for k in changes if k not in self.params]
+        if unknown:
+            known = ", ".join(self.params) or "none"
+            raise ValueError(
+                f"{self.kind} policy {self.name!r} has no parameter {unknown[0]!r} "
+                f"(parameters: {known})"
+            )
+        new = {**self.params, **_numbers(changes, f"{self.kind} policy {self.name!r}")}
+        return Policy(self.kind, self.name, new, self.function)
+
     def lower(self) -> np.ndarray:
-        """The float64 parameter vector the kernel reads (built-ins: slot 0 is the id)."""
+        """The float64 parameter vector the kernel reads: a built-in's id in slot 0 and its
+        parameters after it; a user policy's parameters from slot 0, in declared order."""
         out = np.zeros(PARAM_SLOTS, dtype=np.float64)
         values = list(self.params.values())
         if self.is_builtin:
@@ -131,7 +160,44 @@ class Policy:
         return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.params.items())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "params": dict(self.params), "builtin": self.is_builtin}
+        """What a run's manifest records: for a user policy also where its code lives and
+        the digest of that code (a resume refuses changed code)."""
+        out = {"name": self.name, "params": dict(self.params), "builtin": self.is_builtin}
+        if self.function is not None:
+            out["module"] = self.function.origin
+            out["function"] = self.function.qualname
+            out["code_sha256"] = self.function.digest
+        return out
+
+    @classmethod
+    def from_dict(cls, entry: Mapping[str, Any], kind: Kind) -> Policy:
+        """The policy a manifest entry (:meth:`to_dict`) records; a user policy is loaded
+        from its code again and refused if that code changed."""
+        if entry.get("builtin", True):
+            return cls.of(entry["name"], kind, entry.get("params") or {})
+        origin, qualname = entry.get("module"), entry.get("function")
+        if not origin or not qualname:
+            raise ValueError(
+                f"the {kind} policy {entry.get('name')!r} was user-written and its code is "
+                "not recorded; give it again"
+            )
+        from_code = parse_policy(load_reference(f"{origin}:{qualname}"), kind)
+        if from_code.function is None or from_code.function.digest != entry.get("code_sha256"):
+            raise ValueError(
+                f"the {kind} policy {origin}:{qualname} changed since the run (its code digest "
+                "differs from the recorded one)"
+            )
+        return from_code.with_params(entry.get("params") or {})
+
+
+def _numbers(values: Mapping[str, Any], what: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for key, value in values.items():
+        try:
+            out[str(key)] = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what}: parameter {key} must be a number, got {value!r}") from None
+    return out
 
 
 _REGISTRY: dict[tuple[str, str], PolicySpec] = {}
@@ -173,18 +239,31 @@ def parse_policy(value: str | Policy | Callable[..., Any], kind: Kind) -> Policy
         if value.kind != kind:
             raise ValueError(f"policy {value.name!r} is a {value.kind} policy, not a {kind} one")
         return value
-    if callable(value):
-        return Policy.custom(value, kind)
+    if isinstance(value, UserFunction) or callable(value):
+        function = function_of(value, kind)
+        if function.kind != kind:
+            raise ValueError(f"{function.qualname} is a {function.kind} policy, not a {kind} one")
+        return Policy(kind, function.qualname, dict.fromkeys(function.param_names, 0.0), function)
     if not isinstance(value, str):
         raise ValueError(f"a {kind} policy must be a name or a function, got {value!r}")
-    name, _, rest = value.strip().partition(":")
+    text = value.strip()
+    if is_reference(text):  # user code: path/to/file.py:name[:params] or module:name[:params]
+        where, _, rest = text.partition(":")
+        name, _, rest = rest.partition(":")
+        found = parse_policy(load_reference(f"{where}:{name}"), kind)
+        return found.with_params(_param_text(rest, kind, value)) if rest else found
+    name, _, rest = text.partition(":")
+    return Policy.of(name.strip(), kind, _param_text(rest, kind, value))
+
+
+def _param_text(rest: str, kind: str, value: str) -> dict[str, str]:
     params: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"{kind} policy {value!r}: expected param=value, got {item!r}")
         params[key.strip()] = text.strip()
-    return Policy.of(name.strip(), kind, params)
+    return params
 
 
 def describe(kind: Kind | None = None) -> list[PolicySpec]:

@@ -434,8 +434,9 @@ def run_dataset(
 def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:
     """The :class:`RunSpec` a run's manifest meta describes (to regenerate its deals).
 
-    Raises ``ValueError`` if the meta is not a run's or names a user-written policy (its
-    code is not stored, so it cannot be rebuilt from the manifest).
+    A user-written policy is loaded again from where the meta says its code lives, and
+    refused when that code changed (its digest differs). Raises ``ValueError`` if the
+    meta is not a run's, or a user policy cannot be found or changed.
 
     >>> spec = RunSpec.build(seed=9, play=("random", "random"), mode="games")
     >>> spec_from_meta(spec.meta()) == spec
@@ -449,12 +450,7 @@ def spec_from_meta(meta: Mapping[str, Any]) -> RunSpec:
         policies = meta["policies"]
 
         def policy(entry: Mapping[str, Any], kind: Any) -> Policy:
-            if not entry.get("builtin", True):
-                raise ValueError(
-                    f"the run used a user-written {kind} policy {entry.get('name')!r}; only "
-                    "runs with built-in policies can be regenerated from their manifest"
-                )
-            return Policy.of(entry["name"], kind, entry.get("params") or {})
+            return Policy.from_dict(entry, kind)  # user code: loaded again, checked unchanged
 
         return RunSpec(
             rules=rules,

@@ -14,8 +14,6 @@ chunking only decides how the work is cut, never what it computes.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -35,6 +33,7 @@ from spades_sim._nb.enums import (
     OutI32,
 )
 from spades_sim._nb.lockstep_bidding import LANE_BIDDERS
+from spades_sim.custom.kernels import batches_allowed, kernels_for
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Kind, Policy, lookup, parse_policy
 from spades_sim.rules import Rules
@@ -197,33 +196,12 @@ def _params(spec: RunSpec) -> np.ndarray:
     return np.stack([p.lower() for p in (*spec.bidding, *spec.play, spec.draw)])
 
 
-_CUSTOM_KERNELS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-
-
 def _custom_kernels(spec: RunSpec) -> tuple[Any, Any]:
-    """(hands, games) entry points compiled with the run's user-written policies.
-
-    ``_nb.loop`` calls its policies through module globals (so the built-in kernel can
-    be cached). Here a private copy of that module is loaded from its file, with its
-    ``POLICIES`` bound to the run's functions and ``CACHE`` off before it executes
-    (``spades_sim.nb`` documents the mechanism). Compiled once per process per
-    combination of functions.
-    """
-    functions = (
-        *(p.function or loop.builtin_bid_nb for p in spec.bidding),
-        *(p.function or loop.builtin_play_nb for p in spec.play),
-    )
-    if functions not in _CUSTOM_KERNELS:
-        name = f"{loop.__name__}_custom{len(_CUSTOM_KERNELS)}"
-        module_spec = importlib.util.spec_from_file_location(name, loop.__file__)
-        assert module_spec is not None and module_spec.loader is not None
-        module = importlib.util.module_from_spec(module_spec)
-        module.CACHE = False  # type: ignore[attr-defined]
-        module.POLICIES = functions  # type: ignore[attr-defined]
-        sys.modules[name] = module  # Numba resolves a function's module by name
-        module_spec.loader.exec_module(module)
-        _CUSTOM_KERNELS[functions] = (module.hands_nb, module.games_nb)
-    return _CUSTOM_KERNELS[functions]
+    """(hands, games) entry points of the run's user-written policies: a generated module
+    cached on disk (``spades_sim.custom.kernels``), compiled once per machine per
+    combination of policies and their code."""
+    module = kernels_for((*spec.bidding, *spec.play))
+    return module.hands_nb, module.games_nb
 
 
 def _lockstep_play(spec: RunSpec) -> str | None:
@@ -253,7 +231,13 @@ def _hands_kernel(spec: RunSpec) -> tuple[Any, int]:
         ), LANES
     if play == "random":
         return (loop.hands_random_lockstep_nb if four else loop.hands_random_lockstep_two_nb), LANES
-    return (loop.hands_nb if spec.builtin else _custom_kernels(spec)[0]), loop.BLOCK
+    if spec.builtin:
+        return loop.hands_nb, loop.BLOCK
+    policies = (*spec.bidding, *spec.play)
+    module = kernels_for(policies)
+    if not spec.record_play and batches_allowed(policies):  # batches: the same rows, faster
+        return (module.hands_lanes_four_nb if four else module.hands_lanes_two_nb), LANES
+    return module.hands_nb, loop.BLOCK
 
 
 def _run_kernel(spec: RunSpec, start: int, count: int) -> dict[str, Any]:

@@ -236,10 +236,10 @@ def test_cli(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_user_written_policy() -> None:
-    from numba import njit
+    from spades_sim import nb
 
-    @njit
-    def bid_three(hand, seat, info, rules, params, rand):  # type: ignore[no-untyped-def]
+    @nb.bidder
+    def bid_three(ctx):  # type: ignore[no-untyped-def]
         return 3
 
     rows = simulate_hands(400, seed=2, bidding=bid_three, play="random")

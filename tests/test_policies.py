@@ -1,6 +1,6 @@
 """The built-in policies: what they may see, that they play legally, that parameters steer
 them without recompiling, the behaviours their documentation promises, blind nil and the
-two-player draw, the registry and README, and the user-written policy example.
+two-player draw, the registry and README (user-written policies: ``test_user_policies.py``).
 
 Decisions are checked by calling the kernels' policy functions directly on table states
 built here in plain Python (``table_info`` mirrors ``_nb.play``), and by simulating small
@@ -11,9 +11,7 @@ tests marked slow.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -573,63 +571,3 @@ def test_interval_helpers() -> None:
     x = np.random.default_rng(0).normal(3.0, 2.0, 10_000)
     assert mean_ci(x).contains(3.0)
     assert mean_ci(pd.Series(x)).n == 10_000
-
-
-# --- User-written policies ------------------------------------------------------------
-
-
-def _example():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "custom_policy", ROOT / "analyses/custom_policy.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # Numba's cache looks the module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_user_written_example_decides_legally() -> None:
-    """The example's policies, called on the table states of recorded hands, return legal
-    cards and bids (the kernel path is the slow test below)."""
-    example = _example()
-    chunk = record_hands(10, seed=14, play="heuristic")
-    bid_params = np.array([3.0, 2.0])
-    play_params = np.array([1.0])
-    for i in range(10):
-        dealt = [int(x) for x in chunk.plays["dealt"][i]]
-        plays = [int(c) for c in chunk.plays["plays"][i]]
-        first = (int(chunk.hands["dealer"][i * 4]) + 1) % 4
-        info0, _ = table_info([], first, bids=(-1, -1, -1, -1))
-        for seat in range(4):
-            b = example.quick_tricks_bid(np.uint64(dealt[seat]), seat, info0, RULES, bid_params,
-                                         np.uint64(0))  # fmt: skip
-            assert 0 <= b <= 13
-        for d in range(52):
-            info, seat = table_info(plays[:d], first)
-            hand = dealt[seat] & ~sum(1 << c for c in plays[:d])
-            legal = legal_of(hand, info)
-            card = example.cheapest_winner_play(np.uint64(hand), np.uint64(legal), seat, info,
-                                                RULES, play_params, np.uint64(0))  # fmt: skip
-            assert legal >> card & 1
-
-
-@pytest.mark.slow
-def test_user_written_twin_plays_like_the_builtin() -> None:
-    """The example's ``heuristic_twin`` goes through the user-policy kernel and gives the
-    same hands as the built-in ``heuristic``: the user path runs the same code."""
-    example = _example()
-    mine = simulate_hands(200, seed=12, bidding="count", play=example.twin_policy())
-    builtin = simulate_hands(200, seed=12, bidding="count", play="heuristic")
-    pd.testing.assert_frame_equal(mine, builtin)
-
-
-@pytest.mark.slow
-def test_user_written_example_runs() -> None:
-    example = _example()
-    bidder = Policy.custom(example.quick_tricks_bid, "bid", {"spade_length": 3, "nil_spades": 2})
-    player = Policy.custom(example.cheapest_winner_play, "play", {"spare_partner": 1})
-    df = simulate_hands(500, seed=13, bidding=bidder, play=player)
-    assert df.bid.between(0, 13).all()
-    assert estimate_of(bid_accuracy(df), "abs_difference").value < 3
-    example.main(200)

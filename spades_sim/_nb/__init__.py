@@ -10,7 +10,8 @@ Importing the package leaves Numba's settings alone: the lock-step kernels ask f
 Numba's on-disk cache checks only the source file of the function it compiled, so a
 kernel that inlines code from a sibling module would be loaded stale after that module
 changed. The locators registered below stamp every cache entry of this package with a
-digest of all its kernel sources instead, so any edit here invalidates them all.
+digest of all its kernel sources instead (``KERNEL_DIGEST``; the generated kernels of
+user-written policies are named by it too), so any edit here invalidates them all.
 """
 
 import hashlib
@@ -22,7 +23,7 @@ from numba.core import caching
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # ``enums.py`` builds the output rows from ``schema.py``, so the kernels depend on it too.
 _SOURCES = [*sorted(Path(_HERE).glob("*.py")), Path(_HERE).parent / "schema.py"]
-_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()
+KERNEL_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()
 
 
 def _stamped(base: type) -> type:
@@ -34,7 +35,7 @@ def _stamped(base: type) -> type:
             return super().from_function(py_func, py_file)
 
         def get_source_stamp(self):  # type: ignore[no-untyped-def]
-            return _DIGEST
+            return KERNEL_DIGEST
 
     Locator.__name__ = f"KernelSource{base.__name__}"
     return Locator

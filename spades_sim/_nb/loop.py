@@ -7,13 +7,13 @@ range of blocks of deals (or of games) serially and without the GIL; the caller
 (``spades_sim.kernels``) shares the blocks out to threads. Every deal draws from its own
 counter-based stream, so the output is independent of thread count and chunking.
 
-The policies are the module globals ``bid_policy_ns_nb`` ... ``play_policy_ew_nb``
-(built-in dispatchers here), called by name: Numba cannot cache a kernel that receives
-a function as an argument through a real call, and inlining the whole hand into the
-loop to avoid that costs a minute of compile time. A run with user-written policies
-loads a private copy of this module from its file with ``POLICIES`` (the four
-functions) and ``CACHE = False`` set before it executes (``simulate._custom_kernels``;
-``spades_sim.nb`` documents it): compiled once per process, never cached. The lock-step
+Every function that calls a policy comes twice: a generic ``*_with_nb`` (inlined) that
+takes the policy functions, or the real function built on them, as arguments, and a
+cached entry point that passes the built-ins (``builtin_bid_nb``, ``blind_nil_nb``,
+``builtin_play_nb``: dispatched by the id in the parameter rows). A run with
+user-written policies calls a generated module's twins of ``prepare_hand_nb``,
+``run_hand_nb``, ``hands_nb`` and ``games_nb``, built on the same generic functions with
+the user's functions (``spades_sim.custom``), and cached on disk like these. The lock-step
 kernels (for runs without the sampling bidder, ``monte-carlo``, whose rollouts dwarf the
 play anyway) bid in lock-step too (``prepare.prepare_lanes_four_nb``; two players through
 ``policies.plain_bid_nb``), so they never compile those rollouts: cold compile time is
@@ -54,8 +54,10 @@ from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import (
     NO_SEAT,
     ZERO_I64,
+    blind_nil_nb,
     prepare_lanes_four_nb,
     prepare_lanes_two_nb,
+    prepare_lanes_with_nb,
     prepare_with_nb,
 )
 from spades_sim._nb.rng import (
@@ -71,43 +73,47 @@ from spades_sim._nb.score import game_result_nb, score_side_nb
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
 
-# Set in a private copy before it executes (see the module docstring); this module as
-# imported caches its kernels and dispatches the built-ins.
-CACHE = globals().get("CACHE", True)
-bid_policy_ns_nb, bid_policy_ew_nb, play_policy_ns_nb, play_policy_ew_nb = globals().get(
-    "POLICIES", (builtin_bid_nb, builtin_bid_nb, builtin_play_nb, builtin_play_nb)
-)
 
-
-@njit(cache=CACHE)
+@njit(cache=True)
 def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
                     forced_kind):  # fmt: skip
-    """``prepare_with_nb`` with the run's bid policies (``bid_policy_ns_nb`` ...)."""
+    """``prepare_with_nb`` with the built-in bidders and their blind nil rule on both
+    sides (their ids in the parameter rows)."""
     return prepare_with_nb(
         rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        bid_policy_ns_nb, bid_policy_ew_nb,
+        builtin_bid_nb, builtin_bid_nb, blind_nil_nb, blind_nil_nb,
     )  # fmt: skip
 
 
-@njit(cache=CACHE)
-def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
+@njit(inline="always", cache=True)
+def run_hand_with_nb(rules, scratch, key, dealer, params, info, masks, plays, winners,
+                     prepare_hand, play_ns, play_ew):  # fmt: skip
     """Play one hand from its stream ``key``; return the number of policy errors.
 
-    ``prepare_hand_nb`` then 13 tricks with the play policies (see there for the
-    arguments)."""
-    leader, counter, errors = prepare_hand_nb(
+    ``prepare_hand`` (``prepare_hand_nb``, or a user policy module's twin) then 13 tricks
+    with the play functions of the two sides (see ``prepare_with_nb`` for the arguments)."""
+    leader, counter, errors = prepare_hand(
         rules, scratch, key, dealer, params, info, masks, NO_SEAT, ZERO_I64, ZERO_I64
     )
     for s in range(4):
         masks[MaskSlot.work + s] = masks[MaskSlot.hands + s]
     counter, play_errors = play_tricks_nb(
         rules, masks, MaskSlot.work, leader, info, params, ParamRow.play,
-        play_policy_ns_nb, play_policy_ew_nb, key, counter, plays, winners,
+        play_ns, play_ew, key, counter, plays, winners,
     )  # fmt: skip
     return errors + play_errors
 
 
-@njit(inline="always", cache=CACHE)
+@njit(cache=True)
+def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
+    """``run_hand_with_nb`` with the built-in policies."""
+    return run_hand_with_nb(
+        rules, scratch, key, dealer, params, info, masks, plays, winners, prepare_hand_nb,
+        builtin_play_nb, builtin_play_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
 def score_hand_nb(rules, info, out):
     """Score both sides of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
     ``out[side]`` gets the 10 fields of ``score_side_nb``."""
@@ -122,7 +128,7 @@ def score_hand_nb(rules, info, out):
         )  # fmt: skip
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     """Write the per-seat rows of one scored hand starting at row ``row0``
     (``rows.write_seat_row_nb``, then the scores and bags before and after)."""
@@ -146,7 +152,7 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
         out_i32[OutI32.bags_after, row] = res[ScoreSlot.bags_after]
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def finish_hand_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     """Score a finished hand (``score_hand_nb``, into ``side_out``) and write its rows
     (``write_rows_nb``), through one real call with borrowed arrays: inlined into every
@@ -157,13 +163,13 @@ def finish_hand_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8,
     )  # fmt: skip
 
 
-@njit(cache=CACHE)
+@njit(cache=True)
 def finish_hand_call_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32):
     score_hand_nb(rules, info, side_out)
     write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def finish_lanes_with_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32,
                          write_rows):  # fmt: skip
     """``finish_hand_nb`` for the deals lo .. hi-1 of a played lock-step batch: scored
@@ -180,7 +186,7 @@ def finish_lanes_with_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8,
                out_i32)  # fmt: skip
 
 
-@njit(cache=CACHE)
+@njit(cache=True)
 def finish_lanes_four_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32):
     """``finish_lanes_with_nb`` for four players."""
     finish_lanes_with_nb(
@@ -188,7 +194,7 @@ def finish_lanes_four_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8,
     )  # fmt: skip
 
 
-@njit(cache=CACHE)
+@njit(cache=True)
 def finish_lanes_two_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32):
     """``finish_lanes_with_nb`` for two players."""
     finish_lanes_with_nb(
@@ -196,7 +202,7 @@ def finish_lanes_two_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, 
     )  # fmt: skip
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def new_scratch_nb(rules):
     """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104],
     ascending (``deal.deck_cards_nb``). Copied card by card: a slice assignment would
@@ -217,10 +223,22 @@ def new_scratch_nb(rules):
 # depend on how the blocks are shared out.
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def hands_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_with_nb`` with the built-in policies."""
+    hands_with_nb(
+        first, end, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32, out_errors,
+        rec_dealt, rec_plays, rec_winners, run_hand_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def hands_with_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners, run_hand,
 ):  # fmt: skip
     """Independent hands (fresh scores, dealer = deal index modulo players): blocks
     ``first .. end-1`` of ``BLOCK`` deals of deals deal_start .. deal_start+n-1.
@@ -241,9 +259,7 @@ def hands_nb(
         dealer = deal % players
         key = stream_key_nb(seed, KIND_HANDS, deal, 0)
         plays = rec_plays[i] if record else no_plays
-        out_errors[i] = run_hand_nb(
-            rules, scratch, key, dealer, params, info, masks, plays, winners
-        )
+        out_errors[i] = run_hand(rules, scratch, key, dealer, params, info, masks, plays, winners)
         finish_hand_nb(rules, i * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32)
         if record:
             for s in range(players):
@@ -252,10 +268,22 @@ def hands_nb(
                 rec_winners[i, t] = winners[t]
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def games_nb(
     first, end, rules, seed, game_start, n, params,
     out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``games_with_nb`` with the built-in policies."""
+    games_with_nb(
+        first, end, rules, seed, game_start, n, params, out_hand, out_i8, out_i32, out_game,
+        rec_dealt, rec_plays, rec_winners, run_hand_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def games_with_nb(
+    first, end, rules, seed, game_start, n, params,
+    out_hand, out_i8, out_i32, out_game, rec_dealt, rec_plays, rec_winners, run_hand,
 ):  # fmt: skip
     """Whole games, one block each: games game_start+first .. game_start+end-1 of the
     ``n`` from game_start, played to the end. Game i's hand h fills rows from
@@ -286,7 +314,7 @@ def games_nb(
             key = stream_key_nb(seed, KIND_GAMES, game, h)
             slot = i * max_hands + h
             plays = rec_plays[slot] if record else no_plays
-            errors += run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners)
+            errors += run_hand(rules, scratch, key, dealer, params, info, masks, plays, winners)
             finish_hand_nb(
                 rules, slot * players, dealer, info, masks, side_out, out_hand, out_i8, out_i32
             )
@@ -316,7 +344,7 @@ def games_nb(
         out_game[i, GameOut.policy_error] = errors
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def play_lockstep_nb(st, rules, params, heuristic):
     """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
     if heuristic:
@@ -325,7 +353,7 @@ def play_lockstep_nb(st, rules, params, heuristic):
         play_random_lanes_nb(st, rules, params)
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def play_heuristic_lanes_nb(st, rules, params):
     """Play the 13 tricks of every lane with the ``heuristic`` on both sides."""
     play_heuristic_lockstep_nb(
@@ -336,7 +364,7 @@ def play_heuristic_lanes_nb(st, rules, params):
     )  # fmt: skip
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def play_random_lanes_nb(st, rules, params):
     """Play the 13 tricks of every lane at random on both sides (``params`` unused)."""
     play_random_lockstep_nb(
@@ -345,7 +373,7 @@ def play_random_lanes_nb(st, rules, params):
     )  # fmt: skip
 
 
-@njit(inline="always", cache=CACHE)
+@njit(inline="always", cache=True)
 def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play, finish,
                        out_hand, out_i8, out_i32, out_errors):  # fmt: skip
     """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
@@ -367,7 +395,7 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
         finish(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32)
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def hands_heuristic_lockstep_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -381,7 +409,7 @@ def hands_heuristic_lockstep_nb(
     )  # fmt: skip
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def hands_random_lockstep_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -393,7 +421,7 @@ def hands_random_lockstep_nb(
     )  # fmt: skip
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def hands_heuristic_lockstep_two_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -405,7 +433,7 @@ def hands_heuristic_lockstep_two_nb(
     )  # fmt: skip
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(cache=True, nogil=True)
 def hands_random_lockstep_two_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -415,3 +443,67 @@ def hands_random_lockstep_two_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
         play_random_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32, out_errors,
     )  # fmt: skip
+
+
+# --- Batches for user-written policies -----------------------------------------------------
+# The same batches of ``LANES`` deals, prepared deal by deal through a user policy module's
+# ``prepare_hand_nb`` (its bidders are scalar code), then played in lock-step by a
+# built-in (``heuristic_lanes_nb``, ``random_lanes_nb``) or lane by lane through the play
+# functions (``play_lanes_with_nb``), then scored and written in lock-step: the same rows
+# as the module's ``hands_nb``.
+
+
+@njit(inline="always", cache=True)
+def lane_blocks_with_nb(first, end, rules, seed, deal_start, n, params, prepare_hand,
+                        play_lanes, finish, out_hand, out_i8, out_i32, out_errors):  # fmt: skip
+    """``hands_nb`` in batches: ``prepare.prepare_lanes_with_nb`` with ``prepare_hand``, then
+    ``play_lanes(st, rules, params, infos, masks, lo, hi, out_errors)``, then ``finish``
+    (``finish_lanes_four_nb`` or ``finish_lanes_two_nb``)."""
+    scratch = new_scratch_nb(rules)
+    infos = np.zeros((LANES, N_INFO), dtype=np.int64)
+    masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
+    lanes = np.zeros(N_DEAL_LANE_FIELDS * LANES, dtype=np.int64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    for block in range(first, end):
+        lo = block * LANES
+        hi = min(n, lo + LANES)
+        prepare_lanes_with_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks,
+                              lanes, st, out_errors, prepare_hand)  # fmt: skip
+        play_lanes(st, rules, params, infos, masks, lo, hi, out_errors)
+        finish(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32)
+
+
+@njit(inline="always", cache=True)
+def heuristic_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):
+    """``play_heuristic_lanes_nb`` in the signature of ``lane_blocks_with_nb``'s play."""
+    play_heuristic_lanes_nb(st, rules, params)
+
+
+@njit(inline="always", cache=True)
+def random_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):
+    """``play_random_lanes_nb`` in the signature of ``lane_blocks_with_nb``'s play."""
+    play_random_lanes_nb(st, rules, params)
+
+
+@njit(inline="always", cache=True)
+def play_lanes_with_nb(st, rules, params, infos, masks, lo, hi, out_errors, play_ns, play_ew):
+    """The 13 tricks of each deal of the batch through ``play_ns``/``play_ew``, lane by
+    lane from its prepared table (the random counters of the scalar path: the lane's key
+    holds the prepare's last counter), the tricks left where the lock-step play leaves
+    them; policy errors added to ``out_errors``."""
+    plays = np.empty(0, dtype=np.int8)
+    winners = np.zeros(13, dtype=np.int8)
+    for b in range(hi - lo):
+        m = masks[b]
+        info = infos[b]
+        for s in range(4):
+            m[MaskSlot.work + s] = m[MaskSlot.hands + s]
+        leader = np.int64(st[LockstepField.leader * LANES + b])
+        key = st[LockstepField.key * LANES + b]
+        _, errors = play_tricks_nb(
+            rules, m, MaskSlot.work, leader, info, params, ParamRow.play, play_ns, play_ew,
+            key, ZERO_I64, plays, winners,
+        )  # fmt: skip
+        out_errors[lo + b] += errors
+        for s in range(4):
+            st[(LockstepField.tricks + s) * LANES + b] = info[InfoSlot.tricks_won + s]

@@ -132,14 +132,21 @@ def sample_deals_nb(first, end, seed, kind, start, n, known, pool, need, lo, hi,
 
 @njit(cache=True)
 def number_bid_nb(rules, hand, seat, params):
-    """The bid of the policy ``params`` for ``hand`` at ``seat`` when first to bid at a
-    fresh table (scores 0), with its nil option switched off by the caller's parameters."""
+    """``number_bid_with_nb`` for the built-in bidders."""
+    return number_bid_with_nb(rules, hand, seat, params, builtin_bid_nb)
+
+
+@njit(inline="always", cache=True)
+def number_bid_with_nb(rules, hand, seat, params, bid):
+    """The bid of ``bid`` with parameters ``params`` for ``hand`` at ``seat`` when first to
+    bid at a fresh table (scores 0) (built-ins: with their nil option switched off by the
+    caller's parameters)."""
     info = np.zeros(N_INFO, dtype=np.int64)
     info[InfoSlot.players] = rules[RuleField.players]
     for s in range(4):
         info[InfoSlot.bids + s] = -1
     info[InfoSlot.first_to_act] = seat
-    return builtin_bid_nb(hand, seat, info, rules, params, stream_key_nb(0, KIND_ODDS_PLAY, 0, 0))
+    return bid(hand, seat, info, rules, params, stream_key_nb(0, KIND_ODDS_PLAY, 0, 0))
 
 
 @njit(inline="always", cache=True)
@@ -157,8 +164,21 @@ def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_
 def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
                   out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
                   rec_moves):  # fmt: skip
+    """``play_block_with_nb`` with the built-in policies."""
+    play_block_with_nb(
+        block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode, out_score,
+        out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
+        prepare_hand_nb, builtin_play_nb, builtin_play_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params,
+                       mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
+                       rec_held, rec_moves, prepare_hand, play_ns, play_ew):  # fmt: skip
     """Tasks ``block * LANES ...`` of ``play_deals_nb`` (task t: completion t // S,
-    scenario t % S)."""
+    scenario t % S), prepared by ``prepare_hand`` and played by ``play_ns``/``play_ew`` (or,
+    in a lock-step ``mode``, by the built-in lock-step play)."""
     n_scen = bids.shape[0]
     n_tasks = deals.shape[0] * n_scen
     players = rules[RuleField.players]
@@ -181,7 +201,7 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
         m = masks[b]
         for s in range(4):
             m[MaskSlot.hands + s] = deals[i, s]
-        leader, counter, errors = prepare_hand_nb(
+        leader, counter, errors = prepare_hand(
             rules, scratch, key, dealers[i], params, info, m, hero, bids[k], kinds[k]
         )
         if lo + b < hi:
@@ -196,7 +216,7 @@ def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, 
                     rec_moves[t, 4 + s] = info[InfoSlot.nil + s]
             _, err = play_tricks_nb(
                 rules, m, MaskSlot.hands, leader, info, params, ParamRow.play,
-                builtin_play_nb, builtin_play_nb, key, counter, plays, winners,
+                play_ns, play_ew, key, counter, plays, winners,
             )  # fmt: skip
             out_errors[t] += err
             if record:
@@ -239,8 +259,21 @@ def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, ki
     ``mode`` ``PLAY_*``. With ``PLAY_SCALAR`` and non-empty ``rec_held`` (tasks, 4) and
     ``rec_moves`` (tasks, 60) each task also records the hands at the first lead, then
     bids, nil kinds and the plays (for the tests). Serial and without the GIL."""
+    play_deals_with_nb(
+        first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
+        out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
+        play_block_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_deals_with_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds,
+                       params, mode, out_score, out_tricks, out_nil_made, out_first_won,
+                       out_errors, rec_held, rec_moves, play_block):  # fmt: skip
+    """``play_deals_nb`` through ``play_block`` (``play_block_nb`` or a user policy
+    module's twin)."""
     for block in range(first, end):
-        play_block_nb(
+        play_block(
             block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
             out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
         )  # fmt: skip

@@ -108,6 +108,18 @@ def plain_bid_call_nb(hand, seat, info, rules, params, rand):
 
 
 @njit(inline="always", cache=True)
+def plain_play_nb(hand, legal, seat, info, rules, params, rand):
+    """``builtin_play_nb`` without the sampling player (``lookahead``): the same cards for
+    ``random`` and ``heuristic``, and a kernel that plays through it never compiles the
+    rollouts."""
+    if np.int64(params[0]) == PlayPolicy.heuristic:
+        return heuristic_play_nb(hand, legal, seat, info, rules, params)
+    n = popcount_nb(legal)
+    k = below_nb(mix64_nb(rand) & LOW32, n)
+    return select_bit_nb(legal, k)
+
+
+@njit(inline="always", cache=True)
 def builtin_play_nb(hand, legal, seat, info, rules, params, rand):
     """Play a card of ``legal`` with the built-in play policy ``params[0]``."""
     policy = np.int64(params[0])

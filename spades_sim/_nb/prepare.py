@@ -74,8 +74,23 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
 
 
 @njit(inline="always", cache=True)
+def ask_blind_nil_nb(rules, info, seat, params, key, counter, blind_ns, blind_ew):
+    """Whether ``seat`` declares blind nil, by its side's blind nil decision
+    ``blind(seat, info, rules, params, rand)``: a built-in bidder's rule (``blind_nil_nb``)
+    or a user-written bidder's own (``spades_sim.custom``). Each reads only its own side's
+    parameter row, and the built-in rule is never given a user's. Blind: the decision
+    sees the table, never the cards."""
+    rand = key + np.uint64(counter) * GOLDEN
+    if seat & 1:
+        return blind_ew(seat, info, rules, params[ParamRow.bid + 1], rand)
+    return blind_ns(seat, info, rules, params[ParamRow.bid], rand)
+
+
+@njit(inline="always", cache=True)
 def blind_nil_nb(seat, info, rules, params, rand):
-    """``policies.blind_nil_wanted_nb``, compiled once for its two call sites."""
+    """The built-in bidders' blind nil rule (``bidding.blind_nil_wanted_nb``), compiled
+    once for its call sites. ``params`` must be a built-in bidder's own row: the rule
+    reads its slots by the built-ins' layout."""
     return blind_nil_call_nb(seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
 
 
@@ -110,19 +125,20 @@ def prepare_plain_two_nb(rules, scratch, key, dealer, params, info, masks, force
     """``prepare_two_nb`` with ``plain_bid_nb`` on both sides."""
     return prepare_two_nb(
         rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        plain_bid_nb, plain_bid_nb,
+        plain_bid_nb, plain_bid_nb, blind_nil_nb, blind_nil_nb,
     )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+                    forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
     """Everything before the first lead: deal (or draw), blind nil decisions, bids (side s
     through ``bid_ns``/``bid_ew``), blind nil exchange. Returns (first leader, random
     counter for the play, policy errors).
 
-    ``forced_seat`` -1 plays the hand as dealt from ``key``. A seat 0..3 instead takes the
-    hands already in ``masks[MaskSlot.hands:]`` (a conditional deal, ``odds``), and that seat
+    ``forced_seat`` -1 plays the hand as dealt from ``key``; ``PREDEALT`` (4, four players)
+    takes the hands already in ``masks[MaskSlot.hands:]``, every seat deciding. A seat 0..3
+    takes them too (a conditional deal, ``odds``), and that seat
     bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
     declared at its blind-nil turn) instead of asking its policy; everything else
     (other seats' decisions, the exchange or two-player redraw) runs as usual.
@@ -141,11 +157,11 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     if rules[RuleField.players] == 4:
         return prepare_four_nb(
             rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-            forced_kind, bid_ns, bid_ew,
+            forced_kind, bid_ns, bid_ew, blind_ns, blind_ew,
         )  # fmt: skip
     return prepare_two_nb(
         rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid, forced_kind,
-        bid_ns, bid_ew,
+        bid_ns, bid_ew, blind_ns, blind_ew,
     )  # fmt: skip
 
 
@@ -169,7 +185,7 @@ def start_hand_nb(rules, dealer, info):
 
 @njit(inline="always", cache=True)
 def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                    forced_kind, bid_ns, bid_ew):  # fmt: skip
+                    forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
     """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
     first = start_hand_nb(rules, dealer, info)
     if forced_seat < 0:
@@ -184,8 +200,7 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
         if seat == forced_seat:
             blind = forced_kind == 2
         elif blind_nil_allowed_nb(rules, info, seat):
-            rand = key + np.uint64(counter) * GOLDEN
-            blind = blind_nil_nb(seat, info, rules, params[ParamRow.bid + (seat & 1)], rand)
+            blind = ask_blind_nil_nb(rules, info, seat, params, key, counter, blind_ns, blind_ew)
         counter += 1
         if blind:
             set_bid_nb(info, seat, 0, 2)
@@ -229,7 +244,7 @@ def exchange_four_nb(rules, info, masks):
 
 @njit(inline="always", cache=True)
 def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                   forced_kind, bid_ns, bid_ew):  # fmt: skip
+                   forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
     """``prepare_with_nb`` for two players: blind nil, the draw (and a blind nil
     declarer's discards and replacements), then the bids."""
     first = start_hand_nb(rules, dealer, info)
@@ -243,8 +258,9 @@ def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat
         if seat == forced_seat:
             going_nil = forced_kind == 2
         elif blind_nil_allowed_nb(rules, info, seat):
-            rand = key + np.uint64(counter) * GOLDEN
-            going_nil = blind_nil_nb(seat, info, rules, params[ParamRow.bid + seat], rand)
+            going_nil = ask_blind_nil_nb(
+                rules, info, seat, params, key, counter, blind_ns, blind_ew
+            )
         counter += 1
         if going_nil:
             set_bid_nb(info, seat, 0, 2)
@@ -374,7 +390,53 @@ def prepare_lanes_two_nb(rules, scratch, seed, deal_start, lo, hi, params, infos
         load_lane_nb(st, b, info, masks[b], leader, key + np.uint64(counter) * GOLDEN)
 
 
+@njit(inline="always", cache=True)
+def prepare_lanes_with_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
+                          st, out_errors, prepare_hand):  # fmt: skip
+    """A batch prepared deal by deal through ``prepare_hand`` (a ``prepare_with_nb`` with a
+    run's bid functions, e.g. a user policy module's), after dealing the four-player hands
+    together in lock-step (the shuffles of the scalar deal); two players draw deal by deal.
+    Leaves in ``lanes`` what ``prepare_lanes_four_nb`` leaves, in ``st`` each lane's play
+    state, and in ``infos[b]``/``masks[b]`` each deal's table (for a play that is not in
+    lock-step)."""
+    four = rules[RuleField.players] == 4
+    if four:
+        for b in range(LANES):
+            deal = deal_start + (lo + b if lo + b < hi else lo)
+            lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
+        keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
+        hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
+        deck, shuffle, swaps = (
+            scratch[52:104],
+            np.empty(52 * LANES, np.uint8),
+            np.empty(52 * LANES, np.uint8),
+        )
+        deal_lanes_four_nb(deck, shuffle, swaps, keys, hands)
+        for b in range(LANES):
+            for s in range(4):
+                masks[b, MaskSlot.hands + s] = np.uint64(hands[s * LANES + b])
+    players = rules[RuleField.players]
+    for b in range(LANES):
+        i = lo + b if lo + b < hi else lo
+        deal = deal_start + i
+        key = stream_key_nb(seed, KIND_HANDS, deal, 0)
+        info = infos[b]
+        leader, counter, errors = prepare_hand(
+            rules, scratch, key, deal % players, params, info, masks[b],
+            PREDEALT if four else NO_SEAT, ZERO_I64, ZERO_I64,
+        )  # fmt: skip
+        if lo + b < hi:
+            out_errors[i] = errors
+        for s in range(4):  # what the rows need, where the four-player batch leaves it
+            lanes[(DealLane.hands + s) * LANES + b] = np.int64(masks[b, MaskSlot.hands + s])
+            lanes[(DealLane.bids + s) * LANES + b] = info[InfoSlot.bids + s]
+            lanes[(DealLane.nils + s) * LANES + b] = info[InfoSlot.nil + s]
+        load_lane_nb(st, b, info, masks[b], leader, key + np.uint64(counter) * GOLDEN)
+
+
 # Typed int64, not literals: a call with the constants -1, 0, 0 compiles its own
-# Literal[int] copy beside the int64 one.
+# Literal[int] copy beside the int64 one. ``PREDEALT`` is a forced seat that is no seat:
+# the hands are in ``masks`` already and every seat decides by its policy.
 NO_SEAT = np.int64(-1)
+PREDEALT = np.int64(4)
 ZERO_I64 = np.int64(0)

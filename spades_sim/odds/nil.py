@@ -23,11 +23,19 @@ from spades_sim._nb import odds as nb
 from spades_sim._nb.enums import LANES, BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_card, format_hand, seat_name
+from spades_sim.custom.kernels import kernels_for
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
 from spades_sim.rules import Rules
-from spades_sim.simulate import PolicyArg, RunSpec, SidePolicies, _params, numba_threads
+from spades_sim.simulate import (
+    PolicyArg,
+    PolicyError,
+    RunSpec,
+    SidePolicies,
+    _params,
+    numba_threads,
+)
 from spades_sim.text import side_policies_text
 
 __all__ = ["nil_odds"]
@@ -43,6 +51,21 @@ def _no_nil(params: np.ndarray) -> np.ndarray:
     else:  # count, pagat, partner-aware and monte-carlo share the nil threshold slot
         out[BidParam.nil_threshold] = -1e9
     return out
+
+
+def _own_number_bid(spec: RunSpec, hero: int, hand: int) -> int:
+    """The hero's bidding policy's number bid for ``hand`` (first to bid, fresh table): a
+    built-in's with its nil option switched off; a user bidder's as it bids (a nil, 0,
+    then counts as 1: its own parameters are never rewritten)."""
+    rules = spec.rules.lower()
+    side = hero & 1
+    policy = spec.bidding[side]
+    if policy.is_builtin:
+        side_params = _no_nil(_params(spec)[side])
+        return int(nb.number_bid_nb(rules, np.uint64(hand), hero, side_params))
+    module = kernels_for((*spec.bidding, *spec.play))
+    number_bid = module.number_bid_ew_nb if side else module.number_bid_ns_nb
+    return max(1, int(number_bid(rules, np.uint64(hand), hero, _params(spec)[side])))
 
 
 @dataclass
@@ -88,13 +111,21 @@ def _play(
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
+    builtin = spec.builtin
+    if not builtin:
+        mode = nb.PLAY_SCALAR  # the lock-step play is the built-ins'
+    kernel = nb.play_deals_nb if builtin else kernels_for((*spec.bidding, *spec.play)).play_deals_nb
     kernels.run_blocks(
-        nb.play_deals_nb, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
+        kernel, -(-tasks // LANES), rules.lower(), int(spec.seed), start, deals,
         dealers, hero, bids, kinds, _params(spec), mode, score, tricks, nil_made, first_won,
         errors, held, moves,
     )  # fmt: skip
-    if errors.any():  # built-in policies never err; this is a bug, not a user mistake
-        raise RuntimeError(f"nil_odds: a built-in policy erred on completion {start}")
+    if errors.any():
+        bad = start + int(np.flatnonzero(errors)[0]) // bids.shape[0]
+        if builtin:  # built-in policies never err; this is a bug, not a user mistake
+            raise RuntimeError(f"nil_odds: a built-in policy erred on completion {bad}")
+        names = ", ".join(p.name for p in (*spec.bidding, *spec.play) if not p.is_builtin)
+        raise PolicyError(f"completion {bad}: a policy ({names}) returned an illegal bid or card")
     return _Played(
         score.reshape(shape),
         tricks.reshape(shape),
@@ -140,7 +171,8 @@ def nil_odds(
     (default: the bidding policy's own number bid for the hand and one either side), for
     the paired comparison nil against the best of them. The dealer is drawn at random per
     completion unless ``dealer`` fixes it; the seats bid in turn from the dealer's left,
-    so those after the nil bidder know of it. Only built-in policies run here.
+    so those after the nil bidder know of it. User-written policies run here as in
+    ``simulate_hands`` (card by card: the lock-step play is the built-ins').
     ``progress`` shows a tqdm bar of the completions played on stderr (the command line
     does when stderr is a terminal).
 
@@ -151,8 +183,6 @@ def nil_odds(
     check_sizes(n, max_tries)
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
-    if not spec.builtin:
-        raise ValueError("nil_odds runs built-in policies only (for user-written ones: simulate)")
     if blind and not rules.blind_nil:
         raise ValueError("blind: these rules do not allow blind nil (blind_nil = false)")
     if blind and rules.blind_nil_min_deficit > 0:
@@ -166,8 +196,7 @@ def nil_odds(
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
     if number_bids is None:
-        side_params = _no_nil(_params(spec)[hero & 1])
-        own = int(nb.number_bid_nb(rules.lower(), np.uint64(conditions.hand), hero, side_params))
+        own = _own_number_bid(spec, hero, conditions.hand)
         number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
     candidates = sorted({int(b) for b in number_bids})
     if any(not 1 <= b <= 13 for b in candidates):

@@ -1,0 +1,372 @@
+"""The kernels of a run with user-written policies: a generated module, cached on disk.
+
+Contract. :func:`kernels_for` takes the four policies of a run (bidding N-S, E-W; play
+N-S, E-W; any of them may be built-in) and returns a module whose entry points have the
+signatures of the built-in ones: ``hands_nb``, ``games_nb`` (``_nb.loop``),
+``play_deals_nb`` and ``number_bid_nb`` (``_nb.odds``). The module is generated: for each
+side an adapter that builds the policy's context (``_nb.context``, with the policy's own
+named tuple of parameters) and calls the user's function, then the entry points built on
+the package's generic kernels (``loop.hands_with_nb`` ...) with those adapters, and the
+batch entry points ``hands_lanes_four_nb``/``hands_lanes_two_nb`` (``LANES`` deals a
+block, dealt, scored and written in lock-step, played in lock-step when both sides play
+the same non-sampling built-in: the same rows as ``hands_nb``). A
+built-in side keeps the built-in dispatch by id (without the rollouts unless that side
+runs a sampling policy, so a module compiles no more than it runs). A user bidder's
+blind nil decision is its own (``never_blind_nil_nb`` when it declares none), so no
+built-in rule reads a user's parameters.
+
+The module's file name is a digest of the package's kernel sources and of every user
+function's :attr:`~spades_sim.custom.function.UserFunction.digest`, so its kernels are
+compiled once per machine, cached by Numba next to it, and compiled afresh when the
+policy, a helper it calls, or the package changes. The file lives in
+``$SPADES_SIM_CACHE_DIR``, else ``$NUMBA_CACHE_DIR/spades_sim``, else
+``~/.cache/spades_sim`` (``XDG_CACHE_HOME`` honoured). The user's functions reach the
+module through :data:`REGISTRY` (filled before the module is imported): when Numba loads
+the kernels from its cache they are not even compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+import types
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from spades_sim._nb import KERNEL_DIGEST
+from spades_sim.custom.function import UserFunction
+
+REGISTRY: dict[str, tuple[Any, ...]] = {}
+"""The user functions of each generated module, by its key (read at its import)."""
+
+_MODULES: dict[str, types.ModuleType] = {}
+_LOCK = threading.Lock()
+
+SLOTS = ("bid_ns", "bid_ew", "play_ns", "play_ew")
+
+
+def cache_dir() -> Path:
+    """Where generated kernel modules are written (see the module docstring)."""
+    explicit = os.environ.get("SPADES_SIM_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if numba_dir:
+        return Path(numba_dir) / "spades_sim"
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "spades_sim"
+
+
+SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead",)}
+"""The built-ins whose rollouts a kernel compiles only when a side runs one."""
+
+
+def _slot_functions(policies: Sequence[Any]) -> tuple[UserFunction | None, ...]:
+    return tuple(p.function if p.function is not None else None for p in policies)
+
+
+def _builtin_dispatch(policy: Any) -> str:
+    """The dispatcher a built-in side of a generated module calls: the full one when the
+    side runs a sampling policy, else the one without rollouts (it compiles in a fraction
+    of the time and chooses the same bids and cards)."""
+    if policy.name in SAMPLING[policy.kind]:
+        return "builtin_bid_nb" if policy.kind == "bid" else "builtin_play_nb"
+    return "plain_bid_nb" if policy.kind == "bid" else "plain_play_nb"
+
+
+def lane_play(policies: Sequence[Any]) -> str:
+    """How the batch kernels (``hands_lanes_*_nb``) play: ``heuristic_lanes_nb`` or
+    ``random_lanes_nb`` (the built-in lock-step play, both sides the same built-in), else
+    ``play_lanes_nb`` (lane by lane through the play functions)."""
+    play_ns, play_ew = policies[2], policies[3]
+    same = play_ns.is_builtin and play_ew.is_builtin and play_ns.name == play_ew.name
+    if same and play_ns.name in ("heuristic", "random"):
+        return f"{play_ns.name}_lanes_nb"
+    return "play_lanes_nb"
+
+
+def batches_allowed(policies: Sequence[Any]) -> bool:
+    """Whether a hands run of these policies may take the batch kernels: no side runs a
+    sampling built-in (their rollouts are the scalar kernels' only)."""
+    return not any(p.is_builtin and p.name in SAMPLING[p.kind] for p in policies)
+
+
+def module_key(policies: Sequence[Any]) -> str:
+    """The digest naming the module of these four policies (built-in sides by their
+    kind only: their parameters are read at run time)."""
+    h = hashlib.sha256(KERNEL_DIGEST.encode())
+    h.update(lane_play(policies).encode())
+    for slot, policy in zip(SLOTS, policies, strict=True):
+        what = policy.function.digest if policy.function else _builtin_dispatch(policy)
+        h.update(f"{slot}={what};".encode())
+    return h.hexdigest()[:24]
+
+
+def _params_tuple(name: str, names: Sequence[str]) -> list[str]:
+    fields = ", ".join(repr(n) for n in names)
+    values = ", ".join(f"params[{k}]" for k in range(len(names)))
+    return [
+        f"{name} = namedtuple({name!r}, ({fields}{',' if len(names) == 1 else ''}))",
+        "",
+        "",
+        '@njit(inline="always", cache=True)',
+        f"def {name.lower()}_nb(params):",
+        f"    return {name}({values})",
+        "",
+        "",
+    ]
+
+
+def source(key: str, policies: Sequence[Any]) -> str:
+    """The generated module's text for these four policies (``REGISTRY[key]`` holds the
+    user functions it reads, in slot order, blind nil decisions after)."""
+    functions = _slot_functions(policies)
+    lines = [
+        f'"""Kernels for user-written policies, generated by spades_sim (key {key}).',
+        "",
+        "Do not edit: the file is named by a digest of the policies' code and of the",
+        'package\'s kernels, and written anew under another name when either changes."""',
+        "",
+        "from collections import namedtuple",
+        "",
+        "from numba import njit",
+        "",
+        "from spades_sim._nb import context as ctx_nb",
+        "from spades_sim._nb.loop import (",
+        "    finish_lanes_four_nb,",
+        "    finish_lanes_two_nb,",
+        "    games_with_nb,",
+        "    hands_with_nb,",
+        "    heuristic_lanes_nb,",
+        "    lane_blocks_with_nb,",
+        "    play_lanes_with_nb,",
+        "    random_lanes_nb,",
+        "    run_hand_with_nb,",
+        ")",
+        "from spades_sim._nb.odds import number_bid_with_nb, play_block_with_nb, "
+        "play_deals_with_nb",
+        "from spades_sim._nb.policies import (",
+        "    builtin_bid_nb,",
+        "    builtin_play_nb,",
+        "    plain_bid_nb,",
+        "    plain_play_nb,",
+        ")",
+        "from spades_sim._nb.prepare import blind_nil_nb, prepare_with_nb",
+        "from spades_sim.custom.kernels import REGISTRY",
+        "",
+        f"USER = REGISTRY[{key!r}]",
+        "",
+        "",
+    ]
+    for k, (slot, function) in enumerate(zip(SLOTS, functions, strict=True)):
+        kind = slot.split("_")[0]
+        if function is None:
+            lines += [f"{slot}_nb = {_builtin_dispatch(policies[k])}", ""]
+            if kind == "bid":
+                lines += [f"blind_{slot[4:]}_nb = blind_nil_nb", ""]
+            continue
+        params = f"Params{k}"
+        lines += _params_tuple(params, function.param_names)
+        lines += [f"user_{slot} = USER[{k}]", "", ""]
+        if kind == "bid":
+            lines += [
+                '@njit(inline="always", cache=True)',
+                f"def {slot}_nb(hand, seat, info, rules, params, rand):",
+                f"    return user_{slot}(",
+                "        ctx_nb.bid_context_nb(",
+                f"            hand, seat, info, rules, {params.lower()}_nb(params), rand",
+                "        )",
+                "    )",
+                "",
+                "",
+            ]
+            side = slot[4:]
+            blind = function.blind_nil
+            if blind is None:
+                lines += [f"blind_{side}_nb = ctx_nb.never_blind_nil_nb", ""]
+            elif blind == "builtin":
+                lines += [
+                    '@njit(inline="always", cache=True)',
+                    f"def blind_{side}_nb(seat, info, rules, params, rand):",
+                    "    return ctx_nb.blind_nil_rule_nb(",
+                    f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
+                    "(params), rand)",
+                    "    )",
+                    "",
+                    "",
+                ]
+            else:
+                lines += [
+                    f"user_blind_{side} = USER[{4 + k}]",
+                    "",
+                    "",
+                    '@njit(inline="always", cache=True)',
+                    f"def blind_{side}_nb(seat, info, rules, params, rand):",
+                    f"    return user_blind_{side}(",
+                    f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
+                    "(params), rand)",
+                    "    ) != 0",
+                    "",
+                    "",
+                ]
+        else:
+            lines += [
+                '@njit(inline="always", cache=True)',
+                f"def {slot}_nb(hand, legal, seat, info, rules, params, rand):",
+                f"    return user_{slot}(",
+                "        ctx_nb.play_context_nb(",
+                f"            hand, legal, seat, info, rules, {params.lower()}_nb(params), rand",
+                "        )",
+                "    )",
+                "",
+                "",
+            ]
+    lines += [
+        "@njit(cache=True)",
+        "def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,",
+        "                    forced_bid, forced_kind):",
+        "    return prepare_with_nb(",
+        "        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,",
+        "        forced_kind, bid_ns_nb, bid_ew_nb, blind_ns_nb, blind_ew_nb,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):",
+        "    return run_hand_with_nb(",
+        "        rules, scratch, key, dealer, params, info, masks, plays, winners,",
+        "        prepare_hand_nb, play_ns_nb, play_ew_nb,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True, nogil=True)",
+        "def hands_nb(first, end, rules, seed, deal_start, n, params, out_hand, out_i8,",
+        "             out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
+        "    hands_with_nb(",
+        "        first, end, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32,",
+        "        out_errors, rec_dealt, rec_plays, rec_winners, run_hand_nb,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True, nogil=True)",
+        "def games_nb(first, end, rules, seed, game_start, n, params, out_hand, out_i8,",
+        "             out_i32, out_game, rec_dealt, rec_plays, rec_winners):",
+        "    games_with_nb(",
+        "        first, end, rules, seed, game_start, n, params, out_hand, out_i8, out_i32,",
+        "        out_game, rec_dealt, rec_plays, rec_winners, run_hand_nb,",
+        "    )",
+        "",
+        "",
+        '@njit(inline="always", cache=True)',
+        "def play_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):",
+        "    play_lanes_with_nb(",
+        "        st, rules, params, infos, masks, lo, hi, out_errors, play_ns_nb, play_ew_nb",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True, nogil=True)",
+        "def hands_lanes_four_nb(first, end, rules, seed, deal_start, n, params, out_hand,",
+        "                        out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
+        "    lane_blocks_with_nb(",
+        "        first, end, rules, seed, deal_start, n, params, prepare_hand_nb,",
+        f"        {lane_play(policies)}, finish_lanes_four_nb, out_hand, out_i8, out_i32,",
+        "        out_errors,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True, nogil=True)",
+        "def hands_lanes_two_nb(first, end, rules, seed, deal_start, n, params, out_hand,",
+        "                       out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
+        "    lane_blocks_with_nb(",
+        "        first, end, rules, seed, deal_start, n, params, prepare_hand_nb,",
+        f"        {lane_play(policies)}, finish_lanes_two_nb, out_hand, out_i8, out_i32,",
+        "        out_errors,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def number_bid_ns_nb(rules, hand, seat, params):",
+        "    return number_bid_with_nb(rules, hand, seat, params, bid_ns_nb)",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def number_bid_ew_nb(rules, hand, seat, params):",
+        "    return number_bid_with_nb(rules, hand, seat, params, bid_ew_nb)",
+        "",
+        "",
+        "@njit(cache=True)",
+        "def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds,",
+        "                  params, mode, out_score, out_tricks, out_nil_made, out_first_won,",
+        "                  out_errors, rec_held, rec_moves):",
+        "    play_block_with_nb(",
+        "        block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,",
+        "        out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,",
+        "        rec_moves, prepare_hand_nb, play_ns_nb, play_ew_nb,",
+        "    )",
+        "",
+        "",
+        "@njit(cache=True, nogil=True)",
+        "def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds,",
+        "                  params, mode, out_score, out_tricks, out_nil_made, out_first_won,",
+        "                  out_errors, rec_held, rec_moves):",
+        "    play_deals_with_nb(",
+        "        first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params,",
+        "        mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,",
+        "        rec_held, rec_moves, play_block_nb,",
+        "    )",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _write_once(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` unless it holds it already (atomically: a temporary file
+    renamed, so a concurrent process never imports half a module). The file is never
+    rewritten with the same name: Numba's cache trusts its modification time."""
+    if path.exists() and path.read_text() == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def kernels_for(policies: Sequence[Any]) -> types.ModuleType:
+    """The generated kernel module for a run's four policies (bidding N-S, E-W, play N-S,
+    E-W), generated and imported on first use in this process."""
+    key = module_key(policies)
+    with _LOCK:
+        if key in _MODULES:
+            return _MODULES[key]
+        functions = _slot_functions(policies)
+        blind = tuple(
+            f.blind_nil.compiled
+            if f is not None and isinstance(f.blind_nil, UserFunction)
+            else None
+            for f in functions[:2]
+        )
+        REGISTRY[key] = (*(f.compiled if f is not None else None for f in functions), *blind)
+        path = cache_dir() / f"policies_{key}.py"
+        try:
+            _write_once(path, source(key, policies))
+        except OSError as exc:
+            raise OSError(f"{path.parent}: cannot write the policy kernels there ({exc})") from exc
+        name = f"spades_sim_policies_{key}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # Numba resolves a function's module by name
+        spec.loader.exec_module(module)
+        _MODULES[key] = module
+        return module
+
+
+def is_policy_kernel(kernel: Any) -> bool:
+    """Whether ``kernel`` belongs to a generated module (for the compile notice)."""
+    module = getattr(getattr(kernel, "py_func", kernel), "__module__", "")
+    return str(module).startswith("spades_sim_policies_")

@@ -1,0 +1,378 @@
+"""User-written policies through the context API (``spades_sim.nb``): they decide what they
+claim and nothing else reads their parameters; the same logic as a built-in gives the
+built-in's rows; parameters change without compiling; their code is digested, so edits
+recompile and a changed policy is refused; they run everywhere a built-in runs.
+
+The example module (``analyses/custom_policy.py``) holds the policies most tests use, so
+its kernels are compiled once for the whole file (and cached on disk after that).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import pickle
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from spades_sim import kernels, nb, nil_odds, simulate_games, simulate_hands
+from spades_sim.custom import kernels as custom_kernels
+from spades_sim.custom.function import PolicyCodeError, code_digest, load_reference
+from spades_sim.policies import Policy, parse_policy
+from spades_sim.rules import Rules
+from spades_sim.simulate import RunSpec, record_hands
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "analyses" / "custom_policy.py"
+
+
+def _example():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("custom_policy", EXAMPLE)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+example = _example()
+
+
+@nb.bidder
+def always_three(ctx):  # type: ignore[no-untyped-def]
+    return 3
+
+
+@nb.bidder(blind_nil=lambda ctx: True)
+def always_blind(ctx):  # type: ignore[no-untyped-def]
+    return 3
+
+
+# --- A user policy decides what it claims -------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", list(Rules.PRESETS))
+def test_a_bidder_without_a_blind_nil_decision_never_bids_blind_nil(preset: str) -> None:
+    rules = Rules.preset(preset)
+    df = simulate_hands(300, seed=5, rules=rules, bidding=always_three, play="random")
+    assert not df.blind_nil.any() and not df.nil.any()
+    assert (df.bid == 3).all()
+
+
+@pytest.mark.slow
+def test_nor_in_whole_games() -> None:
+    for preset in Rules.PRESETS:
+        rules = Rules.preset(preset)
+        hands, _ = simulate_games(6, seed=5, rules=rules, bidding=always_three, play="random")
+        assert not hands.blind_nil.any() and (hands.bid == 3).all()
+
+
+@pytest.mark.parametrize("preset", list(Rules.PRESETS))
+def test_a_bidder_that_always_wants_blind_nil_gets_it_where_the_rules_allow(preset: str) -> None:
+    """Every seat where the rules allow blind nil bids it (four players: the exchange
+    then runs between partners who both bid blind nil, i.e. none); nowhere else."""
+    rules = Rules.preset(preset)
+    df = simulate_hands(200, seed=6, rules=rules, bidding=always_blind, play="random")
+    assert df.blind_nil.all() if rules.blind_nil else not df.blind_nil.any()
+    assert (df[~df.blind_nil].bid == 3).all()
+
+
+@pytest.mark.slow
+def test_blind_nil_waits_for_the_deficit_the_rules_ask() -> None:
+    rules = Rules(blind_nil_min_deficit=100, target=300)
+    hands, _ = simulate_games(40, seed=7, rules=rules, bidding=always_blind, play="heuristic")
+    side_behind = (hands.score_before - hands.groupby(["game", "hand_no"]).score_before.transform(
+        "max"
+    )) <= -100  # fmt: skip
+    assert (hands.blind_nil == side_behind).all()
+    assert hands.blind_nil.any() and not hands.blind_nil.all()
+
+
+@pytest.mark.slow
+def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught() -> None:
+    """The bug this guards against: the built-in blind nil rule run for a user bidder,
+    reading the user's parameter row as its thresholds. A generated module with that
+    mutation makes a bidder that always bids 3 declare blind nil, so the first test above
+    would fail on it."""
+    policies = (
+        always_three,
+        always_three,
+        Policy.of("random", "play"),
+        Policy.of("random", "play"),
+    )
+    key = custom_kernels.module_key(policies) + "mutant"
+    text = custom_kernels.source(key, policies).replace("ctx_nb.never_blind_nil_nb", "blind_nil_nb")
+    assert text != custom_kernels.source(key, policies)
+    path = Path(custom_kernels.cache_dir()) / f"mutant_{key}.py"
+    custom_kernels.REGISTRY[key] = (always_three.function.compiled,) * 2 + (None,) * 4
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(f"spades_sim_policies_{key}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    run = RunSpec.build(seed=5, bidding=always_three, play="random")
+    out = _run_module_hands(module, run, 300)
+    assert (out == 2).mean() > 0.2  # blind nil kinds: the mutant bids them; the real one never
+
+
+def _run_module_hands(module, spec: RunSpec, n: int) -> np.ndarray:  # type: ignore[no-untyped-def]
+    from spades_sim._nb.enums import N_OUT_I8, N_OUT_I32, OutI8
+
+    rows = n * 4
+    outs = (
+        np.empty(rows, np.uint64),
+        np.empty((N_OUT_I8, rows), np.int8),
+        np.empty((N_OUT_I32, rows), np.int32),
+        np.zeros(n, np.int8),
+        np.zeros(0, np.uint64),
+        np.zeros((0, 52), np.int8),
+        np.zeros((0, 13), np.int8),
+    )
+    params = np.stack([p.lower() for p in (*spec.bidding, *spec.play, spec.draw)])
+    kernels.run_blocks(
+        module.hands_nb, -(-n // 64), spec.rules.lower(), np.int64(spec.seed), np.int64(0),
+        np.int64(n), params, *outs,
+    )  # fmt: skip
+    return outs[1][OutI8.nil_kind]
+
+
+# --- The same logic through the API is the built-in ----------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["standard", "two-player", "jokers", "blind-nil-exchange"])
+def test_twins_of_the_builtins_give_the_builtins_rows(preset: str) -> None:
+    rules = Rules.preset(preset)
+    mine = simulate_hands(
+        400, seed=12, rules=rules, bidding=example.count_twin, play=example.heuristic_twin
+    )
+    builtin = simulate_hands(400, seed=12, rules=rules, bidding="count", play="heuristic")
+    pd.testing.assert_frame_equal(mine, builtin, check_like=False, check_exact=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["standard", "two-player"])
+@pytest.mark.parametrize("play", ["user", "heuristic"])
+def test_batches_give_the_scalar_kernels_rows(preset: str, play: str) -> None:
+    """User policies in hands runs take the batch kernels (deal, scoring and rows in
+    lock-step; the play in lock-step when it is a built-in's); with the play recorded
+    they take the scalar kernel: the rows are the same."""
+    player = example.cheapest_winner_play if play == "user" else play
+    rules = Rules.preset(preset)
+    policies = {"rules": rules, "bidding": example.quick_tricks_bid, "play": player}
+    batched = simulate_hands(300, seed=8, **policies)
+    scalar = record_hands(300, seed=8, **policies).hands
+    for name in batched.columns:
+        assert np.array_equal(batched[name].to_numpy(), np.asarray(scalar[name])), name
+
+
+@pytest.mark.slow
+def test_twins_play_whole_games_as_the_builtins() -> None:
+    mine = simulate_games(20, seed=4, bidding=example.count_twin, play=example.heuristic_twin)
+    builtin = simulate_games(20, seed=4, bidding="count", play="heuristic")
+    for a, b in zip(mine, builtin, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.slow
+def test_a_side_of_user_policies_against_builtins() -> None:
+    mixed = simulate_hands(
+        200, seed=3, bidding={"ns": example.count_twin, "ew": "pagat"}, play="heuristic"
+    )
+    builtin = simulate_hands(200, seed=3, bidding={"ns": "count", "ew": "pagat"}, play="heuristic")
+    pd.testing.assert_frame_equal(mixed, builtin)
+
+
+@pytest.mark.slow
+def test_the_context_reads_the_table() -> None:
+    """A player that writes back what its context said (as the card it would not be
+    allowed to play is refused, it plays legally and checks the fields in the kernel)."""
+
+    @nb.player(params={"lowest": 1.0})
+    def checked(ctx):  # type: ignore[no-untyped-def]
+        ok = (
+            ctx.legal & ~ctx.hand == 0
+            and ctx.players == 4
+            and ctx.rules.target == 350
+            and ctx.rules.jokers == 0
+            and ctx.params.lowest == 1.0
+            and (ctx.n_in_trick == 0) == (ctx.trick[0] == -1)
+            and ctx.bids[ctx.seat] >= 0
+            and ctx.tricks_won[0] + ctx.tricks_won[1] + ctx.tricks_won[2] + ctx.tricks_won[3]
+            == ctx.trick_no
+            and ctx.played & ctx.hand == 0
+        )
+        return nb.lowest_card_nb(ctx.legal) if ok else 60  # 60: not a card, an error
+
+    df = simulate_hands(100, seed=2, rules=Rules(target=350), play=checked)
+    assert len(df) == 400
+
+
+@pytest.mark.slow
+def test_random_draws_are_reproducible_across_threads() -> None:
+    @nb.player
+    def lucky(ctx):  # type: ignore[no-untyped-def]
+        return nb.random_card_nb(ctx, ctx.legal, 3)
+
+    @nb.bidder
+    def dice(ctx):  # type: ignore[no-untyped-def]
+        return 1 + nb.randint_nb(ctx, 6, 0) if nb.uniform_nb(ctx, 1) < 0.9 else 0
+
+    one = simulate_hands(500, seed=9, bidding=dice, play=lucky, threads=1)
+    two = simulate_hands(500, seed=9, bidding=dice, play=lucky, threads=2, chunk_size=77)
+    pd.testing.assert_frame_equal(one, two)
+    assert one.bid.nunique() == 7
+
+
+# --- Parameters, digests, references ------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_parameters_change_without_compiling() -> None:
+    bidder = example.quick_tricks_bid
+    simulate_hands(64, seed=1, bidding=bidder, play="random")
+    with kernels.watch_compiles() as watch:
+        low = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=1))
+        high = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=6))
+        text = simulate_hands(
+            2000, seed=1, bidding=parse_policy(f"{EXAMPLE}:quick_tricks_bid:spade_length=6", "bid")
+        )
+    assert low.bid.mean() > high.bid.mean()
+    pd.testing.assert_frame_equal(high, text)
+    assert not [c for c in watch.compiles if "hands" in c.kernel and "policies" in c.kernel]
+    with pytest.raises(ValueError, match="no parameter 'spades'"):
+        bidder.with_params(spades=3)
+    with pytest.raises(ValueError, match="must be a number"):
+        bidder.with_params(spade_length="many")
+
+
+def test_the_code_digest_follows_what_the_policy_calls(tmp_path: Path) -> None:
+    def module(body: str) -> object:
+        path = tmp_path / f"m{abs(hash(body))}.py"
+        path.write_text(textwrap.dedent(body))
+        return load_reference(f"{path}:bid")
+
+    base = """
+        from spades_sim import nb
+        LIMIT = {limit}
+        def helper(x):
+            return x + {add}
+        def bid(ctx):
+            return helper(nb.popcount_nb(ctx.hand)) % LIMIT
+    """
+    a = code_digest(module(base.format(limit=13, add=1)))
+    assert a == code_digest(module(base.format(limit=13, add=1)))
+    assert a != code_digest(module(base.format(limit=12, add=1)))  # a constant it reads
+    assert a != code_digest(module(base.format(limit=13, add=2)))  # a helper it calls
+
+
+def test_references_and_mistakes(tmp_path: Path) -> None:
+    policy = parse_policy("analyses/custom_policy.py:cheapest_winner_play:spare_partner=0", "play")
+    assert policy.params == {"spare_partner": 0.0} and policy.name == "cheapest_winner_play"
+    with pytest.raises(PolicyCodeError, match="no such file"):
+        parse_policy("nowhere.py:bid", "bid")
+    with pytest.raises(PolicyCodeError, match="has no 'nothing'"):
+        parse_policy(f"{EXAMPLE}:nothing", "bid")
+    with pytest.raises(ValueError, match="is a play policy"):
+        parse_policy(f"{EXAMPLE}:heuristic_twin", "bid")
+    with pytest.raises(PolicyCodeError, match="takes 6 arguments"):
+
+        def old(hand, seat, info, rules, params, rand):  # type: ignore[no-untyped-def]
+            return 3
+
+        nb.bidder(old)
+    with pytest.raises(ValueError, match="draw policies are not supported"):
+        Policy.custom(lambda ctx: 1, "draw")
+    with pytest.raises(PolicyCodeError, match="must be a Python name"):
+        nb.bidder(params={"spade length": 3})(lambda ctx: 3)
+
+
+def test_a_policy_pickles_by_reference_and_refuses_changed_code(tmp_path: Path) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text("def bid(ctx):\n    return 4\n")
+    policy = parse_policy(f"{path}:bid", "bid")
+    assert pickle.loads(pickle.dumps(policy)) == policy
+    blob = pickle.dumps(policy)
+    path.write_text("def bid(ctx):\n    return 5\n")
+    sys.modules.pop(
+        next(k for k, m in sys.modules.items() if getattr(m, "__file__", "") == str(path))
+    )
+    with pytest.raises(PolicyCodeError, match="changed"):
+        pickle.loads(blob)
+
+
+def test_the_manifest_records_the_policy_code() -> None:
+    spec = RunSpec.build(seed=1, bidding=example.quick_tricks_bid)
+    entry = spec.meta()["policies"]["bidding"]["ns"]
+    assert entry["builtin"] is False and entry["function"] == "quick_tricks_bid"
+    assert entry["module"] == str(EXAMPLE) and len(entry["code_sha256"]) == 64
+    assert Policy.from_dict(json.loads(json.dumps(entry)), "bid") == example.quick_tricks_bid
+
+
+# --- Everywhere a built-in runs -------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_nil_odds_with_user_policies() -> None:
+    mine = nil_odds("Q73.J52.T84.9632", n=400, seed=1, bidding=example.count_twin,
+                    play=example.heuristic_twin)  # fmt: skip
+    builtin = nil_odds("Q73.J52.T84.9632", n=400, seed=1)
+    assert mine.made == builtin.made and mine.number_scores.keys() == builtin.number_scores.keys()
+    other = nil_odds("Q73.J52.T84.9632", n=400, seed=1, bidding=example.quick_tricks_bid,
+                     play=example.cheapest_winner_play)  # fmt: skip
+    assert 0 < other.probability < 1
+
+
+@pytest.mark.slow
+def test_aggregate_mode_with_user_policies() -> None:
+    agg = simulate_hands(500, seed=2, bidding=example.count_twin, aggregate=["seat"])
+    builtin = simulate_hands(500, seed=2, bidding="count", aggregate=["seat"])
+    assert agg == builtin
+
+
+@pytest.mark.slow
+def test_the_command_line_takes_a_policy_file(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = [
+        sys.executable, "-m", "spades_sim.cli", "simulate", "--hands", "300", "--seed", "2",
+        "--bidding", f"{EXAMPLE}:quick_tricks_bid:spade_length=4", "--play",
+        "analyses.custom_policy:cheapest_winner_play", "--out", str(out),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "_manifest.json").read_text())
+    bidding = manifest["meta"]["policies"]["bidding"]["ns"]
+    assert bidding["params"] == {"spade_length": 4.0, "nil_spades": 2.0}
+    assert bidding["function"] == "quick_tricks_bid"
+    wrong = [*command[:-2], "--bidding", "nowhere.py:bid", "--out", str(tmp_path / "x")]
+    bad = subprocess.run(wrong,
+                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert (
+        bad.returncode != 0 and bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
+    )
+
+
+@pytest.mark.slow
+def test_a_second_process_loads_the_kernels_from_disk(tmp_path: Path) -> None:
+    """A fresh cache directory: the first process compiles the policies' kernels (and
+    says so), the second loads them without a word."""
+    script = (
+        "import sys; sys.path.insert(0, 'analyses'); import custom_policy as c; "
+        "from spades_sim import simulate_hands; "
+        "simulate_hands(100, seed=1, bidding=c.quick_tricks_bid, play=c.cheapest_winner_play)"
+    )
+    env = {**__import__("os").environ, "SPADES_SIM_CACHE_DIR": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           cwd=ROOT, env=env)  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    assert "compiling kernels for your policies" in first.stderr
+    second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=ROOT, env=env)  # fmt: skip
+    assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
