@@ -44,7 +44,8 @@ from spades_sim.simulate import RunSpec  # noqa: E402
 
 
 def _example():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("custom_policy", ROOT / "analyses/custom_policy.py")
+    path = ROOT / "analyses" / "custom_policy.py"
+    spec = importlib.util.spec_from_file_location("custom_policy", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -112,28 +113,27 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     ex = _example()
+    twins = {"bidding": ex.count_twin, "play": ex.heuristic_twin}
     builtin = RunSpec.build(seed=1, bidding="count", play="heuristic")
-    twins = RunSpec.build(seed=1, bidding=ex.count_twin, play=ex.heuristic_twin)
-    user_kernels = kernels_for((*twins.bidding, *twins.play))
+    twin_spec = RunSpec.build(seed=1, **twins)
+    user_kernels = kernels_for((*twin_spec.bidding, *twin_spec.play))
     print(f"one thread, CPU time, medians of {args.rounds} rounds, timed alternately")
     with threads(1):
         a, b = alternate(
             _kernel_call(builtin, loop.hands_nb, args.hands),
-            _kernel_call(twins, user_kernels.hands_nb, args.hands),
+            _kernel_call(twin_spec, user_kernels.hands_nb, args.hands),
             args.rounds,
         )
         report("(a) scalar hands kernel, count + heuristic", args.hands, a, b)
         a, b = alternate(
             lambda: simulate_games(args.games, seed=1),
-            lambda: simulate_games(args.games, seed=1, bidding=ex.count_twin,
-                                   play=ex.heuristic_twin),  # fmt: skip
+            lambda: simulate_games(args.games, seed=1, **twins),
             args.rounds,
         )
         report("(b) simulate_games (games)", args.games, a, b)
         a, b = alternate(
             lambda: simulate_hands(args.hands, seed=1),
-            lambda: simulate_hands(args.hands, seed=1, bidding=ex.count_twin,
-                                   play=ex.heuristic_twin),  # fmt: skip
+            lambda: simulate_hands(args.hands, seed=1, **twins),
             args.rounds,
         )
         report("(c) simulate_hands (built-ins in lock-step)", args.hands, a, b)

@@ -3,11 +3,9 @@
 A policy is a name plus numeric parameters (docs/architecture.md "Data contracts"). Built-in
 policies are dispatched inside the kernel by integer id, with a float64 parameter vector, so
 a parameter sweep never recompiles. A policy is given as text (``"count"``,
-``"count:bias=0.5,nil_threshold=2"``), as a :class:`Policy`, or, for a user-written policy,
-as an ``@njit`` function with the documented signature (see ``spades_sim.nb``):
-
-    bid(hand, seat, info, rules, params, rand) -> int          # 0..13, 0 = nil
-    play(hand, legal, seat, info, rules, params, rand) -> int  # a card id in legal
+``"count:bias=0.5,nil_threshold=2"``; user code as ``path/to/file.py:my_bid[:k=v,...]`` or
+``package.module:my_bid``), as a :class:`Policy`, or as a function of one context
+(``spades_sim.nb.bidder`` / ``player`` make the policy; ``spades_sim.custom`` runs it).
 
 >>> parse_policy("count:bias=0.5", "bid").params["bias"]
 0.5
@@ -280,13 +278,11 @@ A policy is a name with numeric parameters: `"count"`, `"count:bias=0.5,nil_thre
 or `Policy.of("count", "bid", {"bias": 0.5})`. `simulate_hands`/`simulate_games` (and the
 CLI) take one policy for every seat or one per side, `("heuristic", "random")` or
 `{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
-sweep never recompiles. A user-written `@njit` function with the documented signature
-runs at the speed of a built-in (`analyses/custom_policy.py`); `spades_sim.nb` is what it
-may build on: the signatures, the table state by name, card-mask and random helpers, and
-the built-in heuristics as building blocks. Every policy sees only its own cards and the
-public table state. `spades_sim.analysis.duplicate` compares two
-policies on the same deals with the sides swapped; `benchmarks/strength.py` measures
-them."""
+sweep never recompiles. A policy of your own is a function of one context, made a policy
+by `spades_sim.nb.bidder` or `spades_sim.nb.player` (see "Your own policies" below); it
+runs wherever a built-in does. Every policy sees only its own cards and the public table
+state. `spades_sim.analysis.duplicate` compares two policies on the same deals with the
+sides swapped; `benchmarks/strength.py` measures them."""
 
 
 def markdown() -> str:

@@ -48,6 +48,7 @@ from spades_sim.analysis import bag_accumulation, bid_accuracy, nil_success
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games, part_files, read_manifest
 from spades_sim.distributed import Scheduler, local_cluster, run_distributed
+from spades_sim.policies import parse_policy
 from spades_sim.rules import Rules
 from spades_sim.run import Progress, RunInterrupted, run_dataset
 from spades_sim.simulate import RunSpec
@@ -425,3 +426,17 @@ def test_scheduler_values() -> None:
         Scheduler.parse("http://host:8786")
     with pytest.raises(ValueError, match="retries"):
         run_distributed(HANDS, 10, "never", scheduler="local:1", retries=-1)
+
+
+@pytest.mark.slow
+def test_user_written_policies_on_the_cluster(tmp_path: Path, client: Client) -> None:
+    """A policy from a file reaches the workers by reference (its file, name and code
+    digest): the same dataset as the threaded local run."""
+    spec = RunSpec.build(
+        seed=13,
+        bidding=parse_policy(f"{ROOT / 'analyses/custom_policy.py'}:quick_tricks_bid", "bid"),
+        play=parse_policy("analyses/custom_policy.py:cheapest_winner_play", "play"),
+    )
+    run_dataset(spec, 3000, tmp_path / "local", chunk_size=700, threads=2)
+    run_distributed(spec, 3000, tmp_path / "cluster", scheduler=client, chunk_size=700)
+    assert_identical_runs(tmp_path / "local", tmp_path / "cluster")

@@ -248,11 +248,15 @@ NOT_RUN = {
 def test_every_page_with_examples_is_run() -> None:
     for name, text in PAGES.items():
         if _blocks(("python", "console", "bash"), text):
-            assert name in RUNNABLE or name == "docs/reports.md" or name in NOT_RUN, name
+            assert name in RUNNABLE or name in SLOW_PAGES or name in NOT_RUN, name
+
+
+SLOW_PAGES = ["docs/reports.md", "docs/policies.md"]
+"""Pages whose examples take minutes: three reports; user policies compiled afresh."""
 
 
 @pytest.mark.parametrize(
-    "page", [*RUNNABLE, pytest.param("docs/reports.md", marks=pytest.mark.slow)]
+    "page", [*RUNNABLE, *(pytest.param(p, marks=pytest.mark.slow) for p in SLOW_PAGES)]
 )
 def test_page_examples_run_in_order_in_a_fresh_directory(
     page: str, setup_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -260,14 +264,16 @@ def test_page_examples_run_in_order_in_a_fresh_directory(
     """A page's examples, in its order, in an empty directory holding only the set-up's
     ``runs/first``: its ``spades-sim`` commands made small (:func:`_smaller_words`;
     commands quoted with an ``error:`` line are held to it by the test above), its TOML
-    blocks written to the file their first comment names, and its Python blocks
-    (:func:`_smaller_python`). No example may need a run that only a later one makes, or
-    make a run an earlier one (or the set-up) made."""
+    blocks and Python modules (a block opening with ``# NAME.py``) written to the file
+    their first comment names, and its other Python blocks (:func:`_smaller_python`).
+    No example may need a run that only a later one makes, or make a run an earlier one
+    (or the set-up) made."""
     import shutil
 
     if page == "docs/reports.md":
         pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))  # the modules a page writes import
     shutil.copytree(setup_run, tmp_path / "runs" / "first")
     namespace: dict[str, object] = {}
     ran = 0
@@ -287,6 +293,8 @@ def test_page_examples_run_in_order_in_a_fresh_directory(
                 result = CliRunner().invoke(cli, small)
                 assert result.exit_code == 0, (page, small, result.output)
                 ran += 1
+        elif kind == "python" and (module := re.match(r"# (\w+\.py)\n", block)):
+            (tmp_path / module.group(1)).write_text(block)  # a module the page writes
         elif kind == "python":
             for source, raises in _statements(_smaller_python(block)):
                 code = compile(source, page, "exec")

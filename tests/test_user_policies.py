@@ -58,11 +58,16 @@ def always_blind(ctx):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("preset", list(Rules.PRESETS))
-def test_a_bidder_without_a_blind_nil_decision_never_bids_blind_nil(preset: str) -> None:
+def test_a_user_bidder_bids_blind_nil_exactly_when_it_decides_to(preset: str) -> None:
+    """N-S bid 3 and declare no blind nil decision: never a blind nil (nor a nil). E-W
+    always want blind nil: they get it wherever the rules allow it, nowhere else."""
     rules = Rules.preset(preset)
-    df = simulate_hands(300, seed=5, rules=rules, bidding=always_three, play="random")
-    assert not df.blind_nil.any() and not df.nil.any()
-    assert (df.bid == 3).all()
+    bidding = {"ns": always_three, "ew": always_blind}
+    df = simulate_hands(300, seed=5, rules=rules, bidding=bidding, play="random")
+    ns, ew = df[df.side == 0], df[df.side == 1]
+    assert not ns.blind_nil.any() and not ns.nil.any() and (ns.bid == 3).all()
+    assert ew.blind_nil.all() if rules.blind_nil else not ew.blind_nil.any()
+    assert (ew[~ew.blind_nil].bid == 3).all()
 
 
 @pytest.mark.slow
@@ -71,6 +76,16 @@ def test_nor_in_whole_games() -> None:
         rules = Rules.preset(preset)
         hands, _ = simulate_games(6, seed=5, rules=rules, bidding=always_three, play="random")
         assert not hands.blind_nil.any() and (hands.bid == 3).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(Rules.PRESETS))
+def test_alone_on_every_seat(preset: str) -> None:
+    rules = Rules.preset(preset)
+    df = simulate_hands(200, seed=5, rules=rules, bidding=always_three, play="random")
+    assert not df.blind_nil.any() and (df.bid == 3).all()
+    df = simulate_hands(200, seed=6, rules=rules, bidding=always_blind, play="random")
+    assert df.blind_nil.all() if rules.blind_nil else not df.blind_nil.any()
 
 
 @pytest.mark.parametrize("preset", list(Rules.PRESETS))
@@ -147,7 +162,14 @@ def _run_module_hands(module, spec: RunSpec, n: int) -> np.ndarray:  # type: ign
 # --- The same logic through the API is the built-in ----------------------------------------
 
 
-@pytest.mark.parametrize("preset", ["standard", "two-player", "jokers", "blind-nil-exchange"])
+@pytest.mark.parametrize(
+    "preset",
+    [
+        "standard",
+        *(pytest.param(p, marks=pytest.mark.slow) for p in ("two-player", "jokers", "mercy")),
+        pytest.param("blind-nil-exchange", marks=pytest.mark.slow),
+    ],
+)
 def test_twins_of_the_builtins_give_the_builtins_rows(preset: str) -> None:
     rules = Rules.preset(preset)
     mine = simulate_hands(
@@ -157,6 +179,7 @@ def test_twins_of_the_builtins_give_the_builtins_rows(preset: str) -> None:
     pd.testing.assert_frame_equal(mine, builtin, check_like=False, check_exact=True)
 
 
+@pytest.mark.slow
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["standard", "two-player"])
 @pytest.mark.parametrize("play", ["user", "heuristic"])
@@ -376,3 +399,19 @@ def test_a_second_process_loads_the_kernels_from_disk(tmp_path: Path) -> None:
     second = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             cwd=ROOT, env=env)  # fmt: skip
     assert second.returncode == 0 and "compiling" not in second.stderr, second.stderr
+
+
+@pytest.mark.slow
+def test_resume_refuses_a_changed_policy(tmp_path: Path) -> None:
+    from spades_sim.run import run_dataset
+
+    path = tmp_path / "mine.py"
+    path.write_text("def bid(ctx):\n    return 4\n")
+    spec = RunSpec.build(seed=3, bidding=parse_policy(f"{path}:bid", "bid"), play="random")
+    run_dataset(spec, 2000, tmp_path / "run", chunk_size=1000)
+    path.write_text("def bid(ctx):\n    return 5\n")
+    for name in [k for k, m in sys.modules.items() if getattr(m, "__file__", "") == str(path)]:
+        del sys.modules[name]  # as a new process would load it
+    changed = RunSpec.build(seed=3, bidding=parse_policy(f"{path}:bid", "bid"), play="random")
+    with pytest.raises(ValueError, match="code_sha256"):
+        run_dataset(changed, 4000, tmp_path / "run", chunk_size=1000, resume=True)

@@ -163,7 +163,7 @@ def user_function(
     names = _check_param_names(param_names)
     blind: UserFunction | str | None
     if blind_nil in BLIND_NIL_CHOICES or isinstance(blind_nil, UserFunction):
-        blind = blind_nil  # type: ignore[assignment]
+        blind = blind_nil
     elif isinstance(blind_nil, str):
         raise PolicyCodeError(
             f"blind_nil: a function of a blind nil context, 'builtin' or None, got {blind_nil!r}"
@@ -171,7 +171,7 @@ def user_function(
     elif kind != "bid":
         raise PolicyCodeError("blind_nil: only a bidder decides blind nil")
     else:
-        blind = user_function(blind_nil, "blind_nil", names)  # type: ignore[arg-type]
+        blind = user_function(blind_nil, "blind_nil", names)
     compiled = njit(inline="always")(py_func)
     digest = hashlib.sha256()
     digest.update(f"{kind}\0{names}\0".encode())
@@ -225,7 +225,7 @@ def code_digest(func: Callable[..., Any]) -> str:
             if _in_package(obj):
                 h.update(f"pkg:{obj.__module__}.{obj.__qualname__}".encode())
             else:
-                function(obj)
+                visit(obj)
         elif isinstance(obj, types.ModuleType):
             if _in_package(obj):
                 return
@@ -243,7 +243,7 @@ def code_digest(func: Callable[..., Any]) -> str:
         else:
             h.update(type(obj).__qualname__.encode())
 
-    def function(func: types.FunctionType) -> None:
+    def visit(func: types.FunctionType) -> None:
         if id(func) in seen:
             return
         seen.add(id(func))
@@ -257,7 +257,7 @@ def code_digest(func: Callable[..., Any]) -> str:
             with contextlib.suppress(ValueError):  # an empty cell has no contents
                 value(cell.cell_contents, names)
 
-    function(getattr(func, "py_func", func))  # type: ignore[arg-type]
+    visit(getattr(func, "py_func", func))  # type: ignore[arg-type]
     return h.hexdigest()
 
 

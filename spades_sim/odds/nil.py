@@ -124,8 +124,10 @@ def _play(
         bad = start + int(np.flatnonzero(errors)[0]) // bids.shape[0]
         if builtin:  # built-in policies never err; this is a bug, not a user mistake
             raise RuntimeError(f"nil_odds: a built-in policy erred on completion {bad}")
-        names = ", ".join(p.name for p in (*spec.bidding, *spec.play) if not p.is_builtin)
-        raise PolicyError(f"completion {bad}: a policy ({names}) returned an illegal bid or card")
+        culprits = ", ".join(p.name for p in (*spec.bidding, *spec.play) if not p.is_builtin)
+        raise PolicyError(
+            f"completion {bad}: a policy ({culprits}) returned an illegal bid or card"
+        )
     return _Played(
         score.reshape(shape),
         tricks.reshape(shape),
