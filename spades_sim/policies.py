@@ -287,7 +287,7 @@ sides swapped; `benchmarks/strength.py` measures them."""
 
 def markdown() -> str:
     """Every built-in policy as Markdown: per kind, a section per policy with its summary,
-    source and a table of parameters (the README's policy section is this text).
+    source and a table of parameters (docs/policies.md's policy section is this text).
 
     >>> "| `bias` |" in markdown()
     True

@@ -1,4 +1,4 @@
-"""The Dask backend (spades_sim.distributed): the same dataset as the threaded local run.
+"""The Dask backend (spades_sim.run.cluster): the same dataset as the threaded local run.
 
 - A local cluster of 2 worker processes writes, for the same spec, part files identical
   byte for byte to the local run's (hands with the lock-step kernel, games with play

@@ -1,8 +1,10 @@
-"""The README says what the code does: its schema tables are the code's columns, and its
-command lines, options and quoted outputs are the CLI's."""
+"""The README and the documentation pages say what the code does: the schema page's tables
+are the code's columns, their command lines, options and quoted outputs are the CLI's,
+and the README's examples run, in order, in a fresh directory."""
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 import tomllib
@@ -17,13 +19,26 @@ from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, PLAY_COLUMNS, markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
+PAGES = {"README.md": README} | {
+    f"docs/{p.name}": p.read_text() for p in sorted((ROOT / "docs").glob("*.md"))
+}
+"""The README and every page of the documentation site, by path."""
+ALL = "\n".join(PAGES.values())
+
+
+def test_every_page_is_in_the_site_nav() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for name in PAGES:
+        if name.startswith("docs/"):
+            assert f": {name.removeprefix('docs/')}" in nav, f"{name} is not in mkdocs.yml's nav"
 
 
 @pytest.mark.parametrize(
     "columns", [HAND_COLUMNS, GAME_COLUMNS, PLAY_COLUMNS], ids=["hands", "games", "plays"]
 )
-def test_readme_schema_tables_are_the_code_columns(columns: tuple) -> None:
-    section = README[README.index("<!-- schema:start -->") : README.index("<!-- schema:end -->")]
+def test_schema_page_tables_are_the_code_columns(columns: tuple) -> None:
+    page = PAGES["docs/schema.md"]
+    section = page[page.index("<!-- schema:start -->") : page.index("<!-- schema:end -->")]
     assert markdown_table(columns) in section
 
 
@@ -32,20 +47,20 @@ def test_readme_schema_tables_are_the_code_columns(columns: tuple) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _blocks(kinds: tuple[str, ...]) -> list[str]:
-    """The text of every fenced block of the README in one of these languages."""
+def _blocks(kinds: tuple[str, ...], text: str = ALL) -> list[str]:
+    """The text of every fenced block of ``text`` (all pages) in one of these languages."""
     return [
         m.group(2)
-        for m in re.finditer(r"^```(\w+)\n(.*?)^```$", README, flags=re.S | re.M)
+        for m in re.finditer(r"^```(\w+)\n(.*?)^```$", text, flags=re.S | re.M)
         if m.group(1) in kinds
     ]
 
 
-def _readme_commands() -> list[tuple[list[str], list[str]]]:
-    """Each ``spades-sim`` command line of the README's shell blocks, as its words after
+def _readme_commands(text: str = ALL) -> list[tuple[list[str], list[str]]]:
+    """Each ``spades-sim`` command line of the shell blocks of ``text``, as its words after
     ``spades-sim`` (up to a pipe or a redirection), with the output lines quoted under it."""
     found = []
-    for block in _blocks(("console", "bash")):
+    for block in _blocks(("console", "bash"), text):
         lines = block.replace("\\\n", " ").splitlines()
         for i, line in enumerate(lines):
             text = line.removeprefix("$ ")
@@ -67,12 +82,13 @@ def _readme_commands() -> list[tuple[list[str], list[str]]]:
 
 
 COMMANDS = _readme_commands()
+PAGE_COMMANDS = {name: _readme_commands(text) for name, text in PAGES.items()}
 
 
 def _command(name: str) -> click.Command:
     assert isinstance(cli, click.Group)
     command = cli.commands.get(name)
-    assert command is not None, f"the README runs `spades-sim {name}`, which does not exist"
+    assert command is not None, f"the docs run `spades-sim {name}`, which does not exist"
     return command
 
 
@@ -81,7 +97,7 @@ def _options(command: click.Command) -> dict[str, click.Parameter]:
 
 
 def test_readme_command_lines_use_real_commands_and_options() -> None:
-    assert len(COMMANDS) >= 20  # the README shows the CLI at work
+    assert len(COMMANDS) >= 20  # the pages show the CLI at work
     for words, _ in COMMANDS:
         command = _command(words[0])
         options = _options(command)
@@ -97,7 +113,7 @@ def test_readme_command_lines_use_real_commands_and_options() -> None:
 
 
 def test_readme_mentions_only_real_commands_and_options() -> None:
-    prose = re.sub(r"^```.*?^```$", "", README, flags=re.S | re.M)
+    prose = re.sub(r"^```.*?^```$", "", ALL, flags=re.S | re.M)
     assert isinstance(cli, click.Group)
     for name in re.findall(r"`spades-sim ([a-z-]+)", prose):
         _command(name)
@@ -105,7 +121,7 @@ def test_readme_mentions_only_real_commands_and_options() -> None:
     scripts = "".join(
         p.read_text() for folder in ("benchmarks", "analyses") for p in (ROOT / folder).glob("*.py")
     )
-    for option in set(re.findall(r"`(--[a-z][a-z0-9-]*)", README)):
+    for option in set(re.findall(r"`(--[a-z][a-z0-9-]*)", ALL)):
         assert option in every or f'"{option}"' in scripts, f"{option}: no command has it"
 
 
@@ -118,7 +134,7 @@ def test_readme_config_file_keys_are_simulate_options() -> None:
 
 def test_readme_rules_listing_is_the_commands_output() -> None:
     (words, quoted), *_ = [(w, out) for w, out in COMMANDS if w == ["rules"]]
-    line = next(line for line in README.splitlines() if line.startswith("$ spades-sim rules"))
+    line = next(line for line in ALL.splitlines() if line.startswith("$ spades-sim rules"))
     head = int(re.search(r"head -(\d+)", line).group(1)) if "head" in line else None  # type: ignore[union-attr]
     result = CliRunner().invoke(cli, words)
     assert result.exit_code == 0
@@ -128,13 +144,13 @@ def test_readme_rules_listing_is_the_commands_output() -> None:
     assert quoted == real
 
 
-def test_readme_error_lines_are_the_commands_errors(
+def test_quoted_error_lines_are_the_commands_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every quoted ``error:`` line is exactly what its command prints. The README's
-    ``simulate`` commands are replayed in order in an empty directory with the computing
-    of parts refused, so the runs they open are there for the errors that need one (an
-    existing run, a resume with another seed)."""
+    """Every quoted ``error:`` line is exactly what its command prints. Each page's
+    ``simulate`` commands are replayed in order in an empty directory of its own with the
+    computing of parts refused, so the runs they open are there for the errors that need
+    one (an existing run, a resume with another seed)."""
 
     class WouldRun(Exception):
         pass
@@ -142,17 +158,209 @@ def test_readme_error_lines_are_the_commands_errors(
     def refuse(*args: object, **kwargs: object) -> None:
         raise WouldRun
 
-    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("spades_sim.run.sinks.compute_part", refuse)
+    # aggregate runs compute elsewhere: refused too (a hundred million hands otherwise)
+    monkeypatch.setattr("spades_sim.run.sinks.aggregate_chunk", refuse)
     examples = [(w, out[0]) for w, out in COMMANDS if len(out) == 1 and out[0].startswith("error:")]
     checked = 0
-    for words, quoted in COMMANDS:
-        is_error = len(quoted) == 1 and quoted[0].startswith("error: ")
-        if not is_error and (words[0] != "simulate" or "--scheduler" in words):
-            continue  # only local runs open a run directory for the errors after them
-        result = CliRunner().invoke(cli, words)
-        if is_error:
-            assert result.exit_code != 0, words
-            assert result.output.splitlines()[-1] == quoted[0], words
-            checked += 1
+    for page, commands in PAGE_COMMANDS.items():
+        here = tmp_path / page.replace("/", "_")
+        here.mkdir()
+        monkeypatch.chdir(here)
+        for words, quoted in commands:
+            is_error = len(quoted) == 1 and quoted[0].startswith("error: ")
+            if not is_error and (words[0] != "simulate" or "--scheduler" in words):
+                continue  # only local runs open a run directory for the errors after them
+            result = CliRunner().invoke(cli, words)
+            if is_error:
+                assert result.exit_code != 0, (page, words)
+                assert result.output.splitlines()[-1] == quoted[0], (page, words)
+                checked += 1
     assert checked == len(examples) >= 4
+
+
+# --------------------------------------------------------------------------------------
+# The README's examples run, top to bottom, in a fresh directory
+# --------------------------------------------------------------------------------------
+
+
+def _smaller_words(words: list[str]) -> list[str] | None:
+    """A page's ``spades-sim`` command made small enough to test (None: leave it out):
+    at most 20,000 hands, 300 games or 2,000 nil-odds completions, run here rather than
+    on a cluster (``--scheduler`` dropped); a command writing to an absolute path (a
+    cluster's shared filesystem) is left out."""
+    out: list[str] = []
+    caps = {"--hands": 20_000, "--games": 300, "-n": 2_000}
+    skip = False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word == "--scheduler":
+            skip = True
+            continue
+        if word == "--out" and words[k + 1].startswith("/"):
+            return None
+        if k and words[k - 1] in caps and word.isdigit():
+            word = str(min(int(word), caps[words[k - 1]]))
+        out.append(word)
+    if out[0] == "nil-odds" and "-n" not in out:
+        out += ["-n", "2000"]
+    return out
+
+
+def _smaller_python(block: str) -> str:
+    """A page's Python block with every size of 100,000 or more made 10,000."""
+    return re.sub(
+        r"\b\d{1,3}(?:_\d{3})+\b",
+        lambda m: "10_000" if int(m.group(0).replace("_", "")) >= 100_000 else m.group(0),
+        block,
+    )
+
+
+@pytest.fixture(scope="module")
+def setup_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run the README's set-up command makes (``runs/first``), small."""
+    root = tmp_path_factory.mktemp("setup")
+    result = CliRunner().invoke(
+        cli, ["simulate", "--hands", "20000", "--seed", "1", "--out", str(root / "runs/first")]
+    )
+    assert result.exit_code == 0, result.output
+    return root / "runs" / "first"
+
+
+RUNNABLE = [
+    "docs/nil-odds.md",
+    "docs/analyses.md",
+    "docs/cli.md",
+    "docs/cluster.md",
+    "docs/rules.md",
+]
+
+
+NOT_RUN = {
+    "README.md": "run by test_readme_examples_run_in_order_in_a_fresh_directory",
+    "docs/index.md": "the README's set-up commands, run with the README",
+    "docs/throughput.md": "benchmark scripts only (minutes each)",
+}
+
+
+def test_every_page_with_examples_is_run() -> None:
+    for name, text in PAGES.items():
+        if _blocks(("python", "console", "bash"), text):
+            assert name in RUNNABLE or name in SLOW_PAGES or name in NOT_RUN, name
+
+
+SLOW_PAGES = ["docs/reports.md", "docs/policies.md"]
+"""Pages whose examples take minutes: three reports; user policies compiled afresh."""
+
+
+@pytest.mark.parametrize(
+    "page", [*RUNNABLE, *(pytest.param(p, marks=pytest.mark.slow) for p in SLOW_PAGES)]
+)
+def test_page_examples_run_in_order_in_a_fresh_directory(
+    page: str, setup_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's examples, in its order, in an empty directory holding only the set-up's
+    ``runs/first``: its ``spades-sim`` commands made small (:func:`_smaller_words`;
+    commands quoted with an ``error:`` line are held to it by the test above), its TOML
+    blocks and Python modules (a block opening with ``# NAME.py``) written to the file
+    their first comment names, and its other Python blocks (:func:`_smaller_python`).
+    No example may need a run that only a later one makes, or make a run an earlier one
+    (or the set-up) made."""
+    import shutil
+
+    if page == "docs/reports.md":
+        pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))  # the modules a page writes import
+    shutil.copytree(setup_run, tmp_path / "runs" / "first")
+    namespace: dict[str, object] = {}
+    ran = 0
+    for m in re.finditer(r"^```(\w+)\n(.*?)^```$", PAGES[page], flags=re.S | re.M):
+        kind, block = m.group(1), m.group(2)
+        if kind == "toml":
+            name = re.match(r"# (\S+\.toml)", block)
+            assert name, "a TOML block names its file in its first comment"
+            (tmp_path / name.group(1)).write_text(block)
+        elif kind in ("console", "bash"):
+            for words, quoted in _readme_commands(f"```{kind}\n{block}```\n"):
+                if len(quoted) == 1 and quoted[0].startswith("error: "):
+                    continue
+                small = _smaller_words(words)
+                if small is None:
+                    continue
+                result = CliRunner().invoke(cli, small)
+                assert result.exit_code == 0, (page, small, result.output)
+                ran += 1
+        elif kind == "python" and (module := re.match(r"# (\w+\.py)\n", block)):
+            (tmp_path / module.group(1)).write_text(block)  # a module the page writes
+        elif kind == "python":
+            for source, raises in _statements(_smaller_python(block)):
+                code = compile(source, page, "exec")
+                if raises is None:
+                    exec(code, namespace)
+                else:
+                    with pytest.raises(Exception) as caught:
+                        exec(code, namespace)
+                    assert type(caught.value).__name__ == raises, source
+                ran += 1
+    assert ran >= 2
+
+
+SMALLER = {"--hands 1000000": "--hands 20000", "100_000": "10_000"}
+"""Sizes the test substitutes in the README's commands and Python blocks to stay fast
+(the examples after them only read what the runs and frames hold; the quoted outputs are
+held to the code elsewhere)."""
+
+
+def _statements(block: str) -> list[tuple[str, str | None]]:
+    """The top-level statements of a Python block, each with the exception it is shown
+    raising (a ``# Name: ...`` comment on the line after it), if any."""
+    lines = block.splitlines()
+    out = []
+    for node in ast.parse(block).body:
+        assert node.end_lineno is not None
+        source = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        after = lines[node.end_lineno] if node.end_lineno < len(lines) else ""
+        shown = re.match(r"# (\w+(?:Error|Play|Exception)): ", after.strip())
+        out.append((source, shown.group(1) if shown else None))
+    return out
+
+
+def test_readme_examples_run_in_order_in_a_fresh_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's ``bash`` commands (their ``spades-sim`` parts; installing and the test
+    command are left out, and :data:`SMALLER` sizes substituted) and its ``python``
+    blocks, run in the README's order in an empty directory: no example may need a run
+    that only a later one makes, nor reuse a run directory an earlier one made."""
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, object] = {}
+    ran = 0
+    for m in re.finditer(r"^```(\w+)\n(.*?)^```$", README, flags=re.S | re.M):
+        kind, block = m.group(1), m.group(2)
+        if kind == "bash":
+            for line in block.replace("\\\n", " ").splitlines():
+                for small, smaller in SMALLER.items():
+                    line = line.replace(small, smaller)
+                for piece in line.split("&&"):
+                    words = shlex.split(piece, comments=True)
+                    if not words or not words[0].endswith("spades-sim"):
+                        continue  # the venv, pip and pytest: what the test runs in already
+                    result = CliRunner().invoke(cli, words[1:])
+                    assert result.exit_code == 0, (words, result.output)
+                    ran += 1
+        elif kind == "python":
+            for small, smaller in SMALLER.items():
+                block = block.replace(small, smaller)
+            for source, raises in _statements(block):
+                code = compile(source, "README.md", "exec")
+                if raises is None:
+                    exec(code, namespace)
+                else:
+                    with pytest.raises(Exception) as caught:
+                        exec(code, namespace)
+                    assert type(caught.value).__name__ == raises, source
+                ran += 1
+    assert ran >= 10

@@ -30,6 +30,8 @@ from spades_sim.dataset import (
     read_manifest,
 )
 from spades_sim.dataset import store as sio
+from spades_sim.dataset.rundir import RunWarning
+from spades_sim.dataset.store import CorruptPart
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -393,9 +395,70 @@ def test_resume_drops_parts_whose_files_are_missing(tmp_path: Path) -> None:
     run = tmp_path / "run"
     write_run(run, [0, 1])
     (run / "_games" / "part-00001.parquet").unlink()
-    with DatasetWriter(run, meta=META, fmt=FMT, resume=True) as w:
+    with (
+        pytest.warns(RunWarning, match=r"1 listed part\(s\) .*part-00001"),
+        DatasetWriter(run, meta=META, fmt=FMT, resume=True) as w,
+    ):
         assert w.done_parts == {0}
         assert not (run / "part-00001.parquet").exists()
+
+
+# --- Damaged part files: page checksums, the manifest's checksum, named errors ----------
+
+
+def _zero_middle(path: Path) -> None:
+    """Zero the middle third of a file: its size and footer stay, its pages do not."""
+    data = bytearray(path.read_bytes())
+    third = len(data) // 3
+    data[third : 2 * third] = bytes(third)
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def test_parts_carry_page_checksums_and_a_manifest_checksum(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    write_run(run, [0])
+    entry = read_manifest(run)["parts"]["00000"]
+    for prefix in ("", "games_"):
+        file = run / entry[prefix + "file"]
+        assert entry[prefix + "checksum"] == sio.open_store(run).checksum(entry[prefix + "file"])
+        # the page checksums are in the file: pyarrow can verify every page of it
+        pq.ParquetFile(file, page_checksum_verification=True).read()
+
+
+@pytest.mark.parametrize("damage", [_zero_middle, _truncate], ids=["zeroed", "truncated"])
+def test_a_damaged_part_is_named_by_every_reader(tmp_path: Path, damage: Any) -> None:
+    from spades_sim.analysis.source import sources
+
+    run = tmp_path / "run"
+    write_run(run, [0, 1])
+    damage(run / "part-00001.parquet")
+    bad = f"{run / 'part-00001.parquet'}: corrupt part file"
+    with pytest.raises(CorruptPart, match=f"^{bad}"):
+        load(run)
+    (source,) = sources(str(run))
+    with pytest.raises(CorruptPart, match=f"^{bad}"):
+        list(source.batches(sorted(source.hands_columns)))
+
+
+@pytest.mark.parametrize("damage", [_zero_middle, _truncate], ids=["zeroed", "truncated"])
+def test_resume_recomputes_a_damaged_part(tmp_path: Path, damage: Any) -> None:
+    one_go, damaged = tmp_path / "one_go", tmp_path / "damaged"
+    write_run(one_go, [0, 1, 2])
+    write_run(damaged, [0, 1, 2])
+    damage(damaged / "part-00001.parquet")
+    with (
+        pytest.warns(RunWarning, match="fail their checksum"),
+        DatasetWriter(damaged, meta=META, fmt=FMT, resume=True) as w,
+    ):
+        assert w.done_parts == {0, 2}  # the damaged part is not kept...
+        w.write_part(1, **part_kwargs(1))  # ... and is written again
+        w.finish()
+    assert_same_run(one_go, damaged)
 
 
 def test_bad_input_is_refused_in_the_callers_thread(tmp_path: Path) -> None:

@@ -42,6 +42,7 @@ from spades_sim.policies import Kind, Policy
 from spades_sim.rules import Rules
 from spades_sim.run.spec import PolicyArg
 from spades_sim.simulate import simulate_games, simulate_hands
+from spades_sim.validate import check_count
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,7 @@ def duplicate(
         raise ValueError(f"kind: must be 'play' or 'bid', got {kind!r}")
     if mode not in ("hands", "games"):
         raise ValueError(f"mode: must be 'hands' or 'games', got {mode!r}")
+    check_count(n, "n", 1, f"the number of {'games' if mode == 'games' else 'deals'}")
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
     if kind == "play":
         seatings: list[dict[str, Any]] = [

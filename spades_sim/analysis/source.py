@@ -8,7 +8,8 @@ Every analysis of this package takes ``data`` as one of
   mode: a ``deal`` column) or as the first element of
   :func:`~spades_sim.simulate_games` returns (games mode: ``game`` and ``hand_no``);
 - the ``(hands, games)`` tuple :func:`~spades_sim.simulate_games` returns;
-- a run directory (``str`` or ``os.PathLike``) written by ``spades-sim simulate`` or
+- a run directory (``str`` or ``os.PathLike``; a local path or a URI such as
+  ``file:///abs/run``, as the writer takes) written by ``spades-sim simulate`` or
   :func:`~spades_sim.run.run_dataset`;
 - an :class:`~spades_sim.run.aggregate.Aggregate` (``simulate_hands(..., aggregate=...)``)
   or an aggregate run directory (``spades-sim simulate --aggregate``): counts instead of
@@ -18,8 +19,11 @@ Every analysis of this package takes ``data`` as one of
 
 A :class:`Source` yields **batches**, ``(hands, games)`` frames of plain NumPy columns:
 one batch for a frame, and for a run directory one batch per part file its manifest
-lists, read with pyarrow with only the columns asked for (a run still being written, or
-interrupted, is read as far as its manifest goes). Memory therefore stays flat
+lists, read with pyarrow with only the columns asked for and every page checksum checked
+(a file that cannot be read as written is one ``CorruptPart`` error naming it). A run
+still being written, or interrupted, is read as far as its manifest goes, and its
+:class:`Source` says so (``complete``, ``done`` of ``total``): the analyses refuse it
+unless asked for a partial answer. Memory therefore stays flat
 however large the run (a part is at most about a million hands rows, or a bounded number
 of games). A part holds whole games and the games table's part ``k`` holds the games of
 the hands table's part ``k``, so a per-game derivation never straddles two batches.
@@ -54,25 +58,20 @@ grouped by ``policy`` or ``rules``.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from spades_sim.dataset import read_manifest
+from spades_sim.dataset.store import Store, open_store
 from spades_sim.run.aggregate import Aggregate, load_aggregate
 from spades_sim.schema import HAND_COLUMNS
 from spades_sim.text import policy_text, rules_text
-
-Data = pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str] | Aggregate
-"""One run's rows: a per-seat frame, a ``(hands, games)`` pair or a run directory (or its
-counts: an aggregate)."""
 
 Batch = tuple[pd.DataFrame, pd.DataFrame | None]
 """The hands rows of a batch and, in games mode when asked for, its games rows."""
@@ -137,9 +136,19 @@ class Source:
     hands_columns: frozenset[str]
     has_games: bool
     frames: Batch | None = None
-    parts: tuple[tuple[Path, Path | None], ...] = ()
+    parts: tuple[tuple[str, str | None], ...] = ()
+    """A run directory's part files (hands, games), relative to it, in part order."""
     aggregate: Aggregate | None = None
     """The run's counts when it is an aggregate (no rows: :meth:`batches` refuses)."""
+    store: Store | None = None
+    """Where a run directory's files are read from."""
+    complete: bool = True
+    """False for a run directory whose manifest is not marked complete (killed, running)."""
+    done: int = 0
+    total: int | None = None
+    """Deals (games) a run directory's parts hold, and how many its run was to have."""
+    on_batch: Callable[[int], Any] | None = None
+    """Called with 1 after each part file is read (a progress bar's ``update``)."""
 
     def batches(
         self, hands_columns: Sequence[str], games_columns: Sequence[str] = ()
@@ -164,12 +173,15 @@ class Source:
                 _plain(games, games_columns) if games_columns and games is not None else None,
             )
             return
+        assert self.store is not None
         for hands_file, games_file in self.parts:
             games_frame = None
             if games_columns:
                 assert games_file is not None
-                games_frame = _read(games_file, games_columns)
-            yield _read(hands_file, hands_columns), games_frame
+                games_frame = _read(self.store, games_file, games_columns)
+            yield _read(self.store, hands_file, hands_columns), games_frame
+            if self.on_batch is not None:
+                self.on_batch(1)
 
     def policy_labels(self) -> dict[int, str]:
         """Side -> ``bidding/play`` policy label, from the run meta.
@@ -206,22 +218,114 @@ class Source:
         return self.meta
 
 
-def sources(data: Data | list[Data]) -> list[Source]:
+Data = (
+    pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame] | str | os.PathLike[str] | Aggregate | Source
+)
+"""One run's rows: a per-seat frame, a ``(hands, games)`` pair or a run directory (or its
+counts: an aggregate; or a :class:`Source` made by :func:`sources`)."""
+
+
+class Unfinished(ValueError):
+    """A run directory whose run is not finished, read without ``partial=True``."""
+
+
+class Overlapping(ValueError):
+    """Runs given together that hold the same deals (they would be counted twice)."""
+
+
+def sources(
+    data: Data | list[Data], *, partial: bool = False, overlapping: bool = False
+) -> list[Source]:
     """``data`` (one run, or a list of runs) as :class:`Source` objects.
+
+    A run directory whose manifest is not marked complete (a killed or running run) is
+    refused with :class:`Unfinished`, saying how much of it is there, unless ``partial``.
+    Runs given together that hold the same deals (one directory twice, or two runs of
+    the same seed, mode and rules: every deal is drawn from the seed) are refused with
+    :class:`Overlapping` unless ``overlapping`` (a duplicate pair read on purpose): pooled,
+    they would count each deal twice and give intervals too narrow. A :class:`Source` is
+    taken as it is (it was checked when it was made), so the result of
+    ``sources(run, partial=True)`` can be passed to any analysis.
 
     >>> sources("/no/such/run")
     Traceback (most recent call last):
     ...
     FileNotFoundError: /no/such/run: no such run directory
+    >>> from spades_sim import simulate_hands
+    >>> df = simulate_hands(10, seed=1)
+    >>> sources([df, df])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    spades_sim.analysis.source.Overlapping: run 0 and run 1 are runs of the same seed (1)...
     """
     if isinstance(data, list):
         if not data:
             raise ValueError("data: an empty list of runs")
-        return [_source(d, f"run {i}") for i, d in enumerate(data)]
-    return [_source(data, "the data")]
+        found = [_source(d, f"run {i}", partial) for i, d in enumerate(data)]
+        if not overlapping:
+            built = [s for s, d in zip(found, data, strict=True) if not isinstance(d, Source)]
+            _refuse_overlaps(built)
+        return found
+    return [_source(data, "the data", partial)]
 
 
-def _source(data: Data, label: str) -> Source:
+def _same_run_key(source: Source) -> tuple[str, ...] | None:
+    """What fixes a run's deals: where it is, or its seed, mode and rules (None: unknown)."""
+    meta = source.meta or {}
+    if "seed" not in meta:
+        return None
+    return (str(meta.get("seed")), str(meta.get("mode")), repr(meta.get("rules")))
+
+
+def _refuse_overlaps(found: Sequence[Source]) -> None:
+    places: dict[str, Source] = {}
+    keys: dict[tuple[str, ...], Source] = {}
+    for source in found:
+        if source.store is not None:
+            local = source.store.local_path
+            place = os.path.realpath(local) if local is not None else source.label
+            if place in places:
+                again = places[place].label
+                also = "" if again == source.label else f" (as {again} and as {source.label})"
+                raise Overlapping(
+                    f"{source.label} is given twice{also}: its deals would be counted twice"
+                )
+            places[place] = source
+        key = _same_run_key(source)
+        if key is None:
+            continue
+        if key in keys:
+            seed = (source.meta or {}).get("seed")
+            raise Overlapping(
+                f"{keys[key].label} and {source.label} are runs of the same seed ({seed}), mode "
+                "and rules: they hold the same deals, which together would be counted twice; "
+                "analyse them one at a time, or make runs with different seeds"
+            )
+        keys[key] = source
+
+
+def describe_extent(source: Source) -> str:
+    """How much of a run directory's run is there, in words.
+
+    >>> describe_extent(Source("runs/x", "hands", {}, frozenset(), False, parts=(("a", None),),
+    ...                        complete=False, done=1000, total=4000))
+    'runs/x is unfinished: 1,000 of 4,000 deals (25.0%) in 1 part'
+    """
+    unit = "games" if source.mode == "games" else "deals"
+    parts = len(source.parts) or "its"
+    plural = "" if parts == 1 else "s"
+    state = "complete" if source.complete else "unfinished"
+    if source.total:
+        share = f"{source.done:,} of {source.total:,} {unit}"
+        share += f" ({100 * source.done / source.total:.1f}%)"
+    else:
+        share = f"{source.done:,} {unit}"
+    return f"{source.label} is {state}: {share} in {parts} part{plural}"
+
+
+def _source(data: Data, label: str, partial: bool = False) -> Source:
+    if isinstance(data, Source):
+        return data
     if isinstance(data, pd.DataFrame):
         return _frame_source(data, None, label)
     if isinstance(data, Aggregate):
@@ -231,7 +335,13 @@ def _source(data: Data, label: str) -> Source:
             return _frame_source(data[0], data[1], label)
         raise ValueError("data: a tuple must be the (hands, games) frames simulate_games returns")
     if isinstance(data, (str, os.PathLike)):
-        return _directory_source(Path(data))
+        source = _directory_source(data)
+        if not source.complete and not partial:
+            raise Unfinished(
+                f"{describe_extent(source)}; resume it to finish it, or analyse what is there "
+                "on purpose (spades-sim analyze --partial; sources(run, partial=True))"
+            )
+        return source
     raise ValueError(
         f"data: expected a DataFrame, a (hands, games) pair, a run directory or an aggregate, "
         f"got {type(data).__name__}"
@@ -254,36 +364,89 @@ def _frame_source(hands: pd.DataFrame, games: pd.DataFrame | None, label: str) -
     return Source(label, mode, meta, columns, games is not None, frames=(hands, games))
 
 
-def _directory_source(root: Path) -> Source:
-    if not root.exists():
+def _directory_source(location: str | os.PathLike[str]) -> Source:
+    """A run directory (a local path or a URI, as the writer takes) as a source."""
+    store = open_store(location)
+    root = store.describe()
+    kind = store.kind()
+    if kind is None:
         raise FileNotFoundError(f"{root}: no such run directory")
-    if not root.is_dir():
+    if kind != "dir":
         raise NotADirectoryError(f"{root}: not a run directory")
-    manifest = read_manifest(root)
+    manifest = read_manifest(location)
     meta = manifest.get("meta") or {}
+    done, total = run_extent(manifest)
     if "aggregate" in meta:  # an aggregate run: its counts, summed over parts
-        return _aggregate_source(load_aggregate(root), str(root))
+        if store.local_path is None:
+            raise ValueError(
+                f"{root}: an aggregate run is read from a local directory (or file://): "
+                "copy it here first"
+            )
+        return _aggregate_source(
+            load_aggregate(store.local_path), root, manifest.get("complete") is True, done, total
+        )
     entries = [manifest["parts"][k] for k in sorted(manifest.get("parts", {}))]
     if not entries:
         raise ValueError(f"{root}: the run has no complete part yet")
     parts = []
     for entry in entries:
-        hands_file = root / entry["file"]
-        games_file = root / entry["games_file"] if "games_file" in entry else None
+        hands_file = str(entry["file"])
+        games_file = str(entry["games_file"]) if "games_file" in entry else None
         for f in (hands_file, games_file):
-            if f is not None and not f.is_file():
-                raise FileNotFoundError(f"{f}: listed in the manifest but missing")
+            if f is not None and store.kind(f) != "file":
+                raise FileNotFoundError(f"{store.describe(f)}: listed in the manifest but missing")
         parts.append((hands_file, games_file))
-    columns = frozenset(pq.read_schema(parts[0][0]).names)
+    columns = frozenset(store.schema(parts[0][0]).names)
     mode = str(meta.get("mode") or ("games" if "game" in columns else "hands"))
     has_games = all(g is not None for _, g in parts)
-    return Source(str(root), mode, meta, columns, has_games, parts=tuple(parts))
+    return Source(
+        root,
+        mode,
+        meta,
+        columns,
+        has_games,
+        parts=tuple(parts),
+        store=store,
+        complete=manifest.get("complete") is True,
+        done=done,
+        total=total,
+    )
 
 
-def _aggregate_source(agg: Aggregate, label: str) -> Source:
+def run_extent(manifest: Mapping[str, Any]) -> tuple[int, int | None]:
+    """How much of a run its manifest lists: deals (games) in its parts, and of how many.
+
+    >>> run_extent({"meta": {"total": 10}, "parts": {"00000": {"deal_start": 0, "deal_stop": 4}}})
+    (4, 10)
+    """
+    meta = manifest.get("meta") or {}
+    done = 0
+    for entry in (manifest.get("parts") or {}).values():
+        for unit in ("deal", "game"):
+            start, stop = entry.get(f"{unit}_start"), entry.get(f"{unit}_stop")
+            if isinstance(start, int) and isinstance(stop, int):
+                done += stop - start
+                break
+    total = meta.get("total")
+    return done, total if isinstance(total, int) and not isinstance(total, bool) else None
+
+
+def _aggregate_source(
+    agg: Aggregate, label: str, complete: bool = True, done: int = 0, total: int | None = None
+) -> Source:
     """An aggregate as a source: the keys it can group by stand for its columns."""
     keys = frozenset({*agg.by, "side", "bid", "nil", "blind_nil"})
-    return Source(label, agg.mode, agg.meta, keys, agg.games is not None, aggregate=agg)
+    return Source(
+        label,
+        agg.mode,
+        agg.meta,
+        keys,
+        agg.games is not None,
+        aggregate=agg,
+        complete=complete,
+        done=done,
+        total=total,
+    )
 
 
 def _plain(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
@@ -298,9 +461,10 @@ def _plain(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(data, copy=False)
 
 
-def _read(path: Path, columns: Sequence[str]) -> pd.DataFrame:
-    """One part file's columns as NumPy arrays (as :func:`_plain` makes them)."""
-    table = pq.ParquetFile(path).read(columns=list(columns))
+def _read(store: Store, rel: str, columns: Sequence[str]) -> pd.DataFrame:
+    """One part file's columns as NumPy arrays (as :func:`_plain` makes them); a file that
+    cannot be read as written is one :class:`~spades_sim.dataset.store.CorruptPart`."""
+    table = store.read_part(rel, columns)
     data: dict[str, np.ndarray] = {}
     for name in columns:
         col = table.column(name)
@@ -317,8 +481,12 @@ __all__ = [
     "SOURCE_KEYS",
     "Batch",
     "Data",
+    "Overlapping",
     "Source",
+    "Unfinished",
     "UnknownKey",
+    "describe_extent",
     "key_list",
+    "run_extent",
     "sources",
 ]

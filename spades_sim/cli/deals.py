@@ -13,14 +13,19 @@ and prints :func:`spades_sim.odds.nil_odds` as text or JSON. Every mistake is on
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import click
 
 from spades_sim.cli.errors import UserError, usage, user_errors
-from spades_sim.cli.options import build_spec, from_command_line, rules_options
+from spades_sim.cli.options import (
+    build_spec,
+    from_command_line,
+    rules_options,
+    stderr_is_terminal,
+)
 
 __all__ = ["nil_odds_command", "show"]
 
@@ -29,7 +34,6 @@ __all__ = ["nil_odds_command", "show"]
 @click.option(
     "--run",
     "run_dir",
-    type=click.Path(path_type=Path),
     metavar="DIR",
     help="Take rules, policies and seed from this run.",
 )
@@ -172,10 +176,18 @@ def nil_odds_command(**params: Any) -> None:
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.odds import nil_odds
 
+    most = inspect.signature(nil_odds).parameters["max_tries"].default
+    if params["n"] > most:  # the cap on draws is no option here: say it of -n
+        raise click.BadParameter(
+            f"{params['n']:,} completions is more than this command plays (at most {most:,})",
+            param_hint="'-n'",
+        )
     spec = build_spec(params, seed=params["seed"], mode="hands")
     given = _seat_pairs(params["given"], "'--given'")
     require = _requirements(params["require"])
-    with user_errors():
+    # every mistake left is in the arguments (the hand, the seats, the conditions): no
+    # file is read, so it is the command that cannot be taken (exit 2)
+    with user_errors(as_usage=True):
         odds = nil_odds(
             params["hand"],
             seat=params["seat"],
@@ -192,5 +204,6 @@ def nil_odds_command(**params: Any) -> None:
             number_bids=list(params["number_bids"]) or None,
             dealer=params["dealer"],
             threads=params["threads"],
+            progress=stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
         )
     click.echo(odds.to_json() if params["as_json"] else str(odds))

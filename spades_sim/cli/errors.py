@@ -4,11 +4,24 @@ Contract
 --------
 :class:`Group` is the ``spades-sim`` group's class: a click error (a bad option value, a
 clash of options, a :class:`UserError`) prints exactly one line ``error: ...`` on stderr
-and exits with its status (2 for a bad command line, 1 otherwise); Ctrl-C outside a run
-prints ``interrupted`` and exits 130. :func:`user_errors` maps the package's user-facing
-exceptions (``ValueError``, ``SpadesError`` included, and ``OSError``: permissions,
-disk full, a missing file) to those one-line errors, naming the option when there is
-one. Anything else is a bug and keeps its traceback.
+and exits with its status, and a warning is one line ``warning: ...``; Ctrl-C outside a
+run prints ``interrupted`` and exits 130.
+:func:`user_errors` maps the package's user-facing exceptions (``ValueError``,
+``SpadesError`` included, and ``OSError``: permissions, disk full, a missing file) to
+those one-line errors, naming the option when there is one. Anything else is a bug and
+keeps its traceback.
+
+Exit status, the same rule in every command:
+
+- **2**, the command itself cannot be taken (click's usage errors): an unknown command
+  or option, an option value that is malformed or out of range, options that clash,
+  arguments that say something impossible (a hand of 12 cards, a required range no deal
+  can meet, two identical policies to compare); whether on the command line or in a
+  ``--config`` file (:class:`CommandError`, ``user_errors(as_usage=True)``). Nothing
+  has been read or written.
+- **1**, a well-formed command the files or the machine refuse (:class:`UserError`): a
+  run directory that is missing, corrupt, unfinished or already there, an output that
+  would replace a file that is not ours, a permission or a full disk.
 """
 
 from __future__ import annotations
@@ -16,12 +29,13 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 import click
 
-__all__ = ["Group", "UserError", "one_line", "usage", "user_errors"]
+__all__ = ["CommandError", "Group", "UserError", "one_line", "usage", "user_errors"]
 
 
 def one_line(text: str) -> str:
@@ -40,6 +54,8 @@ class Group(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        # the package's warnings (a damaged part computed again) as one line each
+        warnings.showwarning = _show_warning
         try:
             code = super().main(
                 args, prog_name or "spades-sim", complete_var, standalone_mode=False, **extra
@@ -58,15 +74,25 @@ class Group(click.Group):
         return code
 
 
+def _show_warning(message: Warning | str, *args: Any, **kwargs: Any) -> None:
+    click.echo(f"warning: {one_line(str(message))}", err=True)
+
+
 class UserError(click.ClickException):
-    """A mistake in the input that is not about one option (exit status 1)."""
+    """A well-formed command that the files or the machine refuse (exit status 1)."""
 
     exit_code = 1
 
 
+class CommandError(click.UsageError):
+    """A command that cannot be taken as given, not about one option (exit status 2)."""
+
+
 @contextlib.contextmanager
-def user_errors(option: str | None = None) -> Iterator[None]:
-    """Turn the package's user-facing exceptions into one-line click errors."""
+def user_errors(option: str | None = None, as_usage: bool = False) -> Iterator[None]:
+    """Turn the package's user-facing exceptions into one-line click errors: about
+    ``option`` (a bad value, exit 2) when it is given, else about the command
+    (``as_usage``: exit 2) or its files (exit 1)."""
     try:
         yield
     except click.ClickException:
@@ -79,6 +105,8 @@ def user_errors(option: str | None = None) -> Iterator[None]:
             message = f"{exc.filename}: {exc.strerror}"
         if option is not None:
             raise click.BadParameter(message, param_hint=f"'{option}'") from None
+        if as_usage and not isinstance(exc, OSError):
+            raise CommandError(message) from None
         raise UserError(message) from None
 
 

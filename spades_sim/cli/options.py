@@ -4,15 +4,16 @@ Contract
 --------
 :func:`load_config` is the eager ``--config`` callback: the TOML file's keys (the option
 names) become the command's defaults, so flags on the command line override them; an
-unknown key or a bad file is one :class:`~.errors.UserError`. :func:`rules_options` adds
-``--rules``, ``--set``, ``--bidding``, ``--play``, the per-side ``--ns-*``/``--ew-*``
-policies and ``--draw`` to a command, and :func:`build_spec` turns their values into a
-:class:`~spades_sim.run.spec.RunSpec`, each mistake naming its option.
-:func:`pick_one` settles two options that exclude each other.
+unknown key, a bad value or a bad file is one :class:`~.errors.CommandError` (exit 2).
+:func:`rules_options` adds ``--rules``, ``--set``, ``--bidding``, ``--play``, the
+per-side ``--ns-*``/``--ew-*`` policies and ``--draw`` to a command, and
+:func:`build_spec` turns their values into a :class:`~spades_sim.run.spec.RunSpec`, each
+mistake naming its option. :func:`pick_one` settles two options that exclude each other.
 """
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from spades_sim.cli.errors import UserError, one_line, usage, user_errors
+from spades_sim.cli.errors import CommandError, one_line, usage, user_errors
 
 __all__ = [
     "assignments",
@@ -30,6 +31,7 @@ __all__ = [
     "load_config",
     "pick_one",
     "rules_options",
+    "stderr_is_terminal",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,18 +39,25 @@ F = TypeVar("F", bound=Callable[..., Any])
 _NOT_IN_CONFIG = {"config"}
 
 
-def _config_value(key: str, value: Any, where: str) -> Any:
+def _config_value(param: click.Parameter, raw_key: str, value: Any, where: str) -> Any:
+    key = param.name
+    # click turns 100.5 into 100 and takes 1e6: a TOML number must be what the command
+    # line would take, a whole number written as one (text goes to click, which names it)
+    if isinstance(param.type, click.types.IntParamType) and isinstance(value, (bool, float)):
+        raise click.BadParameter(
+            f"{value!r} is not a whole number", param_hint=f"'{raw_key}' in {where}"
+        )
     if key == "assignments":
         if isinstance(value, Mapping):
             return [f"{k}={_toml_text(v)}" for k, v in value.items()]
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return list(value)
-        raise UserError(
+        raise CommandError(
             f"{where}: 'set' must be a table (set = {{ target = 300 }}) or a list of "
             f'"FIELD=VALUE" strings, got {value!r}'
         )
     if isinstance(value, (dict, list)):
-        raise UserError(f"{where}: option {key!r} takes a single value, got {value!r}")
+        raise CommandError(f"{where}: option {key!r} takes a single value, got {value!r}")
     return value
 
 
@@ -66,9 +75,9 @@ def load_config(ctx: click.Context, param: click.Parameter, value: Path | None) 
     try:
         data = tomllib.loads(value.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{where}: invalid TOML: {one_line(str(exc))}") from None
+        raise CommandError(f"{where}: invalid TOML: {one_line(str(exc))}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{where}: cannot read it: {one_line(str(exc))}") from None
+        raise CommandError(f"{where}: cannot read it: {one_line(str(exc))}") from None
     by_key: dict[str, click.Parameter] = {}
     for p in ctx.command.params:
         if p.name is None or p.name in _NOT_IN_CONFIG:
@@ -81,9 +90,14 @@ def load_config(ctx: click.Context, param: click.Parameter, value: Path | None) 
         param_ = by_key.get(raw_key.replace("-", "_"))
         if param_ is None or param_.name is None:
             known = ", ".join(sorted(by_key))
-            raise UserError(f"{where}: unknown option {raw_key!r} (options: {known})")
-        defaults[param_.name] = _config_value(param_.name, raw_value, where)
+            raise CommandError(f"{where}: unknown option {raw_key!r} (options: {known})")
+        defaults[param_.name] = _config_value(param_, raw_key, raw_value, where)
     ctx.default_map = {**(ctx.default_map or {}), **defaults}
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal: progress bars are shown there and nowhere else."""
+    return sys.stderr.isatty()
 
 
 def from_command_line(ctx: click.Context, name: str) -> bool:
@@ -188,7 +202,7 @@ def build_spec(
         policies[word] = tuple(pair)
     with user_errors("--draw"):
         draw = parse_policy(params["draw"], "draw")
-    with user_errors():
+    with user_errors(as_usage=True):
         return RunSpec(
             rules=rules,
             seed=seed,

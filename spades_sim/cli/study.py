@@ -14,22 +14,22 @@ margin (:func:`spades_sim.report.runs.compare_runs`). Every mistake is one ``err
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
+from tqdm import tqdm
 
 from spades_sim.cli.errors import UserError, one_line, usage, user_errors
-from spades_sim.cli.options import build_spec, pick_one, rules_options
+from spades_sim.cli.options import build_spec, pick_one, rules_options, stderr_is_terminal
 
 __all__ = ["analyze", "compare", "report"]
 
 
 @click.command()
-@click.argument(
-    "run_dirs", metavar="RUN...", nargs=-1, required=True, type=click.Path(path_type=Path)
-)
+@click.argument("run_dirs", metavar="RUN...", nargs=-1, required=True)
 @click.option(
     "--what",
     type=click.Choice(["nil", "bags", "bids", "all"]),
@@ -52,11 +52,19 @@ __all__ = ["analyze", "compare", "report"]
     show_default=True,
     help="Aligned tables, one CSV (a 'table' column names each row's table), or JSON.",
 )
-def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> None:
+@click.option(
+    "--partial",
+    is_flag=True,
+    help="Analyse an unfinished run (killed, or still running) as far as it goes.",
+)
+def analyze(run_dirs: tuple[str, ...], what: str, by_text: str, fmt: str, partial: bool) -> None:
     """Tables with n and 95% intervals from run directories, read part by part.
 
-    Several runs are analysed together: group by policy or rules to tell them apart. An
-    aggregate run (simulate --aggregate) gives the same tables, by the keys it counted.
+    Several runs are analysed together: group by policy or rules to tell them apart (runs
+    that hold the same deals, one run twice or two of the same seed and rules, are
+    refused: they would be counted twice). An aggregate run (simulate --aggregate) gives
+    the same tables, by the keys it counted. An unfinished run is refused unless
+    --partial, which says how much of it is there.
 
     \b
     Examples:
@@ -67,13 +75,27 @@ def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> No
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.analysis import tables
-    from spades_sim.analysis.source import Data, UnknownKey
+    from spades_sim.analysis.source import Data, UnknownKey, describe_extent, sources
 
     by = [name.strip() for name in by_text.split(",") if name.strip()]
     with user_errors():
+        found = sources(list[Data](run_dirs), partial=partial)
+    for source in found:
+        if not source.complete:
+            click.echo(f"warning: {describe_extent(source)}: the tables are of that", err=True)
+    bar = tqdm(
+        total=sum(len(s.parts) for s in found),
+        unit=" parts",
+        desc="analyze",
+        dynamic_ncols=True,
+        leave=False,
+        disable=not stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
+    )
+    found = [dataclasses.replace(s, on_batch=bar.update) for s in found]
+    with user_errors(), bar:
         try:
-            several: list[Data] = list(run_dirs)
-            result = tables.analyze(run_dirs[0] if len(run_dirs) == 1 else several, what, by)
+            several: list[Data] = list(found)
+            result = tables.analyze(found[0] if len(found) == 1 else several, what, by)
         except UnknownKey as exc:
             message = one_line(str(exc)).removeprefix("by: ")
             raise click.BadParameter(message, param_hint="'--by'") from None
@@ -85,14 +107,28 @@ def analyze(run_dirs: tuple[Path, ...], what: str, by_text: str, fmt: str) -> No
         click.echo(tables.to_text(result))
 
 
-def _write_report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> Path:
+def _check_report_out(out: Path, force: bool) -> None:
+    """Refuse, before any work, a report output that is some other file (not ``--force``)."""
+    # imported when the command runs: `spades-sim --help` loads no matplotlib
+    from spades_sim.report import WouldReplace, check_replaceable
+
+    try:
+        check_replaceable(out, force)
+    except WouldReplace as exc:
+        raise UserError(str(exc)) from None
+
+
+def _write_report(
+    run_dir: str, run_b: str | None, out: Path, title: str | None, force: bool
+) -> Path:
     """``spades_sim.report.write`` with its failures as one-line errors."""
     # imported when the command runs: `spades-sim --help` loads no matplotlib
     from spades_sim import report as report_module
 
+    _check_report_out(out, force)
     try:
         with user_errors():
-            return report_module.write(run_dir, out, run_b, title=title)
+            return report_module.write(run_dir, out, run_b, title=title, force=force)
     except report_module.ReportUnavailable as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:  # the output cannot be written (a directory, no permission)
@@ -100,8 +136,8 @@ def _write_report(run_dir: Path, run_b: Path | None, out: Path, title: str | Non
 
 
 @click.command()
-@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.argument("run_b", metavar="[RUN_B]", required=False, type=click.Path(path_type=Path))
+@click.argument("run_dir", metavar="RUN")
+@click.argument("run_b", metavar="[RUN_B]", required=False)
 @click.option(
     "--out",
     "-o",
@@ -112,14 +148,18 @@ def _write_report(run_dir: Path, run_b: Path | None, out: Path, title: str | Non
     help="HTML file to write (one self-contained file: images and styles inside).",
 )
 @click.option("--title", metavar="TEXT", help="Title of the report [default: from the runs].")
-def report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> None:
+@click.option(
+    "--force", is_flag=True, help="Replace FILE even if it is not a report spades_sim wrote."
+)
+def report(run_dir: str, run_b: str | None, out: Path, title: str | None, force: bool) -> None:
     """Write a strategy report of RUN, or of the duplicate pair RUN RUN_B, as HTML.
 
     Nil success by hand shape, bid accuracy, bags and (games runs) win rates, game
     length and endings, every figure with n and 95% intervals. With RUN_B, the two runs
     must be the two seatings of one duplicate match (`spades-sim compare` makes them):
     same seed, rules and size, the sides' policies swapped; the report then pairs them
-    deal by deal. Needs the report extra (matplotlib).
+    deal by deal. Needs the report extra (matplotlib). An existing FILE is replaced only
+    if it is a report spades_sim wrote (or with --force).
 
     \b
     Examples:
@@ -127,7 +167,7 @@ def report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> N
       spades-sim compare count pagat --games 2000 --out runs/cmp
       spades-sim report runs/cmp/a-ns runs/cmp/a-ew --out count-vs-pagat.html
     """
-    path = _write_report(run_dir, run_b, out, title)
+    path = _write_report(run_dir, run_b, out, title, force)
     click.echo(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KB)")
 
 
@@ -170,6 +210,7 @@ def report(run_dir: Path, run_b: Path | None, out: Path, title: str | None) -> N
     metavar="FILE",
     help="Also write the duplicate report to FILE.",
 )
+@click.option("--force", is_flag=True, help="Replace the --report FILE even if it is not a report.")
 @click.pass_context
 def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> None:
     """Play the same deals (or games) twice, A North-South then A East-West.
@@ -196,14 +237,23 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
     word = "bidding" if params["kind"] == "bid" else "play"
     if any(params[f"{side}_{kind}"] for side in ("ns", "ew") for kind in ("bidding", "play")):
         usage("compare seats A and B itself: give no --ns-*/--ew-* policy options")
+    parsed = []
     for name, text in (("A", policy_a), ("B", policy_b)):
         with user_errors(name):
-            parse_policy(text, params["kind"])
+            parsed.append(parse_policy(text, params["kind"]))
+    if parsed[0] == parsed[1]:  # before simulating both runs, not after
+        raise click.BadParameter(
+            f"{policy_b!r} is the same {word} policy as A ({policy_a!r}): there is nothing "
+            "to compare",
+            param_hint="'B'",
+        )
+    if params["report_path"] is not None:  # before the runs, not after minutes of them
+        _check_report_out(params["report_path"], params["force"])
     mode = "games" if params["games"] else "hands"
     total = params["games"] or params["hands"]
     out: Path = params["out"]
     runs = {"a-ns": (policy_a, policy_b), "a-ew": (policy_b, policy_a)}
-    show_bar = sys.stderr.isatty()
+    show_bar = stderr_is_terminal()
     for name, (ns, ew) in runs.items():
         spec = build_spec(
             {**params, f"ns_{word}": ns, f"ew_{word}": ew}, seed=params["seed"], mode=mode
@@ -238,6 +288,8 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
     lines.append(margin_sentence(a, b, result.margin, cases=cases))
     lines.append(narrowing_sentence(result.margin, result.unpaired, cases.split()[0]))
     if params["report_path"] is not None:
-        path = _write_report(out / "a-ns", out / "a-ew", params["report_path"], None)
+        path = _write_report(
+            str(out / "a-ns"), str(out / "a-ew"), params["report_path"], None, params["force"]
+        )
         lines.append(f"wrote {path}")
     click.echo("\n".join(lines))

@@ -206,6 +206,9 @@ class PartFormat:
             "compression": self.compression,
             "compression_level": self.compression_level,
             "write_statistics": self.statistics(schema),
+            # a CRC per page, checked by every reader of this package: a part with bytes
+            # zeroed or flipped is refused by name instead of read as data
+            "write_page_checksum": True,
             **self.encoding(schema),
         }
         if self.page_rows is not None and _HAS_PAGE_ROWS:

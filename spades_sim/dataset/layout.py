@@ -16,15 +16,19 @@ The manifest (``_manifest.json``) is::
     {"format": "spades_sim-run", "format_version": 1, "schema_version": meta["schema_version"],
      "meta": {...run meta...},
      "parts": {"00000": {"rows": n, "games_rows": m, "deal_start": a, "deal_stop": b,
-                         "file": "part-00000.parquet", "games_file": "_games/part-00000.parquet"},
+                         "file": "part-00000.parquet", "games_file": "_games/part-00000.parquet",
+                         "checksum": "crc32:...", "games_checksum": "crc32:..."},
                ...},
      "complete": false}
 
-written one line per key and per part (:func:`manifest_text`) and read back with
-:func:`parse_manifest`, which refuses anything that is not a manifest of a format this
-version reads. Each Parquet file also carries the key ``spades_sim`` (:data:`METADATA_KEY`)
-in its key-value metadata: ``{"format": "spades_sim-part", "format_version": 1, "table":
-"hands", "part": 0, "meta": {...}, "part_meta": {...}}``.
+``checksum`` is the CRC-32 of the file's bytes (:func:`~.store.file_checksum`), checked
+when a run is resumed; manifests written before it have none and are checked by row
+counts alone. The manifest is written one line per key and per part
+(:func:`manifest_text`) and read back with :func:`parse_manifest`, which refuses
+anything that is not a manifest of a format this version reads. Each Parquet file also
+carries the key ``spades_sim`` (:data:`METADATA_KEY`) in its key-value metadata:
+``{"format": "spades_sim-part", "format_version": 1, "table": "hands", "part": 0,
+"meta": {...}, "part_meta": {...}}``.
 
 The JSON helpers (:func:`json_normal`, :func:`first_difference`) are how a resume compares
 the stored meta with the new one.
@@ -62,7 +66,8 @@ PART_RE: Final = re.compile(r"part-(\d{5})\.parquet")
 TMP_RE: Final = re.compile(r"\.part-(\d{5})\.parquet(?:\.[0-9a-z]+)?\.tmp")
 MANIFEST_TMP: Final = "._manifest.json.tmp"
 RESERVED_PART_KEYS: Final = frozenset(
-    {"rows", "file"} | {f"{t}_{k}" for t in ("games", "plays") for k in ("rows", "file")}
+    {"rows", "file", "checksum"}
+    | {f"{t}_{k}" for t in ("games", "plays") for k in ("rows", "file", "checksum")}
 )
 
 Columns = Mapping[str, npt.NDArray[Any]]

@@ -2,18 +2,18 @@
 
 Contract
 --------
-:func:`write_part_files` writes one part's tables (hands, and games and plays when given)
-to temporary dot-names in the run directory, closes and (with ``fsync``) flushes them,
-then renames them into place, hands last: a hands file in place means the part's other
-tables are. It returns the part's manifest entry (``rows``, ``games_rows``, the part meta,
-``file``, ``games_file``, ...) and never touches the manifest: the process that owns the
-run's :class:`~spades_sim.dataset.writer.DatasetWriter` records it
+:func:`write_part_files` writes one part's tables (hands, and games and plays when
+given) to temporary dot-names in the run directory, closes and (with ``fsync``) flushes
+them, then renames them into place, hands last: a hands file in place means the part's
+other tables are. It returns the part's manifest entry (``rows``, ``games_rows``, the
+part meta, ``file``, ``games_file``, ..., and each file's ``checksum``) and never
+touches the manifest: the process that owns the run's
+:class:`~spades_sim.dataset.writer.DatasetWriter` records it
 (:meth:`~spades_sim.dataset.writer.DatasetWriter.record_part`). This is how Dask workers
 write parts while the client alone keeps the manifest (:mod:`spades_sim.run.cluster`),
 and what the writer itself calls. A part written twice (a retried task) is written the
 same way twice: each attempt has its own temporary name, and the rename replaces a file
-with an identical one. A failure removes the attempt's temporary files.
-"""
+with an identical one. A failure removes the attempt's temporary files."""
 
 from __future__ import annotations
 
@@ -89,6 +89,7 @@ def write_files(
     """Write every table of a part, rename them into place; return the manifest entry."""
     rows: dict[str, Any] = {}
     files: dict[str, str] = {}
+    checksums: dict[str, str] = {}
     renames: list[tuple[str, str]] = []
     try:
         # Renamed in this order: a hands file in place means the part's other tables are.
@@ -117,6 +118,9 @@ def write_files(
             prefix = "" if table == "hands" else f"{table}_"
             rows[prefix + "rows"] = arrow.num_rows
             files[prefix + "file"] = final
+            # of the bytes as written (the rename keeps them): a resume compares the file
+            # on disk with it
+            checksums[prefix + "checksum"] = store.checksum(tmp)
         for tmp, final in renames:
             store.replace(tmp, final)
         if fmt.fsync:
@@ -126,7 +130,12 @@ def write_files(
         for tmp, _ in renames:
             store.remove(tmp)
         raise
-    return {**dict(reversed(rows.items())), **part_meta, **dict(reversed(files.items()))}
+    return {
+        **dict(reversed(rows.items())),
+        **part_meta,
+        **dict(reversed(files.items())),
+        **dict(reversed(checksums.items())),
+    }
 
 
 def write_part_files(
@@ -156,8 +165,8 @@ def write_part_files(
     >>> run = tempfile.mkdtemp()
     >>> w = DatasetWriter(run, meta={"seed": 3})
     >>> entry = write_part_files(run, 4, {"x": np.arange(3, dtype=np.int8)}, meta=w.meta)
-    >>> entry
-    {'rows': 3, 'file': 'part-00004.parquet'}
+    >>> entry  # doctest: +ELLIPSIS
+    {'rows': 3, 'file': 'part-00004.parquet', 'checksum': 'crc32:...'}
     >>> w.record_part(4, entry)
     >>> read_manifest(run)["parts"]["00004"]["rows"], load(run)["x"].tolist()
     (3, [0, 1, 2])

@@ -10,7 +10,9 @@ built on pyarrow skip names starting with ``.`` or ``_`` (files and directories)
 DuckDB's ``*.parquet`` glob matches neither the ``.tmp`` files nor anything in a
 subdirectory. (DuckDB's ``read_parquet('DIR')`` and ``'DIR/**/*.parquet'`` do recurse into
 ``_games`` and ``_plays``: use ``'DIR/*.parquet'``.) :func:`load` gives integers their
-numpy dtypes and nullable booleans pandas ``"boolean"``.
+numpy dtypes and nullable booleans pandas ``"boolean"``. The readers check the page
+checksums the writer stores: a part file that cannot be read as written (bytes zeroed,
+truncated) is one ``CorruptPart`` error (a ``ValueError``) naming the file.
 """
 
 from __future__ import annotations
@@ -148,9 +150,14 @@ def load(
         if filters is not None and not isinstance(filters, pads.Expression)
         else filters
     )
-    data = open_dataset(path, table).to_table(
-        columns=list(columns) if columns is not None else None, filter=expression
-    )
+    wanted = list(columns) if columns is not None else None
+    try:
+        data = open_dataset(path, table).to_table(columns=wanted, filter=expression)
+    except (pa.ArrowException, OSError):
+        # pyarrow's dataset errors do not always say which file: find it, and say so
+        for rel in part_names(store, table):
+            store.read_part(rel, wanted)
+        raise
     return _to_pandas(data)
 
 

@@ -8,7 +8,10 @@ is refused with ``FileExistsError`` unless ``overwrite=True`` (delete only what 
 writes; refused with ``ValueError`` if there is no manifest but other files) or
 ``resume=True`` (the stored meta must equal the new one, else ``ValueError`` naming the
 first differing key; parts whose files are missing or short are dropped, temporary and
-unlisted files deleted, and :attr:`RunDirectory.done_parts` says what to skip).
+unlisted files deleted, and :attr:`RunDirectory.done_parts` says what to skip). A
+resumed part is kept only if each of its files has the CRC-32 its entry records (so a
+part with bytes zeroed or a truncated one is computed again); a resume therefore reads
+every kept file once.
 
 Atomicity. The manifest is rewritten whole (temporary name, then rename) each time a
 part is recorded, and only after the part's files are in place; the in-memory copy
@@ -27,6 +30,7 @@ import json
 import os
 import re
 import threading
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -54,7 +58,11 @@ from spades_sim.dataset.layout import (
 from spades_sim.dataset.parts import check_index
 from spades_sim.dataset.store import is_uri, open_store
 
-__all__ = ["RunDirectory"]
+__all__ = ["RunDirectory", "RunWarning"]
+
+
+class RunWarning(UserWarning):
+    """Something about a run directory the user should hear of (a damaged part redone)."""
 
 
 class RunDirectory:
@@ -103,12 +111,14 @@ class RunDirectory:
         entries = store.entries()
         foreign = [name for name, is_dir in entries if not is_run_entry(name, is_dir)]
         stored: dict[str, Any] | None = None
+        bad_manifest: str | None = None  # why the manifest there is not one this reads
         if (MANIFEST_NAME, False) in entries:
             try:
                 stored = parse_manifest(
                     store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME)
                 )
-            except ValueError:
+            except ValueError as exc:
+                bad_manifest = " ".join(str(exc).split())
                 foreign.insert(0, MANIFEST_NAME)
         if entries and not (overwrite or resume):
             if stored is not None or not foreign:
@@ -117,6 +127,10 @@ class RunDirectory:
                     "or --overwrite to replace it"
                 )
             raise FileExistsError(f"{root} is not empty and is not a spades_sim run")
+        if bad_manifest is not None:
+            raise ValueError(
+                f"refusing to {'overwrite' if overwrite else 'resume'} {root}: {bad_manifest}"
+            )
         if stored is None and foreign:
             raise ValueError(
                 f"refusing to {'overwrite' if overwrite else 'resume'} {root}: it is not a "
@@ -138,13 +152,24 @@ class RunDirectory:
                 f"now {short(lookup(self.meta, different))}); pass --overwrite to replace it"
             )
         parts = {k: v for k, v in stored.get("parts", {}).items() if self._part_intact(k, v)}
+        dropped = sorted(set(stored.get("parts", {})) - set(parts))
+        if dropped:  # said, not done silently: these parts are computed again
+            names = ", ".join(part_name(int(k)) if k.isdigit() else k for k in dropped[:5])
+            more = f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""
+            warnings.warn(
+                f"{root}: {len(dropped)} listed part(s) are missing, short or fail their "
+                f"checksum ({names}{more}); computing them again",
+                RunWarning,
+                stacklevel=2,
+            )
         stored["parts"] = parts
         self._write_manifest(stored)
         self._remove_run_files(keep={int(k) for k in parts})
         return stored
 
-    def _part_intact(self, key: str, entry: Any) -> bool:
-        """Whether a manifest entry's files exist with the row counts it records."""
+    def _part_intact(self, key: str, entry: Any, verify: bool = True) -> bool:
+        """Whether a manifest entry's files exist with the row counts it records and
+        (``verify``, when the entry has them) the checksums."""
         if not isinstance(entry, dict) or not re.fullmatch(r"\d{5}", key):
             return False
         for table in TABLE_DIRS:
@@ -160,6 +185,13 @@ class RunDirectory:
                 return False
             if rows != entry.get(prefix + "rows"):
                 return False
+            checksum = entry.get(prefix + "checksum")
+            if verify and checksum is not None:
+                try:
+                    if self.store.checksum(name) != checksum:
+                        return False
+                except OSError:
+                    return False
         return True
 
     def _remove_run_files(self, keep: set[int]) -> None:
@@ -226,7 +258,10 @@ class RunDirectory:
         the rows the entry gives; ``ValueError`` if they do not."""
         index = check_index(part_index)
         normal = json_normal(dict(entry), "entry")
-        if normal.get("file") != part_name(index) or not self._part_intact(f"{index:05d}", normal):
+        # the writer took the checksums from these very files: reading every part again
+        # here would cost the client a second pass over the cluster's output
+        intact = self._part_intact(f"{index:05d}", normal, verify=False)
+        if normal.get("file") != part_name(index) or not intact:
             raise ValueError(
                 f"part {index} of {self.store.describe()}: its files are missing or do not "
                 f"hold the rows its entry gives ({short(normal, 120)})"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from spades_sim._nb import odds as nb
 from spades_sim._nb.enums import BidParam, BidPolicy
@@ -145,6 +146,7 @@ def nil_odds(
     threads: int | None = None,
     max_tries: int = 200_000_000,
     draw: PolicyArg = "threshold",
+    progress: bool = False,
 ) -> NilOdds:
     """How often ``hand`` held at ``seat`` (default South; two players: P0) makes nil.
 
@@ -162,6 +164,8 @@ def nil_odds(
     completion unless ``dealer`` fixes it; the seats bid in turn from the dealer's left,
     so those after the nil bidder know of it. User-written policies run here as in
     ``simulate_hands`` (card by card: the lock-step play is the built-ins').
+    ``progress`` shows a tqdm bar of the completions played on stderr (the command line
+    does when stderr is a terminal).
 
     >>> odds = nil_odds("Q73.J52.T84.9632", n=1_000, seed=2, require={"N": {"spades": "4.."}})
     >>> odds.n, odds.tried > 1_000
@@ -196,7 +200,16 @@ def nil_odds(
     diff_squares = np.zeros(len(bids))
     made = tried = 0
     fatal = np.zeros(54, dtype=np.int64)
-    with kernel_threads(threads):
+    bar = tqdm(
+        total=n,
+        unit=" completions",
+        unit_scale=True,
+        dynamic_ncols=True,
+        desc="nil-odds",
+        disable=not progress,
+        leave=False,
+    )
+    with kernel_threads(threads), bar:
         sampler = Sampler(conditions, seed, n, max_tries)
         for start in range(0, n, CHUNK):
             deals, draws = sampler.sample(start, min(CHUNK, n - start))
@@ -211,6 +224,7 @@ def nil_odds(
             nil = played.nil_made[:, 0]
             made += int((nil == 1).sum())
             fatal += np.bincount(played.first_won[nil == 0, 0], minlength=54)
+            bar.update(len(nil))
     ci = proportion_ci(made, n)
     estimates = [mean_ci_of_moments(n, sums[k], squares[k]) for k in range(len(bids))]
     number_scores = {bid: estimates[k + 1] for k, bid in enumerate(candidates)}

@@ -130,4 +130,9 @@ def deal_completions(
 def check_sizes(n: int, max_tries: int) -> None:
     """Check the number of completions and the cap on draws (``max_tries >= n``)."""
     check_count(n, "n", 1, "the number of completions")
-    check_count(max_tries, "max_tries", int(n), "the cap on draws (at least n)")
+    check_count(max_tries, "max_tries", 1, "the cap on draws")
+    if n > max_tries:  # said of n: it is the one the caller most likely set
+        raise ValueError(
+            f"n: {n:,} completions is more than max_tries={max_tries:,}, the cap on draws; "
+            "ask for fewer completions or raise max_tries"
+        )

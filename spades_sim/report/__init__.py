@@ -47,7 +47,15 @@ from pathlib import Path
 
 from spades_sim._version import __version__
 from spades_sim.analysis.source import Data, sources
-from spades_sim.report.document import Document, Figure, Heading, Section, Table, Text
+from spades_sim.report.document import (
+    Document,
+    Figure,
+    Heading,
+    Section,
+    Table,
+    Text,
+    is_report,
+)
 from spades_sim.report.figures import ReportUnavailable, require_matplotlib
 from spades_sim.report.games import game_outcomes, games_section, pair_section
 from spades_sim.report.runs import (
@@ -73,14 +81,16 @@ def build(
 ) -> Document:
     """The report of ``run`` (with ``run_b``: of the duplicate pair) as a :class:`Document`."""
     require_matplotlib()
-    first = sources(run)[0]
+    # an unfinished run is reported (its facts say how much of it there is), and the two
+    # runs of a pair hold the same deals on purpose: the report pairs them
+    first = sources(run, partial=True)[0]
     if run_b is None:
-        data: Data | list[Data] = run
+        data: Data | list[Data] = first
         srcs = [first]
     else:
-        second = sources(run_b)[0]
+        second = sources(run_b, partial=True)[0]
         detect_pair(first, second)
-        data = [run, run_b]
+        data = [first, second]
         srcs = [first, second]
     for s in srcs:  # an aggregate has no rows, and the report reads rows
         if s.aggregate is not None:
@@ -136,14 +146,52 @@ def write(
     *,
     title: str | None = None,
     level: float = 0.95,
+    force: bool = False,
 ) -> Path:
     """Build the report (:func:`build`) and write it to ``out`` as one HTML file; returns
-    the path. The parent directory is created if missing."""
-    document = build(run, run_b, title=title, level=level)
+    the path. The parent directory is created if missing.
+
+    An existing ``out`` is replaced only if it is a report this package wrote
+    (:func:`is_report`), or with ``force``; otherwise :class:`WouldReplace` is raised
+    before anything is computed. The file is written under a temporary name and renamed,
+    so a failure leaves the old file whole.
+    """
     path = Path(out)
+    check_replaceable(path, force)
+    document = build(run, run_b, title=title, level=level)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(document.to_html(), encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(document.to_html(), encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path
+
+
+class WouldReplace(FileExistsError):
+    """The report's output is a file that is not a report this package wrote."""
+
+
+def check_replaceable(out: str | os.PathLike[str], force: bool = False) -> None:
+    """Refuse an output ``out`` that exists and is not a report (unless ``force``).
+
+    >>> import tempfile
+    >>> other = tempfile.NamedTemporaryFile("w", suffix=".md", delete=False).name
+    >>> check_replaceable(other)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    spades_sim.report.WouldReplace: ....md exists and is not a spades_sim report: ...
+    >>> check_replaceable(other, force=True)
+    """
+    path = Path(out)
+    if path.is_dir():
+        raise WouldReplace(f"{path} is a directory: give a file name for the report")
+    if path.exists() and not force and not is_report(path):
+        raise WouldReplace(
+            f"{path} exists and is not a spades_sim report: refusing to replace it "
+            "(pass --force to replace it anyway)"
+        )
 
 
 __all__ = [
@@ -155,6 +203,9 @@ __all__ = [
     "Section",
     "Table",
     "Text",
+    "WouldReplace",
     "build",
+    "check_replaceable",
+    "is_report",
     "write",
 ]

@@ -10,6 +10,10 @@ styles inline in a ``<style>`` element, images as ``data:`` URIs, no script, no 
 to anything outside the file, so it opens the same offline, attached to a mail or
 printed. Every piece of text is HTML-escaped; nothing is taken as markup.
 
+Every page carries :data:`MARKER` (a ``<meta name="generator">`` element) in its head:
+:func:`is_report` recognises a file this package wrote by it, so that writing a report
+replaces an earlier report but never another file (``spades_sim.report.write``).
+
 >>> doc = Document("A report", facts=[("seed", "1")],
 ...                sections=[Section("Nil", [Text(["Nil is hard."])])])
 >>> html = doc.to_html()
@@ -20,11 +24,34 @@ True
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spades_sim.report.figures import data_uri
+
+MARKER = '<meta name="generator" content="spades_sim report">'
+"""The element that marks a file as a report this package wrote."""
+
+
+def is_report(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a file holding a report this package wrote (:data:`MARKER` in
+    its head).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False) as f:
+    ...     _ = f.write("<html><head></head></html>")
+    >>> is_report(f.name), is_report(f.name + ".missing")
+    (False, False)
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return MARKER.encode() in head.split(b"</head>", 1)[0]
+
 
 STYLE = """
 body { font: 15px/1.55 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
@@ -141,6 +168,7 @@ class Document:
             "<head>",
             '<meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            MARKER,
             f"<title>{e(self.title)}</title>",
             f"<style>{STYLE}</style>",
             "</head>",
