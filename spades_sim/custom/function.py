@@ -33,6 +33,7 @@ import importlib.util
 import inspect
 import keyword
 import os
+import pickle
 import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -353,6 +354,4 @@ def rebuild(
     payload: bytes, kind: str, param_names: tuple[str, ...], blind_nil: Any
 ) -> UserFunction:
     """A :class:`UserFunction` pickled by value."""
-    import pickle
-
     return user_function(pickle.loads(payload), kind, param_names, blind_nil)
