@@ -315,7 +315,7 @@ def test_inconsistent_positions_are_refused(kwargs, message):
 
 def test_revoke_in_the_trick_is_refused():
     with pytest.raises(SpadesError, match="played 3H on a C lead while still holding C"):
-        Position(["", "4C", "QS", "JS"], "S", ["2C", "3H"], spades_broken=True)
+        Position(["5H", "4C", "QS 2S", "JS TS"], "S", ["2C", "3H"], spades_broken=True)
 
 
 def test_nil_seats_must_be_partners():
