@@ -178,59 +178,127 @@ def _run_of_nb(card, hand, live):
 
 
 # --- the transposition table ----------------------------------------------------------
+# A bucket of WAYS slots per hash of (shape, flags). A slot holds the shape (each hand's
+# length in each suit, 4 bits each), the flags (leader, whether a spade may be led, the
+# kind), the mask M of the cards that matter in relative-rank layout (the top cards of
+# each suit down to the lowest that mattered), and each hand's cards under M: a position
+# matches when it has the same shape and flags and each hand holds the same cards under M.
+
+WAYS = 4
+"""Slots a bucket of the table holds."""
+KEY_WORDS = 8
+"""Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
+
+
+@intrinsic
+def _pdep_hw_nb(typingctx, source, mask):
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
 
 
 @njit(inline="always", cache=True)
-def _key_nb(hands, leader, lead_spades, kind, keys):
-    """Fill ``keys`` (4 words) with the relative-rank key of a trick start; its slot hash."""
-    live = hands[0] | hands[1] | hands[2] | hands[3]
-    k0 = pext_nb(hands[0], live)
-    k1 = pext_nb(hands[1], live)
-    k2 = pext_nb(hands[2], live)
-    k3 = pext_nb(hands[3], live)
-    n_c = np.uint64(popcount_nb(live & SUIT_MASKS[0]))
-    n_d = np.uint64(popcount_nb(live & SUIT_MASKS[1]))
-    n_h = np.uint64(popcount_nb(live & SUIT_MASKS[2]))
-    n_s = np.uint64(popcount_nb(live & SUIT_MASKS[3]))
-    k0 |= (
-        (np.uint64(leader) << np.uint64(54))
-        | (np.uint64(lead_spades) << np.uint64(56))
-        | (np.uint64(kind) << np.uint64(57))
+def _pdep_sw_nb(source, mask):
+    out = ZERO
+    bit = ONE
+    m = mask
+    while m:
+        low = m & (~m + ONE)
+        if source & bit:
+            out |= low
+        bit <<= ONE
+        m ^= low
+    return out
+
+
+pdep_nb = _pdep_hw_nb if HAS_PDEP else _pdep_sw_nb
+"""``pdep_nb(x, mask)``: the low bits of ``x`` placed at the set bits of ``mask``."""
+
+
+@njit(inline="always", cache=True)
+def _shape_nb(hands):
+    shape = ZERO
+    for h in range(4):
+        for s in range(4):
+            n = np.uint64(popcount_nb(hands[h] & SUIT_MASKS[s]))
+            shape |= n << np.uint64(16 * h + 4 * s)
+    return shape
+
+
+@njit(inline="always", cache=True)
+def _flags_nb(leader, lead_spades, kind):
+    return np.uint64(leader) | (np.uint64(lead_spades) << np.uint64(2)) | (
+        np.uint64(kind) << np.uint64(3)
     )
-    k1 |= (n_c << np.uint64(54)) | (n_d << np.uint64(58))
-    k2 |= (n_h << np.uint64(54)) | (n_s << np.uint64(58))
-    keys[0] = k0
-    keys[1] = k1
-    keys[2] = k2
-    keys[3] = k3
-    return (k0 * _H0) ^ (k1 * _H1) ^ (k2 * _H2) ^ (k3 * _H3)
 
 
 @njit(inline="always", cache=True)
-def _probe_nb(tt_keys, tt_data, slot, keys):
-    """The entry's data word if ``keys`` is in ``slot``, else 0."""
-    if (
-        tt_keys[slot, 0] == keys[0]
-        and tt_keys[slot, 1] == keys[1]
-        and tt_keys[slot, 2] == keys[2]
-        and tt_keys[slot, 3] == keys[3]
-    ):
-        return tt_data[slot]
-    return np.int64(0)
+def _bucket_nb(shape, flags, n_buckets):
+    h = (shape * _H0) ^ (flags * _H1)
+    h ^= h >> np.uint64(29)
+    h *= _H2
+    return np.int64((h >> np.uint64(32)) & np.uint64(n_buckets - 1)) * WAYS
 
 
 @njit(inline="always", cache=True)
-def _store_nb(tt_keys, tt_data, slot, keys, lb, ub, best):
-    tt_keys[slot, 0] = keys[0]
-    tt_keys[slot, 1] = keys[1]
-    tt_keys[slot, 2] = keys[2]
-    tt_keys[slot, 3] = keys[3]
-    tt_data[slot] = _VALID | np.int64(lb) | (np.int64(ub) << 8) | (np.int64(best + 1) << 16)
+def _top_nb(rel, live):
+    """The live cards at or above the lowest card of ``rel`` in each suit."""
+    top = ZERO
+    for s in range(4):
+        r = rel & live & SUIT_MASKS[s]
+        if r:
+            top |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(lowest_card_nb(r))) - ONE)
+    return top
 
 
 @njit(inline="always", cache=True)
-def _slot_nb(h, mask):
-    return np.int64((h >> np.uint64(32)) & mask)
+def _pack_nb(lb, ub, best):
+    return _VALID | np.int64(lb) | (np.int64(ub) << 8) | (np.int64(best + 1) << 16)
+
+
+@njit(inline="always", cache=True)
+def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub, best, stats):
+    """Keep a result whose proof rests on the cards ``rel`` (absolute ids)."""
+    m = pext_nb(_top_nb(rel, live), live)
+    o0 = rel_hands[0] & m
+    o1 = rel_hands[1] & m
+    o2 = rel_hands[2] & m
+    o3 = rel_hands[3] & m
+    victim = -1
+    for w in range(WAYS):
+        i = base + w
+        if tt_data[i] == 0:
+            if victim < 0:
+                victim = i
+            continue
+        if (
+            tt_keys[i, 0] == shape and tt_keys[i, 1] == flags and tt_keys[i, 2] == m
+            and tt_keys[i, 3] == o0 and tt_keys[i, 4] == o1 and tt_keys[i, 5] == o2
+            and tt_keys[i, 6] == o3
+        ):  # fmt: skip
+            old = tt_data[i]
+            lb = max(lb, np.int64(old & 0xFF))
+            ub = min(ub, np.int64((old >> 8) & 0xFF))
+            tt_data[i] = _pack_nb(lb, ub, best)
+            return
+    if victim < 0:
+        stats[1] += 1
+        victim = base + (stats[1] & (WAYS - 1))
+    tt_keys[victim, 0] = shape
+    tt_keys[victim, 1] = flags
+    tt_keys[victim, 2] = m
+    tt_keys[victim, 3] = o0
+    tt_keys[victim, 4] = o1
+    tt_keys[victim, 5] = o2
+    tt_keys[victim, 6] = o3
+    tt_data[victim] = _pack_nb(lb, ub, best)
 
 
 # --- bounds at a trick start -----------------------------------------------------------
@@ -239,53 +307,57 @@ def _slot_nb(h, mask):
 @njit(inline="always", cache=True)
 def _sure_spades_nb(hands, side, players):
     """Tricks ``side`` takes for sure: for one of its players, the spades above every
-    opponent's spade (each wins its own trick)."""
+    opponent's spade (each wins its own trick). Returns (tricks, the cards it rests on)."""
     opp = ZERO
     for p in range(players):
         if (p & 1) != side:
             opp |= hands[p]
     opp &= SPADE_MASK
     best = 0
+    rel = ZERO
     for p in range(players):
         if (p & 1) == side:
             mine = hands[p] & SPADE_MASK
             if opp:
                 mine &= _above_nb(highest_card_nb(opp))
-            best = max(best, popcount_nb(mine))
-    return best
+            if popcount_nb(mine) > best:
+                best = popcount_nb(mine)
+                rel = mine
+    return best, rel
 
 
 @njit(inline="always", cache=True)
 def _quick_tricks_nb(hands, leader, lead_spades, players):
     """Tricks the leader's side takes for sure by the leader cashing winners: top spades
     (above every other spade) first, then in each side suit the cards above every other
-    card of it, as many rounds as every opponent who still holds a spade must follow."""
+    card of it, as many rounds as every opponent who still holds a spade must follow.
+    Returns (tricks, the cards it rests on)."""
     mine = hands[leader]
     others = ZERO
     for p in range(players):
         if p != leader:
             others |= hands[p]
     cashed = 0
+    rel = ZERO
     my_sp = mine & SPADE_MASK
     if my_sp and (lead_spades or not (mine & NON_SPADE_MASK)):
         other_sp = others & SPADE_MASK
-        cashed = popcount_nb(my_sp & _above_nb(highest_card_nb(other_sp))) if other_sp else (
-            popcount_nb(my_sp)
-        )
+        top = my_sp & _above_nb(highest_card_nb(other_sp)) if other_sp else my_sp
+        cashed = popcount_nb(top)
+        rel = top
     q = cashed
     if players == 4:
         partner = hands[leader ^ 2]
         # a partner with only spades might have to ruff a winner and take the lead away
         if partner and not (partner & NON_SPADE_MASK):
-            return q
+            return q, rel
     for s in range(3):
         mine_s = mine & SUIT_MASKS[s]
         if not mine_s:
             continue
         others_s = others & SUIT_MASKS[s]
-        k = popcount_nb(mine_s & _above_nb(highest_card_nb(others_s))) if others_s else (
-            popcount_nb(mine_s)
-        )
+        tops = mine_s & _above_nb(highest_card_nb(others_s)) if others_s else mine_s
+        k = popcount_nb(tops)
         if k == 0:
             continue
         limit = 99
@@ -293,8 +365,13 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
             if (o & 1) != (leader & 1):
                 if popcount_nb(hands[o] & SPADE_MASK) > cashed:
                     limit = min(limit, popcount_nb(hands[o] & SUIT_MASKS[s]))
-        q += min(k, limit)
-    return q
+        take = min(k, limit)
+        for _ in range(take):
+            c = highest_card_nb(tops)
+            rel |= ONE << np.uint64(c)
+            tops ^= ONE << np.uint64(c)
+        q += take
+    return q, rel
 
 
 # --- move ordering -------------------------------------------------------------------
@@ -372,6 +449,14 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
 # One loop with an explicit stack rather than recursion: Numba cannot load a recursive
 # function from its on-disk cache, and every recursive call would count references to
 # the scratch arrays. Row ``d`` of ``st``/``ust`` is the node ``d`` plies below the root.
+#
+# Each node also returns the cards its result rests on (``rel``, absolute ids): the cards
+# that won a trick by rank (over a card of their own suit) somewhere in its proof, those
+# a bound counted, those of the table entries it used. Any position with the same shape,
+# the same trick and the same owners of every live card at or above the lowest such card
+# of each suit has the same result (the cards below are interchangeable small cards, the
+# rules of following depend only on lengths); a node whose mover had a run of equal
+# cards cut by that threshold takes the whole run, so that equal cards stay equal.
 
 MODE_TRICKS = 0
 """Search mode: does side 0 take at least ``target`` tricks."""
@@ -379,19 +464,21 @@ MODE_NIL = 1
 """Search mode: do the seats of ``nil_mask`` win no trick."""
 
 _SEAT, _POS, _LED, _WCARD, _WSEAT, _BROKEN, _FIRST, _TARGET = 0, 1, 2, 3, 4, 5, 6, 7
-_NM, _IDX, _MAX, _SLOT, _LB, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
-_HAND, _TRICK = 0, 1
+_NM, _IDX, _MAX, _BASE, _LB, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
+_HAND, _TRICK, _REL, _WREL, _SHAPE, _FLAGS, _R0 = 0, 1, 2, 3, 4, 5, 6
 ST_FIELDS = 16
 """Columns of the integer stack rows (``st``)."""
+UST_FIELDS = 10
+"""Columns of the unsigned stack rows (``ust``): hand, trick, rel, trick winner's rel,
+shape, flags and the four hands in relative-rank layout."""
 
 
 @njit(cache=True)
 def scratch_nb():
-    """The stacks one search uses: (st, ust, keys, moves, scores, hist)."""
+    """The stacks one search uses: (st, ust, moves, scores, hist)."""
     return (
         np.zeros((MAX_DEPTH, ST_FIELDS), dtype=np.int64),
-        np.zeros((MAX_DEPTH, 2), dtype=np.uint64),
-        np.zeros((MAX_DEPTH, 4), dtype=np.uint64),
+        np.zeros((MAX_DEPTH, UST_FIELDS), dtype=np.uint64),
         np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
         np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
         np.zeros(64, dtype=np.int64),
@@ -399,36 +486,59 @@ def scratch_nb():
 
 
 @njit(inline="always", cache=True)
-def _finish_nb(mode, st, keys, d, result, cut, tt_keys, tt_data):
-    """Store node ``d``'s outcome in the table (trick starts only)."""
-    slot = st[d, _SLOT]
-    if slot < 0:
-        return
+def _extend_nb(rel, hand, live):
+    """``rel`` with, in each suit, the rest of ``hand``'s run at its lowest card."""
+    for s in range(4):
+        r = rel & SUIT_MASKS[s]
+        if not r:
+            continue
+        t = lowest_card_nb(r)
+        if not (hand >> np.uint64(t)) & ONE:
+            continue
+        below = live & SUIT_MASKS[s] & ((ONE << np.uint64(t)) - ONE)
+        others = below & ~hand
+        floor = (ONE << np.uint64(highest_card_nb(others) + 1)) if others else ONE
+        rel |= below & hand & ~(floor - ONE)
+    return rel
+
+
+@njit(inline="always", cache=True)
+def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stats):
+    """Close node ``d``: widen ``rel`` over the mover's runs, store a trick start's
+    result in the table. Returns the node's ``rel``."""
+    live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
+    hand = ust[d, _HAND]
+    live |= hand  # the mover's card is back in its hand by now; be explicit
+    rel = _extend_nb(rel & live, hand, live)
+    base = st[d, _BASE]
+    if base < 0:
+        return rel
     best = cut if cut >= 0 else st[d, _BEST]
     if mode == MODE_TRICKS:
-        lb = st[d, _LB]
-        ub = st[d, _UB]
         if result:
-            lb = max(lb, st[d, _TARGET])
+            lb, ub = st[d, _TARGET], st[d, _N]
         else:
-            ub = min(ub, st[d, _TARGET] - 1)
-        _store_nb(tt_keys, tt_data, slot, keys[d], lb, ub, best)
+            lb, ub = 0, st[d, _TARGET] - 1
     else:
-        _store_nb(tt_keys, tt_data, slot, keys[d], 1 if result else 0, 0, best)
+        lb = ub = 1 if result else 0
+    _store_nb(
+        tt_keys, tt_data, base, ust[d, _SHAPE], ust[d, _FLAGS], ust[d, _R0 : _R0 + 4], live,
+        rel, lb, ub, best, stats,
+    )  # fmt: skip
+    return rel
 
 
 @njit(cache=True)
 def search_nb(
     mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, target,
-    nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, keys, moves, scores, hist,
-    stats,
+    nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
 ):  # fmt: skip
     """The boolean search from a node (``hands`` is changed during it and restored).
 
     ``MODE_TRICKS``: whether side 0 takes at least ``target`` of the tricks left, the
     current one included. ``MODE_NIL``: whether the side of the seats in ``nil_mask``
     keeps all of them from winning a trick (``target`` unused)."""
-    tmask = np.uint64(tt_data.shape[0] - 1)
+    n_buckets = tt_data.shape[0] // WAYS
     nil_side = 0
     for p in range(players):
         if (nil_mask >> p) & 1:
@@ -445,6 +555,7 @@ def search_nb(
     d = 0
     phase = 0  # 0 enter node d, 1 try its next move, 2 node d is done (v), 3 child done (v)
     v = False
+    vrel = ZERO
     while True:
         if phase == 0:
             stats[0] += 1
@@ -454,8 +565,11 @@ def search_nb(
             hand = hands[seat]
             n = popcount_nb(hand)
             st[d, _N] = n
-            st[d, _SLOT] = -1
+            st[d, _BASE] = -1
             st[d, _BEST] = -1
+            ust[d, _HAND] = hand
+            ust[d, _REL] = ZERO
+            vrel = ZERO
             phase = 1
             if mode == MODE_TRICKS:
                 if target <= 0:
@@ -470,51 +584,69 @@ def search_nb(
             if phase == 1 and pos == 0 and not st[d, _FIRST]:
                 lead_spades = 1 if (st[d, _BROKEN] or any_time) else 0
                 kind = KIND_TRICKS if mode == MODE_TRICKS else 1 + nil_mask
-                h = _key_nb(hands, seat, lead_spades, kind, keys[d])
-                slot = _slot_nb(h, tmask)
-                st[d, _SLOT] = slot
-                data = _probe_nb(tt_keys, tt_data, slot, keys[d])
-                lb = 0
-                ub = n
-                if data:
+                live = hands[0] | hands[1] | hands[2] | hands[3]
+                shape = _shape_nb(hands)
+                flags = _flags_nb(seat, lead_spades, kind)
+                base = _bucket_nb(shape, flags, n_buckets)
+                st[d, _BASE] = base
+                ust[d, _SHAPE] = shape
+                ust[d, _FLAGS] = flags
+                for h in range(4):
+                    ust[d, _R0 + h] = pext_nb(hands[h], live)
+                for w in range(WAYS):
+                    i = base + w
+                    data = tt_data[i]
+                    if data == 0 or tt_keys[i, 0] != shape or tt_keys[i, 1] != flags:
+                        continue
+                    m = tt_keys[i, 2]
+                    if (
+                        (ust[d, _R0] & m) != tt_keys[i, 3]
+                        or (ust[d, _R0 + 1] & m) != tt_keys[i, 4]
+                        or (ust[d, _R0 + 2] & m) != tt_keys[i, 5]
+                        or (ust[d, _R0 + 3] & m) != tt_keys[i, 6]
+                    ):
+                        continue
                     lb = np.int64(data & 0xFF)
                     ub = np.int64((data >> 8) & 0xFF)
                     st[d, _BEST] = np.int64((data >> 16) & 0xFF) - 1
-                st[d, _LB] = lb
-                st[d, _UB] = ub
-                if mode == MODE_TRICKS:
-                    if data and lb >= target:
-                        v = True
-                        phase = 2
-                    elif data and ub < target:
-                        v = False
-                        phase = 2
-                    else:
-                        q = _quick_tricks_nb(hands, seat, lead_spades, players)
-                        s0 = _sure_spades_nb(hands, 0, players)
-                        s1 = _sure_spades_nb(hands, 1, players)
-                        if seat & 1:
-                            s1 = max(s1, q)
-                        else:
-                            s0 = max(s0, q)
-                        if s0 >= target:
+                    if mode == MODE_TRICKS:
+                        if lb >= target:
                             v = True
-                            phase = 2
-                        elif n - s1 < target:
+                        elif ub < target:
                             v = False
-                            phase = 2
-                elif data:
-                    v = lb == 1
+                        else:
+                            continue
+                    else:
+                        v = lb == 1
+                    vrel = pdep_nb(m, live)
                     phase = 2
-                else:
+                    break
+                if phase == 1 and mode == MODE_TRICKS:
+                    q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
+                    s0, r0 = _sure_spades_nb(hands, 0, players)
+                    s1, r1 = _sure_spades_nb(hands, 1, players)
+                    if seat & 1:
+                        if q > s1:
+                            s1, r1 = q, rq
+                    elif q > s0:
+                        s0, r0 = q, rq
+                    if s0 >= target:
+                        v = True
+                        vrel = r0
+                        phase = 2
+                    elif n - s1 < target:
+                        v = False
+                        vrel = r1
+                        phase = 2
+                elif phase == 1:
                     # the highest spade out wins whatever trick it falls to
-                    live = hands[0] | hands[1] | hands[2] | hands[3]
                     sp = live & SPADE_MASK
                     if sp:
-                        top = np.uint64(highest_card_nb(sp))
+                        top = highest_card_nb(sp)
                         for p in range(players):
-                            if (nil_mask >> p) & 1 and (hands[p] >> top) & ONE:
+                            if (nil_mask >> p) & 1 and (hands[p] >> np.uint64(top)) & ONE:
                                 v = False
+                                vrel = ONE << np.uint64(top)
                                 phase = 2
             if phase == 1:
                 led = st[d, _LED]
@@ -542,12 +674,13 @@ def search_nb(
                 st[d, _NM] = nm
                 st[d, _IDX] = 0
                 st[d, _MAX] = 1 if (seat & 1) == (0 if mode == MODE_TRICKS else nil_side) else 0
-                ust[d, _HAND] = hand
         elif phase == 1:
             i = st[d, _IDX]
             if i == st[d, _NM]:
                 v = st[d, _MAX] == 0
-                _finish_nb(mode, st, keys, d, v, -1, tt_keys, tt_data)
+                vrel = _finish_nb(
+                    mode, st, ust, d, v, -1, ust[d, _REL], hands, tt_keys, tt_data, stats
+                )
                 phase = 2
                 continue
             st[d, _IDX] = i + 1
@@ -568,8 +701,13 @@ def search_nb(
             e = d + 1
             st[e, _BROKEN] = broken_after
             if pos + 1 == players:
+                cards = ust[d, _TRICK] | bit
+                wbit = ONE << np.uint64(wc)
+                by_rank = cards & SUIT_MASKS[_suit_nb(wc)] & ~wbit
+                ust[d, _WREL] = wbit if by_rank else ZERO
                 if mode == MODE_NIL and (nil_mask >> ws) & 1:
                     v = False
+                    vrel = ZERO
                     phase = 3
                     continue
                 st[e, _SEAT] = ws
@@ -581,6 +719,7 @@ def search_nb(
                 st[e, _TARGET] = st[d, _TARGET] - (1 - (ws & 1))
                 ust[e, _TRICK] = ZERO
             else:
+                ust[d, _WREL] = ZERO
                 st[e, _SEAT] = seat + 1 if seat + 1 < players else 0
                 st[e, _POS] = pos + 1
                 st[e, _LED] = led
@@ -598,12 +737,14 @@ def search_nb(
             phase = 3
         else:
             hands[st[d, _SEAT]] = ust[d, _HAND]
+            r_move = vrel | ust[d, _WREL]
             if v == (st[d, _MAX] == 1):
                 c = moves[d, st[d, _IDX] - 1]
                 hist[c] += st[d, _N] * st[d, _N]
-                _finish_nb(mode, st, keys, d, v, c, tt_keys, tt_data)
+                vrel = _finish_nb(mode, st, ust, d, v, c, r_move, hands, tt_keys, tt_data, stats)
                 phase = 2
             else:
+                ust[d, _REL] |= r_move
                 phase = 1
 
 
@@ -615,7 +756,7 @@ def dd_value_nb(
     """Side 0's tricks from this node to the end, the current trick included, under
     perfect play: zero-window searches from ``guess`` (clipped to the possible range),
     one trick up or down at a time until the answer flips."""
-    st, ust, keys, moves, scores, hist = scratch_nb()
+    st, ust, moves, scores, hist = scratch_nb()
     work = hands.copy()
     lo = 0
     hi = popcount_nb(hands[seat])
@@ -624,8 +765,8 @@ def dd_value_nb(
         g = min(max(g, lo + 1), hi)
         if search_nb(
             MODE_TRICKS, work, players, seat, pos, led, win_card, win_seat, trick, broken,
-            first, g, 0, any_time, two_clubs, tt_keys, tt_data, st, ust, keys, moves, scores,
-            hist, stats,
+            first, g, 0, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist,
+            stats,
         ):  # fmt: skip
             lo = g
             g += 1
@@ -642,12 +783,11 @@ def nil_safe_nb(
 ):  # fmt: skip
     """Whether the nil side keeps the seats of ``nil_mask`` (a bit per seat) from winning
     any trick from this node on, the current one included."""
-    st, ust, keys, moves, scores, hist = scratch_nb()
+    st, ust, moves, scores, hist = scratch_nb()
     work = hands.copy()
     return search_nb(
         MODE_NIL, work, players, seat, pos, led, win_card, win_seat, trick, broken, first, 0,
-        nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, keys, moves, scores, hist,
-        stats,
+        nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
     )  # fmt: skip
 
 
@@ -761,4 +901,4 @@ def dd_table_nb(
 def new_table(bits):
     """A fresh transposition table of ``2**bits`` slots: (keys, data) (plain NumPy)."""
     size = 1 << bits
-    return np.zeros((size, 4), dtype=np.uint64), np.zeros(size, dtype=np.int64)
+    return np.zeros((size, KEY_WORDS), dtype=np.uint64), np.zeros(size, dtype=np.int64)

@@ -47,9 +47,9 @@ __all__ = [
 ]
 
 DEFAULT_TABLE_BITS = 20
-"""Slots of a thread's table, as a power of two: 2**20 slots of 40 bytes, 40 MiB."""
-MAX_TABLE_BITS = 22
-"""The largest table allowed: 2**22 slots, 160 MiB a thread."""
+"""Slots of a thread's table, as a power of two: 2**20 slots of 72 bytes, 72 MiB."""
+MAX_TABLE_BITS = 21
+"""The largest table allowed: 2**21 slots, 144 MiB a thread."""
 
 
 @dataclass
@@ -67,7 +67,7 @@ class Table:
         if not 10 <= self.bits <= MAX_TABLE_BITS:
             raise ValueError(f"table bits: must be 10..{MAX_TABLE_BITS}, got {self.bits}")
         self.keys, self.data = dd.new_table(self.bits)
-        self.stats = np.zeros(1, dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
 
     @property
     def nbytes(self) -> int:

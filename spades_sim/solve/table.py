@@ -157,12 +157,12 @@ def dd_table(
                 if tables is None:
                     size = 1 << table_bits
                     tables = (
-                        np.zeros((stripes, size, 4), dtype=np.uint64),
+                        np.zeros((stripes, size, dd.KEY_WORDS), dtype=np.uint64),
                         np.zeros((stripes, size), dtype=np.int64),
                     )
                 tricks = np.zeros((end - start, 2), dtype=np.int64)
                 nil = np.zeros((end - start, 4), dtype=np.int64)
-                stats = np.zeros((stripes, 1), dtype=np.int64)
+                stats = np.zeros((stripes, 2), dtype=np.int64)
                 run_blocks(
                     dd.dd_table_nb, stripes, np.int64(stripes), np.ascontiguousarray(full[start:end]),
                     np.ascontiguousarray(leaders[start:end]), np.int64(players), any_time,
