@@ -81,7 +81,9 @@ def main() -> None:
         opening_dd.append(t1 - t0)
         opening_nil.append((t2 - t1) / 4)
     c, d = np.mean(opening_dd) * 1e3, np.mean(opening_nil) * 1e3
-    print(f"opening position: dd_tricks {c:.2f} ms, nil_safe {d:.2f} ms a seat ({c / d:.1f}x faster)")
+    print(
+        f"opening position: dd_tricks {c:.2f} ms, nil_safe {d:.2f} ms a seat ({c / d:.1f}x faster)"
+    )
 
     n_table = args.table_deals or args.deals
     masks = np.array(deals(n_table, args.seed + 1), dtype=np.uint64)
@@ -90,8 +92,10 @@ def main() -> None:
     dd_table(masks, np.arange(n_table) % 4)
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"dd_table: {n_table} deals in {seconds:.1f} s, {n_table / seconds:.2f} deals/s "
-          f"(opening tricks and 4 nils each), peak RSS {peak:.0f} MiB")
+    print(
+        f"dd_table: {n_table} deals in {seconds:.1f} s, {n_table / seconds:.2f} deals/s "
+        f"(opening tricks and 4 nils each), peak RSS {peak:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

@@ -292,20 +292,53 @@ def test_position_after_a_record():
         ({"hands": ["AS", "AS", "QS", "JS"], "to_play": "N"}, "held by both seat N and seat E"),
         ({"hands": ["AS", "KS", "QS", "XX"], "to_play": "N"}, "seat W: unknown card"),
         ({"hands": ["AS", "KS", "QS", "JS"], "to_play": "Q"}, "to_play: unknown seat"),
-        ({"hands": ["AS", "KS QS", "JS", "TS"], "to_play": "N"}, "seat E holds 2 cards, expected 1"),
-        ({"hands": ["2C", "KS 3C", "QS 4C", "JS 5C"], "to_play": "E", "trick": ["AS"]},
-         "led AS before"),
+        (
+            {"hands": ["AS", "KS QS", "JS", "TS"], "to_play": "N"},
+            "seat E holds 2 cards, expected 1",
+        ),
+        (
+            {"hands": ["2C", "KS 3C", "QS 4C", "JS 5C"], "to_play": "E", "trick": ["AS"]},
+            "led AS before",
+        ),
         ({"hands": ["AS", "KS", "QS", "JS"], "to_play": "E", "trick": ["AS"]}, "still in the hand"),
-        ({"hands": ["", "2H", "QS", "JS 3C"], "to_play": "E", "trick": ["2C"],
-          "spades_broken": True}, "seat W holds 2 cards"),
-        ({"hands": ["3C", "", "QS", "JS"], "to_play": "S", "trick": ["2C", "KS"],
-          "spades_broken": True}, "seat N holds 1 cards, expected 0"),
-        ({"hands": ["", "3C", "QS", "JS"], "to_play": "E", "trick": ["2C", "KS", "AS", "TS"],
-          "spades_broken": True}, "trick: holds 4 cards"),
+        (
+            {
+                "hands": ["", "2H", "QS", "JS 3C"],
+                "to_play": "E",
+                "trick": ["2C"],
+                "spades_broken": True,
+            },
+            "seat W holds 2 cards",
+        ),
+        (
+            {
+                "hands": ["3C", "", "QS", "JS"],
+                "to_play": "S",
+                "trick": ["2C", "KS"],
+                "spades_broken": True,
+            },
+            "seat N holds 1 cards, expected 0",
+        ),
+        (
+            {
+                "hands": ["", "3C", "QS", "JS"],
+                "to_play": "E",
+                "trick": ["2C", "KS", "AS", "TS"],
+                "spades_broken": True,
+            },
+            "trick: holds 4 cards",
+        ),
         ({"hands": ["", "", "", ""], "to_play": "N"}, "holds no card"),
         ({"hands": ["BJ", "KS", "QS", "JS"], "to_play": "N"}, "not in the standard pack"),
-        ({"hands": ["AS", "KS", "QS", "JS"], "to_play": "N", "first_trick": True,
-          "spades_broken": True}, "cannot be broken before the first trick"),
+        (
+            {
+                "hands": ["AS", "KS", "QS", "JS"],
+                "to_play": "N",
+                "first_trick": True,
+                "spades_broken": True,
+            },
+            "cannot be broken before the first trick",
+        ),
     ],
 )
 def test_inconsistent_positions_are_refused(kwargs, message):

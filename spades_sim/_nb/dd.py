@@ -234,8 +234,10 @@ def _shape_nb(hands):
 
 @njit(inline="always", cache=True)
 def _flags_nb(leader, lead_spades, kind):
-    return np.uint64(leader) | (np.uint64(lead_spades) << np.uint64(2)) | (
-        np.uint64(kind) << np.uint64(3)
+    return (
+        np.uint64(leader)
+        | (np.uint64(lead_spades) << np.uint64(2))
+        | (np.uint64(kind) << np.uint64(3))
     )
 
 
@@ -362,9 +364,8 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
             continue
         limit = 99
         for o in range(players):
-            if (o & 1) != (leader & 1):
-                if popcount_nb(hands[o] & SPADE_MASK) > cashed:
-                    limit = min(limit, popcount_nb(hands[o] & SUIT_MASKS[s]))
+            if (o & 1) != (leader & 1) and popcount_nb(hands[o] & SPADE_MASK) > cashed:
+                limit = min(limit, popcount_nb(hands[o] & SUIT_MASKS[s]))
         take = min(k, limit)
         for _ in range(take):
             c = highest_card_nb(tops)
@@ -860,7 +861,6 @@ def card_values_nb(
         best = max(best, v)
         work[seat] = hand
     return best
-
 
 
 # --- many deals ----------------------------------------------------------------------

@@ -30,8 +30,12 @@ __all__ = ["solve"]
 @click.option("--dealer", default="W", show_default=True, metavar="S", help="Dealer of the deal.")
 @click.option("--broken", is_flag=True, help="Solve with spades already broken (as bridge).")
 @click.option("--cards", "show_cards", is_flag=True, help="Print the value of each legal card.")
-@click.option("--nil", "nil_seats", multiple=True, metavar="SEAT", help="Check a nil; repeat for partners.")
-@click.option("--out", type=click.Path(path_type=Path), metavar="DIR", help="With RUN: Parquet parts here.")
+@click.option(
+    "--nil", "nil_seats", multiple=True, metavar="SEAT", help="Check a nil; repeat for partners."
+)
+@click.option(
+    "--out", type=click.Path(path_type=Path), metavar="DIR", help="With RUN: Parquet parts here."
+)
 @rules_options
 def solve(**params: Any) -> None:
     """Solve a deal double-dummy: the tricks under perfect play, every card seen.
@@ -45,7 +49,8 @@ def solve(**params: Any) -> None:
     from spades_sim.cards import seat_index, seat_name, side_name
     from spades_sim.kernels import announce_compiles
     from spades_sim.rules import Rules
-    from spades_sim.solve import Position, dd_cards, dd_table, dd_tricks, nil_safe
+    from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
+    from spades_sim.solve.table import dd_table
 
     hands = list(params["hands"])
     if len(hands) == 1:

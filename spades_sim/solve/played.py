@@ -48,7 +48,7 @@ def record_of(spec: Any, index: int) -> tuple[HandRecord, tuple[int, ...]]:
     dealer = int(chunk.hands["dealer"][0])
     nils = tuple(s for s in range(players) if int(chunk.hands["nil"][s]))
     plays = [int(v) for v in chunk.plays["plays"][0]]
-    return HandRecord(hands, dealer, plays, spec.rules), nils
+    return HandRecord(tuple(hands), dealer, tuple(plays), spec.rules), nils
 
 
 def play_costs(record: HandRecord, nils: Sequence[int] = ()) -> list[PlayCost]:
@@ -65,9 +65,10 @@ def play_costs(record: HandRecord, nils: Sequence[int] = ()) -> list[PlayCost]:
         lost_nil = []
         for s in nils:
             now = nxt is not None and safe[s] and nil_safe(nxt, s)
-            if safe[s] and not now and s % 2 == seat % 2:
-                if nxt is not None or _wins_last(record, s):
-                    lost_nil.append(s)
+            # only the nil side's own card can lose a nil that was safe before it
+            lost = safe[s] and not now and s % 2 == seat % 2
+            if lost and (nxt is not None or _wins_last(record, s)):
+                lost_nil.append(s)
             safe[s] = now
         out.append(PlayCost(k // players, seat, card, lost_tricks, tuple(lost_nil)))
         if nxt is None:

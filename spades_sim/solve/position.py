@@ -99,7 +99,7 @@ class Position:
             seat = seat_index(to_play, players)
         except ValueError as error:
             raise SpadesError(f"to_play: {error}") from None
-        if isinstance(trick, (str, bytes)):
+        if isinstance(trick, str):
             trick = trick.replace(",", " ").split()
         try:
             cards = tuple(parse_card(c) for c in trick)
@@ -175,7 +175,7 @@ class Position:
         players = self.rules.players
         if self.first_trick and self.rules.first_lead is FirstLead.TWO_OF_CLUBS:
             holds = self.hands[leader] >> TWO_OF_CLUBS & 1
-            if self.trick and self.trick[0] != TWO_OF_CLUBS or not self.trick and not holds:
+            if (self.trick and self.trick[0] != TWO_OF_CLUBS) or (not self.trick and not holds):
                 raise SpadesError(
                     f"first trick under first_lead two_of_clubs: seat "
                     f"{seat_name(leader, players)} leads it, so it must lead the 2C"
@@ -272,7 +272,9 @@ class Position:
     # --- construction -------------------------------------------------------------------
 
     @classmethod
-    def start(cls, hands: Sequence[Hand], dealer: int | str, rules: Rules | None = None) -> Position:
+    def start(
+        cls, hands: Sequence[Hand], dealer: int | str, rules: Rules | None = None
+    ) -> Position:
         """The opening position of a deal: 13 cards a seat (checked like any deal given from
         outside), the seat left of ``dealer`` on lead (two players: the one who did not
         draw first), or the holder of the 2C under ``first_lead`` two_of_clubs."""

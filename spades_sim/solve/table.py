@@ -44,7 +44,13 @@ DEFAULT_PART_SIZE = 256
 def table_columns(players: int) -> list[str]:
     """The columns of :func:`dd_table`'s frame."""
     sides = ["tricks_ns", "tricks_ew"] if players == 4 else ["tricks_p0", "tricks_p1"]
-    return ["deal", "dealer", "leader", *sides, *(f"nil_{seat_name(s, players)}" for s in range(players))]
+    return [
+        "deal",
+        "dealer",
+        "leader",
+        *sides,
+        *(f"nil_{seat_name(s, players)}" for s in range(players)),
+    ]
 
 
 def _from_frame(frame: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,7 +120,9 @@ def dd_table(
         if dealers is None:
             raise SpadesError("dealers: give the dealer of each deal")
         dealer_arr = np.asarray(dealers, dtype=np.int64)
-        if dealer_arr.shape != (hands.shape[0],) or np.any((dealer_arr < 0) | (dealer_arr >= players)):
+        if dealer_arr.shape != (hands.shape[0],) or np.any(
+            (dealer_arr < 0) | (dealer_arr >= players)
+        ):
             raise SpadesError(f"dealers: expected one seat 0..{players - 1} per deal")
     for d in range(hands.shape[0]):
         try:
@@ -123,8 +131,10 @@ def dd_table(
             raise SpadesError(f"deal {d}: {error}") from None
     if isinstance(part_size, bool) or not isinstance(part_size, int) or part_size < 1:
         raise SpadesError(f"part_size: must be a positive int, got {part_size!r}")
-    if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not (
-        10 <= table_bits <= MAX_TABLE_BITS
+    if (
+        isinstance(table_bits, bool)
+        or not isinstance(table_bits, int)
+        or not (10 <= table_bits <= MAX_TABLE_BITS)
     ):
         raise SpadesError(f"table_bits: must be 10..{MAX_TABLE_BITS}, got {table_bits!r}")
     n = hands.shape[0]
@@ -163,10 +173,12 @@ def dd_table(
                 tricks = np.zeros((end - start, 2), dtype=np.int64)
                 nil = np.zeros((end - start, 4), dtype=np.int64)
                 stats = np.zeros((stripes, 2), dtype=np.int64)
+                part_hands = np.ascontiguousarray(full[start:end])
+                part_leaders = np.ascontiguousarray(leaders[start:end])
                 run_blocks(
-                    dd.dd_table_nb, stripes, np.int64(stripes), np.ascontiguousarray(full[start:end]),
-                    np.ascontiguousarray(leaders[start:end]), np.int64(players), any_time,
-                    two_clubs, tables[0], tables[1], tricks, nil, stats,
+                    dd.dd_table_nb, stripes, np.int64(stripes), part_hands, part_leaders,
+                    np.int64(players), any_time, two_clubs, tables[0], tables[1], tricks, nil,
+                    stats,
                 )  # fmt: skip
                 part = {
                     "deal": ids[start:end],
