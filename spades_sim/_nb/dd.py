@@ -329,7 +329,7 @@ def _sure_spades_nb(hands, side, players):
 
 
 @njit(inline="always", cache=True)
-def _quick_tricks_nb(hands, leader, lead_spades, players):
+def _cash_nb(hands, leader, lead_spades, players):
     """Tricks the leader's side takes for sure by the leader cashing winners: top spades
     (above every other spade) first, then in each side suit the cards above every other
     card of it, as many rounds as every opponent who still holds a spade must follow.
@@ -372,6 +372,39 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
             rel |= ONE << np.uint64(c)
             tops ^= ONE << np.uint64(c)
         q += take
+    return q, rel
+
+
+@njit(inline="always", cache=True)
+def _quick_tricks_nb(hands, leader, lead_spades, players):
+    """:func:`_cash_nb` for the leader, or for the partner reached first by a lead of a
+    side suit whose highest card the partner holds, every opponent holding a spade also
+    holding that suit (so no one can ruff the way in). The partner's count includes the
+    way in: it is the first round of that suit. Returns (tricks, the cards it rests on)."""
+    q, rel = _cash_nb(hands, leader, lead_spades, players)
+    if players != 4:
+        return q, rel
+    partner = leader ^ 2
+    mine = hands[leader]
+    if mine & SPADE_MASK and popcount_nb(mine & NON_SPADE_MASK) == 1:
+        return q, rel  # left with only spades, the leader might have to ruff a winner
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    for s in range(3):
+        suit = SUIT_MASKS[s]
+        if not (mine & suit) or not (hands[partner] & suit):
+            continue
+        if not (hands[partner] >> np.uint64(highest_card_nb(live & suit))) & ONE:
+            continue
+        ruff = False
+        for o in (leader ^ 1, leader ^ 3):
+            if hands[o] & SPADE_MASK and not (hands[o] & suit):
+                ruff = True
+        if ruff:
+            continue
+        qp, relp = _cash_nb(hands, partner, lead_spades, players)
+        if qp > q:
+            q, rel = qp, relp
+        break
     return q, rel
 
 
