@@ -357,3 +357,45 @@ def test_nil_seats_must_be_partners():
         nil_safe(pos, ("N", "E"))
     with pytest.raises(SpadesError, match="expected a Position"):
         dd_tricks("AS KS")  # type: ignore[arg-type]
+
+
+# --- the command line and the batch --------------------------------------------------
+
+EASY = ["AKQJ.T98.765.432", "T98.765.432.AKQJ", "765.432.AKQJ.T98", "432.AKQJ.T98.765"]
+
+
+def test_solve_command_prints_tricks_cards_and_nil():
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    args = ["solve", *EASY, "--broken", "--leader", "N", "--cards", "--nil", "E"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "N leads (spades broken): N-S 8, E-W 5"
+    assert lines[1].startswith("cards of N (tricks for N-S): AS 8  KS 8")
+    assert lines[2] == "nil E: not safe"
+
+
+def test_solve_command_errors_are_one_line():
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    result = CliRunner().invoke(cli, ["solve", *EASY[:3], "AKQ..."])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and result.output.startswith("error: ")
+    result = CliRunner().invoke(cli, ["solve", "runs/none"])
+    assert result.exit_code == 2 and "needs --out DIR" in result.output
+
+
+def test_dd_table_refuses_bad_input():
+    import numpy as np
+
+    from spades_sim.solve import dd_table
+
+    with pytest.raises(SpadesError, match="dealers: give the dealer"):
+        dd_table(np.zeros((1, 4), dtype=np.uint64))
+    with pytest.raises(SpadesError, match="deal 0: card 2C is missing"):
+        dd_table(np.zeros((1, 4), dtype=np.uint64), [0])

@@ -86,7 +86,7 @@ def solve(**params: Any) -> None:
     click.echo(f"{lead} leads ({state}): {ours} {tricks}, {theirs} {pos.tricks_left - tricks}")
     if cards is not None:
         values = "  ".join(f"{card} {value}" for card, value in cards.items())
-        click.echo(f"{lead}'s cards (tricks for {ours}): {values}")
+        click.echo(f"cards of {lead} (tricks for {ours}): {values}")
     if nil is not None:
         who = " and ".join(seat_name(s, players) for s in nil_seats)
         click.echo(f"nil {who}: {'safe' if nil else 'not safe'}")
