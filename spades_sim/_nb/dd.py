@@ -14,40 +14,48 @@ players each seat is its own side). Legal cards are those of ``_nb.play.legal_ca
 (docs/rules.md "Play"); any spade played breaks spades.
 
 - :func:`dd_value_nb` gives side 0's tricks from a node to the end, the current trick
-  included; :func:`dd_cards_nb` the value of each legal card for the mover's side.
+  included.
 - :func:`nil_safe_nb` says whether the side holding the nil seats (``nil_mask``, a bit per
-  seat) can keep every one of them from winning a trick, whatever the others do;
-  :func:`nil_cards_nb` marks the cards after which that still holds.
+  seat) can keep every one of them from winning a trick, whatever the others do.
+- :func:`card_values_nb` gives, for each legal card of the mover, its side's tricks
+  after it (trick mode) or whether the nil survives it (nil mode).
 - :func:`dd_table_nb` solves opening positions of many deals (a thread's stripe of them,
   ``nogil``) for ``spades_sim.kernels.run_blocks``.
 
 The transposition table is two preallocated arrays the caller owns, ``tt_keys``
-(``size x 4`` uint64) and ``tt_data`` (``size`` int64), ``size`` a power of two; it
-never grows. Its entries are facts about positions (bounds on a side's tricks, or a nil
-verdict), true whatever deal or solve they came from, so a table may be reused across
-solves and deals without clearing; a new entry replaces the old one in its slot.
+(``size x KEY_WORDS`` uint64) and ``tt_data`` (``size`` int64), ``size`` a power of two
+(``new_table``), in buckets of ``WAYS`` slots; it never grows. Its entries are facts
+about positions (bounds on a side's tricks, or a nil verdict), true whatever deal or
+solve they came from, so a table may be reused across solves and deals without clearing;
+a new entry takes an empty slot of its bucket, else replaces one in turn.
 
 Algorithm (after Haglund and Hein's DDS, ``dds-bridge/dds`` ``doc/``, and Ginsberg's
 partition search; the code is written for this package)
 -----------------------------------------------------------------------------------
 - **Zero-window searches around an iterative target.** :func:`dd_value_nb` never asks
   "how many tricks"; it asks the boolean "does side 0 take at least ``t`` more tricks"
-  (:func:`_ab_nb`), starting from a guess and moving ``t`` one trick at a time until the
+  (:func:`search_nb`), starting from a guess and moving ``t`` one trick at a time until the
   answer flips. A boolean search cuts off at the first move that settles it.
-- **Transposition table at trick starts, keyed on relative ranks.** Only the order of the
-  cards still out matters, not their ranks: a position is keyed by each hand's cards
-  compressed to their places among the remaining cards (``pext`` of the hand over the
-  union of all hands), the suit lengths, the leader and whether a spade may be led. Two
-  positions that differ only in which small cards were played share an entry. An entry
-  keeps a lower and an upper bound on side 0's tricks and the move that last cut off.
+- **Transposition table at trick starts: partition search on relative ranks.** Only
+  the order of the cards still out matters: each hand is put in relative-rank layout
+  (``pext`` of the hand over the union of all hands). A search also returns the cards its
+  result rests on (those that won a trick over a card of their own suit, those a bound
+  counted, those of the entries it used); below the lowest of them in a suit, cards are
+  interchangeable small cards. An entry keeps the shape (every hand's suit lengths), the
+  leader, whether a spade may be led, the mask of the cards that matter, each hand's
+  cards under that mask, a lower and an upper bound on side 0's tricks and the cut-off
+  move; it answers every position that agrees on those. A node whose mover has a run of
+  equal cards cut by the threshold takes the whole run, so that the equivalent-card
+  pruning below stays sound for the positions an entry answers.
 - **Quick tricks and later tricks.** At a trick start, before any move: the leader's side
-  takes at least the top spades the leader can cash, then the side-suit winners that no
-  opponent holding a trump can ruff (opponents must follow while they hold the suit); and
-  each side takes at least, for one of its players, the spades above every opponent's
-  spade (each wins its own trick). These bounds settle many searches with no move tried.
+  takes at least the top spades the leader (or, through a side-suit lead no one can
+  ruff, the partner) can cash, then the side-suit winners that no opponent holding a
+  trump can ruff (opponents must follow while they hold the suit); and each side takes
+  at least, for one of its players, the spades above every opponent's spade (each wins
+  its own trick). These bounds settle many searches with no move tried.
 - **Equivalent cards.** Cards of one hand and suit with no card of another hand (or of
   the current trick) between them are one move: only the highest of each run is tried
-  (the value of the others is the same; ``dd_cards_nb`` copies it to them).
+  (the value of the others is the same; ``card_values_nb`` copies it to them).
 - **Move ordering.** The table's cut-off move first; then, leading: winners, then suits
   the partner can win; following: the cheapest card that takes the trick from the
   opponents, low cards when the partner is winning; a history count of cut-offs breaks ties.
