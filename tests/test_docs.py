@@ -251,8 +251,9 @@ def test_every_page_with_examples_is_run() -> None:
             assert name in RUNNABLE or name in SLOW_PAGES or name in NOT_RUN, name
 
 
-SLOW_PAGES = ["docs/reports.md", "docs/policies.md"]
-"""Pages whose examples take minutes: three reports; user policies compiled afresh."""
+SLOW_PAGES = ["docs/reports.md", "docs/policies.md", "docs/solver.md"]
+"""Pages whose examples take minutes: three reports; user policies compiled afresh; whole
+deals solved double-dummy."""
 
 
 @pytest.mark.parametrize(

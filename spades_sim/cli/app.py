@@ -16,6 +16,7 @@ from spades_sim.cli.deals import nil_odds_command, show
 from spades_sim.cli.errors import Group
 from spades_sim.cli.listings import policies, rules
 from spades_sim.cli.simulate import simulate
+from spades_sim.cli.solve import solve
 from spades_sim.cli.study import analyze, compare, report
 
 __all__ = ["cli", "main"]
@@ -30,7 +31,9 @@ def cli() -> None:
     """Spades by simulation: millions of hands or whole games to Parquet datasets."""
 
 
-for _command in (simulate, show, nil_odds_command, rules, policies, analyze, report, compare):
+for _command in (
+    simulate, show, nil_odds_command, solve, rules, policies, analyze, report, compare,
+):  # fmt: skip
     cli.add_command(_command)
 
 

@@ -49,6 +49,10 @@ __all__ = ["nil_odds_command", "show"]
     metavar="H",
     help="Hand number within the game, from 0.",
 )
+@click.option(
+    "--dd", "double_dummy", is_flag=True,
+    help="Mark each card with what it cost its side against double-dummy play (hands mode).",
+)  # fmt: skip
 @rules_options
 @click.pass_context
 def show(ctx: click.Context, **params: Any) -> None:
@@ -100,6 +104,17 @@ def show(ctx: click.Context, **params: Any) -> None:
     with user_errors():
         spec = dataclasses.replace(spec, mode=mode, record_play=True)
         click.echo(render_hand(spec, deal if deal is not None else game, hand_no or 0))
+    if params["double_dummy"]:
+        if deal is None:
+            usage("--dd is for a deal of a hands run (--deal I)")
+        # imported when asked for: `show` without --dd loads no solver
+        from spades_sim.run.threads import announce_compiles
+        from spades_sim.solve.played import play_costs, record_of, render_costs
+
+        with user_errors(), announce_compiles():
+            record, nils = record_of(spec, deal)
+            lines = render_costs(play_costs(record, nils), spec.rules.players)
+        click.echo("\n".join(lines))
 
 
 def _seat_pairs(items: Sequence[str], option: str) -> dict[int | str, str]:

@@ -1,0 +1,103 @@
+"""The double-dummy solver against DDS, and nil_safe and dd_table, timed.
+
+The same random deals are solved from each leader with spades broken (so that DDS, with
+spades as trump, solves the same problem): by ``spades_sim.solve.dd_tricks`` and by DDS
+through endplay (``SolveBoard``, one thread, the best card only), the two timed
+alternately in one run; then ``nil_safe`` from the opening position against
+``dd_tricks`` from it, and ``dd_table`` on all cores (deals a second, peak memory).
+
+    python benchmarks/solver.py --deals 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+import numpy as np
+
+
+def deals(n: int, seed: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        perm = rng.permutation(52)
+        out.append([sum(1 << int(c) for c in perm[13 * s : 13 * s + 13]) for s in range(4)])
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--table-deals", type=int, default=None, help="dd_table deals [--deals]")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--skip-dds", action="store_true", help="only nil_safe and dd_table")
+    args = parser.parse_args()
+
+    import endplay._dds as _dds
+    from endplay.types import Deal, Denom, Player
+
+    from spades_sim.cards import format_hand
+    from spades_sim.solve import Position, dd_table, dd_tricks, nil_safe
+
+    sample = deals(args.deals, args.seed)
+    # compile (or load) the kernels outside the timings
+    dd_tricks(Position(sample[0], 0, spades_broken=True))
+    nil_safe(Position.start(sample[0], 3), 0)
+
+    ours, theirs = [], []
+    for hands in [] if args.skip_dds else sample:
+        pbn = "N:" + " ".join(format_hand(h) for h in hands)
+        for leader in range(4):
+            pos = Position(hands, leader, spades_broken=True)
+            deal = Deal(pbn, first=Player(leader), trump=Denom.spades)
+            fut = _dds.futureTricks()
+            t0 = time.perf_counter()
+            _dds.SolveBoard(deal._data, -1, 1, 0, fut, 0)
+            t1 = time.perf_counter()
+            mine = dd_tricks(pos)
+            t2 = time.perf_counter()
+            theirs.append(t1 - t0)
+            ours.append(t2 - t1)
+            if mine != fut.score[0]:
+                raise SystemExit(f"disagreement: {pbn} leader {leader}: {mine} vs {fut.score[0]}")
+    a, b = np.array(ours or [np.nan]) * 1e3, np.array(theirs or [np.nan]) * 1e3
+    print(f"{len(ours)} solves ({args.deals} deals x 4 leaders, spades broken), all equal to DDS")
+    print("| solver | mean ms | p99 ms |")
+    print("|---|---|---|")
+    print(f"| spades_sim dd_tricks | {a.mean():.2f} | {np.percentile(a, 99):.1f} |")
+    print(f"| DDS (endplay SolveBoard, 1 thread) | {b.mean():.2f} | {np.percentile(b, 99):.1f} |")
+    print(f"ratio (ours / DDS, mean): {a.mean() / b.mean():.2f}")
+
+    opening_dd, opening_nil = [], []
+    for i, hands in enumerate(sample):
+        pos = Position.start(hands, i % 4)
+        t0 = time.perf_counter()
+        dd_tricks(pos)
+        t1 = time.perf_counter()
+        for seat in range(4):
+            nil_safe(pos, seat)
+        t2 = time.perf_counter()
+        opening_dd.append(t1 - t0)
+        opening_nil.append((t2 - t1) / 4)
+    c, d = np.mean(opening_dd) * 1e3, np.mean(opening_nil) * 1e3
+    print(
+        f"opening position: dd_tricks {c:.2f} ms, nil_safe {d:.2f} ms a seat ({c / d:.1f}x faster)"
+    )
+
+    n_table = args.table_deals or args.deals
+    masks = np.array(deals(n_table, args.seed + 1), dtype=np.uint64)
+    dd_table(masks[:1], np.zeros(1, dtype=np.int64))  # compile outside the timing
+    t0 = time.perf_counter()
+    dd_table(masks, np.arange(n_table) % 4)
+    seconds = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"dd_table: {n_table} deals in {seconds:.1f} s, {n_table / seconds:.2f} deals/s "
+        f"(opening tricks and 4 nils each), peak RSS {peak:.0f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,945 @@
+"""Double-dummy search for Spades: the tricks a side takes, and whether a nil survives,
+when every seat sees every card and plays perfectly.
+
+Contract
+--------
+Pure kernels: arrays and scalars in, no I/O, no validation (``spades_sim.solve``
+checks positions at the boundary). A position is the four hand masks ``hands[0..3]``
+(two players: seats 0 and 1, the others 0), the seat to play, how many cards the current
+trick holds (``pos``), the suit led (-1 when leading), the winning card and seat so far,
+the mask of the trick's cards, whether spades are broken, whether this is the first
+trick, and the rule flags ``any_time`` (``spades_lead`` any_time) and ``two_clubs``
+(``first_lead`` two_of_clubs). The side of a seat is ``seat & 1`` (N-S 0, E-W 1; with two
+players each seat is its own side). Legal cards are those of ``_nb.play.legal_cards_nb``
+(docs/rules.md "Play"); any spade played breaks spades.
+
+- :func:`dd_value_nb` gives side 0's tricks from a node to the end, the current trick
+  included.
+- :func:`nil_safe_nb` says whether the side holding the nil seats (``nil_mask``, a bit per
+  seat) can keep every one of them from winning a trick, whatever the others do.
+- :func:`card_values_nb` gives, for each legal card of the mover, its side's tricks
+  after it (trick mode) or whether the nil survives it (nil mode).
+- :func:`dd_table_nb` solves opening positions of many deals (a thread's stripe of them,
+  ``nogil``) for ``spades_sim.kernels.run_blocks``.
+
+The transposition table is two preallocated arrays the caller owns, ``tt_keys``
+(``size x KEY_WORDS`` uint64) and ``tt_data`` (``size`` int64), ``size`` a power of two
+(``new_table``), in buckets of ``WAYS`` slots; it never grows. Its entries are facts
+about positions (bounds on a side's tricks, or a nil verdict), true whatever deal or
+solve they came from, so a table may be reused across solves and deals without clearing;
+a new entry takes an empty slot of its bucket, else replaces one in turn.
+
+Algorithm (after Haglund and Hein's DDS, ``dds-bridge/dds`` ``doc/``, and Ginsberg's
+partition search; the code is written for this package)
+-----------------------------------------------------------------------------------
+- **Zero-window searches around an iterative target.** :func:`dd_value_nb` never asks
+  "how many tricks"; it asks the boolean "does side 0 take at least ``t`` more tricks"
+  (:func:`search_nb`), starting from a guess and moving ``t`` one trick at a time until the
+  answer flips. A boolean search cuts off at the first move that settles it.
+- **Transposition table at trick starts: partition search on relative ranks.** Only
+  the order of the cards still out matters: each hand is put in relative-rank layout
+  (``pext`` of the hand over the union of all hands). A search also returns the cards its
+  result rests on (those that won a trick over a card of their own suit, those a bound
+  counted, those of the entries it used); below the lowest of them in a suit, cards are
+  interchangeable small cards. An entry keeps the shape (every hand's suit lengths), the
+  leader, whether a spade may be led, the mask of the cards that matter, each hand's
+  cards under that mask, a lower and an upper bound on side 0's tricks and the cut-off
+  move; it answers every position that agrees on those. A node whose mover has a run of
+  equal cards cut by the threshold takes the whole run, so that the equivalent-card
+  pruning below stays sound for the positions an entry answers.
+- **Quick tricks and later tricks.** At a trick start, before any move: the leader's side
+  takes at least the top spades the leader (or, through a side-suit lead no one can
+  ruff, the partner) can cash, then the side-suit winners that no opponent holding a
+  trump can ruff (opponents must follow while they hold the suit); and each side takes
+  at least, for one of its players, the spades above every opponent's spade (each wins
+  its own trick). These bounds settle many searches with no move tried.
+- **Equivalent cards.** Cards of one hand and suit with no card of another hand (or of
+  the current trick) between them are one move: only the highest of each run is tried
+  (the value of the others is the same; ``card_values_nb`` copies it to them).
+- **Move ordering.** The table's cut-off move first; then, leading: winners, then suits
+  the partner can win; following: the cheapest card that takes the trick from the
+  opponents, low cards when the partner is winning; a history count of cut-offs breaks ties.
+
+The nil search is the same machinery with a boolean objective: the nil side (OR nodes)
+against the others (AND nodes); a trick won by a nil seat ends the line as lost. A nil
+seat holding the highest spade out must win a trick with it, which settles a search at
+once.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from spades_sim._nb.bitboard import (
+    HAS_PDEP,
+    NON_SPADE_MASK,
+    ONE,
+    SPADE_MASK,
+    SUIT_MASKS,
+    ZERO,
+    highest_card_nb,
+    lowest_card_nb,
+    popcount_nb,
+)
+
+MAX_DEPTH = 56
+"""Plies a search can go down (52 cards, and a margin); the rows of the move scratch."""
+MAX_MOVES = 16
+"""Moves at one node at most (13 cards a hand; 15 spades with jokers in an ending)."""
+KIND_TRICKS = 0
+"""The table's key kind of trick bounds; a nil search uses ``1 + nil_mask``."""
+_NOT_FOUND = -1
+
+_H0 = np.uint64(0x9E3779B97F4A7C15)
+_H1 = np.uint64(0xC2B2AE3D27D4EB4F)
+_H2 = np.uint64(0x165667B19E3779F9)
+_H3 = np.uint64(0xD6E8FEB86659FD93)
+_VALID = np.int64(1 << 24)
+
+
+@intrinsic
+def _pext_hw_nb(typingctx, source, mask):
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(inline="always", cache=True)
+def _pext_sw_nb(source, mask):
+    out = ZERO
+    bit = ONE
+    m = mask
+    while m:
+        low = m & (~m + ONE)
+        if source & low:
+            out |= bit
+        bit <<= ONE
+        m ^= low
+    return out
+
+
+pext_nb = _pext_hw_nb if HAS_PDEP else _pext_sw_nb
+"""``pext_nb(x, mask)``: the bits of ``x`` at the set bits of ``mask``, packed low."""
+
+
+@njit(inline="always", cache=True)
+def _above_nb(card):
+    return ~((ONE << np.uint64(card + 1)) - ONE)
+
+
+@njit(inline="always", cache=True)
+def _suit_nb(card):
+    return min(card // 13, 3)
+
+
+@njit(inline="always", cache=True)
+def legal_nb(hand, led, broken, first, any_time, two_clubs):
+    """The cards of ``hand`` that may be played (``led`` -1 when leading)."""
+    if led >= 0:
+        follow = hand & SUIT_MASKS[led]
+        return follow if follow else hand
+    if first:
+        if two_clubs and hand & ONE:
+            return ONE
+    elif broken or any_time:
+        return hand
+    side = hand & NON_SPADE_MASK
+    return side if side else hand
+
+
+@njit(inline="always", cache=True)
+def representatives_nb(legal, hand, live):
+    """One card of each run of ``legal``: the highest of each group of cards of ``hand``
+    with no other live card (held elsewhere, or in the trick) between them."""
+    out = ZERO
+    others = live & ~hand
+    for s in range(4):
+        x = legal & SUIT_MASKS[s]
+        while x:
+            c = highest_card_nb(x)
+            out |= ONE << np.uint64(c)
+            # drop c and the run below it: every card of x above the next other card below c
+            below_others = others & SUIT_MASKS[s] & ((ONE << np.uint64(c)) - ONE)
+            if below_others:
+                x &= (ONE << np.uint64(highest_card_nb(below_others))) - ONE
+            else:
+                x = ZERO
+    return out
+
+
+@njit(inline="always", cache=True)
+def _run_of_nb(card, hand, live):
+    """The cards of ``hand`` in the run of ``card`` (``card`` its highest)."""
+    s = _suit_nb(card)
+    others = live & ~hand & SUIT_MASKS[s] & ((ONE << np.uint64(card)) - ONE)
+    low = (ONE << np.uint64(highest_card_nb(others) + 1)) if others else ONE
+    return hand & SUIT_MASKS[s] & ((ONE << np.uint64(card + 1)) - low)
+
+
+# --- the transposition table ----------------------------------------------------------
+# A bucket of WAYS slots per hash of (shape, flags). A slot holds the shape (each hand's
+# length in each suit, 4 bits each), the flags (leader, whether a spade may be led, the
+# kind), the mask M of the cards that matter in relative-rank layout (the top cards of
+# each suit down to the lowest that mattered), and each hand's cards under M: a position
+# matches when it has the same shape and flags and each hand holds the same cards under M.
+
+WAYS = 4
+"""Slots a bucket of the table holds."""
+KEY_WORDS = 8
+"""Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
+
+
+@intrinsic
+def _pdep_hw_nb(typingctx, source, mask):
+    if not (isinstance(source, types.Integer) and isinstance(mask, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fnty = ir.FunctionType(i64, [i64, i64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(inline="always", cache=True)
+def _pdep_sw_nb(source, mask):
+    out = ZERO
+    bit = ONE
+    m = mask
+    while m:
+        low = m & (~m + ONE)
+        if source & bit:
+            out |= low
+        bit <<= ONE
+        m ^= low
+    return out
+
+
+pdep_nb = _pdep_hw_nb if HAS_PDEP else _pdep_sw_nb
+"""``pdep_nb(x, mask)``: the low bits of ``x`` placed at the set bits of ``mask``."""
+
+
+@njit(inline="always", cache=True)
+def _shape_nb(hands):
+    shape = ZERO
+    for h in range(4):
+        for s in range(4):
+            n = np.uint64(popcount_nb(hands[h] & SUIT_MASKS[s]))
+            shape |= n << np.uint64(16 * h + 4 * s)
+    return shape
+
+
+@njit(inline="always", cache=True)
+def _flags_nb(leader, lead_spades, kind):
+    return (
+        np.uint64(leader)
+        | (np.uint64(lead_spades) << np.uint64(2))
+        | (np.uint64(kind) << np.uint64(3))
+    )
+
+
+@njit(inline="always", cache=True)
+def _bucket_nb(shape, flags, n_buckets):
+    h = (shape * _H0) ^ (flags * _H1)
+    h ^= h >> np.uint64(29)
+    h *= _H2
+    return np.int64((h >> np.uint64(32)) & np.uint64(n_buckets - 1)) * WAYS
+
+
+@njit(inline="always", cache=True)
+def _top_nb(rel, live):
+    """The live cards at or above the lowest card of ``rel`` in each suit."""
+    top = ZERO
+    for s in range(4):
+        r = rel & live & SUIT_MASKS[s]
+        if r:
+            top |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(lowest_card_nb(r))) - ONE)
+    return top
+
+
+@njit(inline="always", cache=True)
+def _pack_nb(lb, ub, best):
+    return _VALID | np.int64(lb) | (np.int64(ub) << 8) | (np.int64(best + 1) << 16)
+
+
+@njit(inline="always", cache=True)
+def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub, best, stats):
+    """Keep a result whose proof rests on the cards ``rel`` (absolute ids)."""
+    m = pext_nb(_top_nb(rel, live), live)
+    o0 = rel_hands[0] & m
+    o1 = rel_hands[1] & m
+    o2 = rel_hands[2] & m
+    o3 = rel_hands[3] & m
+    victim = -1
+    for w in range(WAYS):
+        i = base + w
+        if tt_data[i] == 0:
+            if victim < 0:
+                victim = i
+            continue
+        if (
+            tt_keys[i, 0] == shape and tt_keys[i, 1] == flags and tt_keys[i, 2] == m
+            and tt_keys[i, 3] == o0 and tt_keys[i, 4] == o1 and tt_keys[i, 5] == o2
+            and tt_keys[i, 6] == o3
+        ):  # fmt: skip
+            old = tt_data[i]
+            lb = max(lb, np.int64(old & 0xFF))
+            ub = min(ub, np.int64((old >> 8) & 0xFF))
+            tt_data[i] = _pack_nb(lb, ub, best)
+            return
+    if victim < 0:
+        stats[1] += 1
+        victim = base + (stats[1] & (WAYS - 1))
+    tt_keys[victim, 0] = shape
+    tt_keys[victim, 1] = flags
+    tt_keys[victim, 2] = m
+    tt_keys[victim, 3] = o0
+    tt_keys[victim, 4] = o1
+    tt_keys[victim, 5] = o2
+    tt_keys[victim, 6] = o3
+    tt_data[victim] = _pack_nb(lb, ub, best)
+
+
+# --- bounds at a trick start -----------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _sure_spades_nb(hands, side, players):
+    """Tricks ``side`` takes for sure: for one of its players, the spades above every
+    opponent's spade (each wins its own trick). Returns (tricks, the cards it rests on)."""
+    opp = ZERO
+    for p in range(players):
+        if (p & 1) != side:
+            opp |= hands[p]
+    opp &= SPADE_MASK
+    best = 0
+    rel = ZERO
+    for p in range(players):
+        if (p & 1) == side:
+            mine = hands[p] & SPADE_MASK
+            if opp:
+                mine &= _above_nb(highest_card_nb(opp))
+            if popcount_nb(mine) > best:
+                best = popcount_nb(mine)
+                rel = mine
+    return best, rel
+
+
+@njit(inline="always", cache=True)
+def _cash_nb(hands, leader, lead_spades, players):
+    """Tricks the leader's side takes for sure by the leader cashing winners: top spades
+    (above every other spade) first, then in each side suit the cards above every other
+    card of it, as many rounds as every opponent who still holds a spade must follow.
+    Returns (tricks, the cards it rests on)."""
+    mine = hands[leader]
+    others = ZERO
+    for p in range(players):
+        if p != leader:
+            others |= hands[p]
+    cashed = 0
+    rel = ZERO
+    my_sp = mine & SPADE_MASK
+    if my_sp and (lead_spades or not (mine & NON_SPADE_MASK)):
+        other_sp = others & SPADE_MASK
+        top = my_sp & _above_nb(highest_card_nb(other_sp)) if other_sp else my_sp
+        cashed = popcount_nb(top)
+        rel = top
+    q = cashed
+    if players == 4:
+        partner = hands[leader ^ 2]
+        # a partner with only spades might have to ruff a winner and take the lead away
+        if partner and not (partner & NON_SPADE_MASK):
+            return q, rel
+    for s in range(3):
+        mine_s = mine & SUIT_MASKS[s]
+        if not mine_s:
+            continue
+        others_s = others & SUIT_MASKS[s]
+        tops = mine_s & _above_nb(highest_card_nb(others_s)) if others_s else mine_s
+        k = popcount_nb(tops)
+        if k == 0:
+            continue
+        limit = 99
+        for o in range(players):
+            if (o & 1) != (leader & 1) and popcount_nb(hands[o] & SPADE_MASK) > cashed:
+                limit = min(limit, popcount_nb(hands[o] & SUIT_MASKS[s]))
+        take = min(k, limit)
+        for _ in range(take):
+            c = highest_card_nb(tops)
+            rel |= ONE << np.uint64(c)
+            tops ^= ONE << np.uint64(c)
+        q += take
+    return q, rel
+
+
+@njit(inline="always", cache=True)
+def _quick_tricks_nb(hands, leader, lead_spades, players):
+    """:func:`_cash_nb` for the leader, or for the partner reached first by a lead of a
+    side suit whose highest card the partner holds, every opponent holding a spade also
+    holding that suit (so no one can ruff the way in). The partner's count includes the
+    way in: it is the first round of that suit. Returns (tricks, the cards it rests on)."""
+    q, rel = _cash_nb(hands, leader, lead_spades, players)
+    if players != 4:
+        return q, rel
+    partner = leader ^ 2
+    mine = hands[leader]
+    if mine & SPADE_MASK and popcount_nb(mine & NON_SPADE_MASK) == 1:
+        return q, rel  # left with only spades, the leader might have to ruff a winner
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    for s in range(3):
+        suit = SUIT_MASKS[s]
+        if not (mine & suit) or not (hands[partner] & suit):
+            continue
+        if not (hands[partner] >> np.uint64(highest_card_nb(live & suit))) & ONE:
+            continue
+        ruff = False
+        for o in (leader ^ 1, leader ^ 3):
+            if hands[o] & SPADE_MASK and not (hands[o] & suit):
+                ruff = True
+        if ruff:
+            continue
+        qp, relp = _cash_nb(hands, partner, lead_spades, players)
+        if qp > q:
+            q, rel = qp, relp
+        break
+    return q, rel
+
+
+# --- move ordering -------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def _rank_nb(card):
+    return card - 13 * _suit_nb(card)
+
+
+@njit(inline="always", cache=True)
+def _order_nb(moves, scores, n):
+    for i in range(1, n):
+        m = moves[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = m
+        scores[j + 1] = sc
+
+
+@njit(inline="always", cache=True)
+def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hist, best):
+    """How promising ``card`` looks for the mover's side (higher first)."""
+    if card == best:
+        return np.int64(1 << 40)
+    r = _rank_nb(card)
+    s = _suit_nb(card)
+    if pos == 0:
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        top = highest_card_nb(live & SUIT_MASKS[s])
+        partner = hands[seat ^ 2] if players == 4 else ZERO
+        if card == top:
+            base = 60
+        elif partner >> np.uint64(top) & ONE:
+            base = 45 - r
+        else:
+            base = 20 - r
+    else:
+        beats = card > win_card and (s == led or card >= 39)
+        mate_wins = (win_seat & 1) == (seat & 1)
+        if mate_wins:
+            base = 10 - r if beats else 50 - r
+        elif beats:
+            base = 70 - r
+        else:
+            base = 35 - r
+    return (np.int64(base) << 20) + min(hist[card], (1 << 20) - 1)
+
+
+@njit(inline="always", cache=True)
+def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil_side, hist, best):
+    """How promising ``card`` looks for the mover in the nil fight (higher first)."""
+    if card == best:
+        return np.int64(1 << 40)
+    r = _rank_nb(card)
+    s = _suit_nb(card)
+    beats = pos > 0 and card > win_card and (s == led or card >= 39)
+    if (nil_mask >> seat) & 1:
+        # the nil seat: the highest card that stays under, else the lowest
+        base = 60 + r if (pos > 0 and not beats) else 30 - r
+    elif (seat & 1) == nil_side:
+        # its partner: cover high, above all over a nil seat that is winning
+        base = 40 + r if (pos == 0 or beats) else 20 - r
+    else:
+        # an opponent: stay low so that a nil seat is left winning
+        base = 40 - r if not beats else 10 - r
+    return (np.int64(base) << 20) + min(hist[card], (1 << 20) - 1)
+
+
+# --- the search ----------------------------------------------------------------------
+# One loop with an explicit stack rather than recursion: Numba cannot load a recursive
+# function from its on-disk cache, and every recursive call would count references to
+# the scratch arrays. Row ``d`` of ``st``/``ust`` is the node ``d`` plies below the root.
+#
+# Each node also returns the cards its result rests on (``rel``, absolute ids): the cards
+# that won a trick by rank (over a card of their own suit) somewhere in its proof, those
+# a bound counted, those of the table entries it used. Any position with the same shape,
+# the same trick and the same owners of every live card at or above the lowest such card
+# of each suit has the same result (the cards below are interchangeable small cards, the
+# rules of following depend only on lengths); a node whose mover had a run of equal
+# cards cut by that threshold takes the whole run, so that equal cards stay equal.
+
+MODE_TRICKS = 0
+"""Search mode: does side 0 take at least ``target`` tricks."""
+MODE_NIL = 1
+"""Search mode: do the seats of ``nil_mask`` win no trick."""
+
+_SEAT, _POS, _LED, _WCARD, _WSEAT, _BROKEN, _FIRST, _TARGET = 0, 1, 2, 3, 4, 5, 6, 7
+_NM, _IDX, _MAX, _BASE, _LB, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
+_HAND, _TRICK, _REL, _WREL, _SHAPE, _FLAGS, _R0 = 0, 1, 2, 3, 4, 5, 6
+ST_FIELDS = 16
+"""Columns of the integer stack rows (``st``)."""
+UST_FIELDS = 10
+"""Columns of the unsigned stack rows (``ust``): hand, trick, rel, trick winner's rel,
+shape, flags and the four hands in relative-rank layout."""
+
+
+@njit(cache=True)
+def scratch_nb():
+    """The stacks one search uses: (st, ust, moves, scores, hist)."""
+    return (
+        np.zeros((MAX_DEPTH, ST_FIELDS), dtype=np.int64),
+        np.zeros((MAX_DEPTH, UST_FIELDS), dtype=np.uint64),
+        np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
+        np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
+        np.zeros(64, dtype=np.int64),
+    )
+
+
+@njit(inline="always", cache=True)
+def _extend_nb(rel, hand, live):
+    """``rel`` with, in each suit, the rest of ``hand``'s run at its lowest card."""
+    for s in range(4):
+        r = rel & SUIT_MASKS[s]
+        if not r:
+            continue
+        t = lowest_card_nb(r)
+        if not (hand >> np.uint64(t)) & ONE:
+            continue
+        below = live & SUIT_MASKS[s] & ((ONE << np.uint64(t)) - ONE)
+        others = below & ~hand
+        floor = (ONE << np.uint64(highest_card_nb(others) + 1)) if others else ONE
+        rel |= below & hand & ~(floor - ONE)
+    return rel
+
+
+@njit(inline="always", cache=True)
+def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stats):
+    """Close node ``d``: widen ``rel`` over the mover's runs, store a trick start's
+    result in the table. Returns the node's ``rel``."""
+    live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
+    hand = ust[d, _HAND]
+    live |= hand  # the mover's card is back in its hand by now; be explicit
+    rel = _extend_nb(rel & live, hand, live)
+    base = st[d, _BASE]
+    if base < 0:
+        return rel
+    best = cut if cut >= 0 else st[d, _BEST]
+    if mode == MODE_TRICKS:
+        if result:
+            lb, ub = st[d, _TARGET], st[d, _N]
+        else:
+            lb, ub = 0, st[d, _TARGET] - 1
+    else:
+        lb = ub = 1 if result else 0
+    _store_nb(
+        tt_keys, tt_data, base, ust[d, _SHAPE], ust[d, _FLAGS], ust[d, _R0 : _R0 + 4], live,
+        rel, lb, ub, best, stats,
+    )  # fmt: skip
+    return rel
+
+
+@njit(cache=True)
+def search_nb(
+    mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, target,
+    nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
+):  # fmt: skip
+    """The boolean search from a node (``hands`` is changed during it and restored).
+
+    ``MODE_TRICKS``: whether side 0 takes at least ``target`` of the tricks left, the
+    current one included. ``MODE_NIL``: whether the side of the seats in ``nil_mask``
+    keeps all of them from winning a trick (``target`` unused)."""
+    n_buckets = tt_data.shape[0] // WAYS
+    nil_side = 0
+    for p in range(players):
+        if (nil_mask >> p) & 1:
+            nil_side = p & 1
+    st[0, _SEAT] = seat
+    st[0, _POS] = pos
+    st[0, _LED] = led
+    st[0, _WCARD] = win_card
+    st[0, _WSEAT] = win_seat
+    st[0, _BROKEN] = broken
+    st[0, _FIRST] = first
+    st[0, _TARGET] = target
+    ust[0, _TRICK] = trick
+    d = 0
+    phase = 0  # 0 enter node d, 1 try its next move, 2 node d is done (v), 3 child done (v)
+    v = False
+    vrel = ZERO
+    while True:
+        if phase == 0:
+            stats[0] += 1
+            seat = st[d, _SEAT]
+            pos = st[d, _POS]
+            target = st[d, _TARGET]
+            hand = hands[seat]
+            n = popcount_nb(hand)
+            st[d, _N] = n
+            st[d, _BASE] = -1
+            st[d, _BEST] = -1
+            ust[d, _HAND] = hand
+            ust[d, _REL] = ZERO
+            vrel = ZERO
+            phase = 1
+            if mode == MODE_TRICKS:
+                if target <= 0:
+                    v = True
+                    phase = 2
+                elif target > n:
+                    v = False
+                    phase = 2
+            elif n == 0:
+                v = True
+                phase = 2
+            if phase == 1 and pos == 0 and not st[d, _FIRST]:
+                lead_spades = 1 if (st[d, _BROKEN] or any_time) else 0
+                kind = KIND_TRICKS if mode == MODE_TRICKS else 1 + nil_mask
+                live = hands[0] | hands[1] | hands[2] | hands[3]
+                shape = _shape_nb(hands)
+                flags = _flags_nb(seat, lead_spades, kind)
+                base = _bucket_nb(shape, flags, n_buckets)
+                st[d, _BASE] = base
+                ust[d, _SHAPE] = shape
+                ust[d, _FLAGS] = flags
+                for h in range(4):
+                    ust[d, _R0 + h] = pext_nb(hands[h], live)
+                for w in range(WAYS):
+                    i = base + w
+                    data = tt_data[i]
+                    if data == 0 or tt_keys[i, 0] != shape or tt_keys[i, 1] != flags:
+                        continue
+                    m = tt_keys[i, 2]
+                    if (
+                        (ust[d, _R0] & m) != tt_keys[i, 3]
+                        or (ust[d, _R0 + 1] & m) != tt_keys[i, 4]
+                        or (ust[d, _R0 + 2] & m) != tt_keys[i, 5]
+                        or (ust[d, _R0 + 3] & m) != tt_keys[i, 6]
+                    ):
+                        continue
+                    lb = np.int64(data & 0xFF)
+                    ub = np.int64((data >> 8) & 0xFF)
+                    st[d, _BEST] = np.int64((data >> 16) & 0xFF) - 1
+                    if mode == MODE_TRICKS:
+                        if lb >= target:
+                            v = True
+                        elif ub < target:
+                            v = False
+                        else:
+                            continue
+                    else:
+                        v = lb == 1
+                    vrel = pdep_nb(m, live)
+                    phase = 2
+                    break
+                if phase == 1 and mode == MODE_TRICKS:
+                    q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
+                    s0, r0 = _sure_spades_nb(hands, 0, players)
+                    s1, r1 = _sure_spades_nb(hands, 1, players)
+                    if seat & 1:
+                        if q > s1:
+                            s1, r1 = q, rq
+                    elif q > s0:
+                        s0, r0 = q, rq
+                    if s0 >= target:
+                        v = True
+                        vrel = r0
+                        phase = 2
+                    elif n - s1 < target:
+                        v = False
+                        vrel = r1
+                        phase = 2
+                elif phase == 1:
+                    # the highest spade out wins whatever trick it falls to
+                    sp = live & SPADE_MASK
+                    if sp:
+                        top = highest_card_nb(sp)
+                        for p in range(players):
+                            if (nil_mask >> p) & 1 and (hands[p] >> np.uint64(top)) & ONE:
+                                v = False
+                                vrel = ONE << np.uint64(top)
+                                phase = 2
+            if phase == 1:
+                led = st[d, _LED]
+                legal = legal_nb(hand, led, st[d, _BROKEN], st[d, _FIRST], any_time, two_clubs)
+                live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
+                reps = representatives_nb(legal, hand, live)
+                best = st[d, _BEST]
+                wc = st[d, _WCARD]
+                ws = st[d, _WSEAT]
+                nm = 0
+                while reps:
+                    c = highest_card_nb(reps)
+                    reps ^= ONE << np.uint64(c)
+                    moves[d, nm] = c
+                    if mode == MODE_TRICKS:
+                        scores[d, nm] = _trick_score_nb(
+                            c, hands, seat, pos, led, wc, ws, players, hist, best
+                        )
+                    else:
+                        scores[d, nm] = _nil_score_nb(
+                            c, hands, seat, pos, led, wc, ws, nil_mask, nil_side, hist, best
+                        )
+                    nm += 1
+                _order_nb(moves[d], scores[d], nm)
+                st[d, _NM] = nm
+                st[d, _IDX] = 0
+                st[d, _MAX] = 1 if (seat & 1) == (0 if mode == MODE_TRICKS else nil_side) else 0
+        elif phase == 1:
+            i = st[d, _IDX]
+            if i == st[d, _NM]:
+                v = st[d, _MAX] == 0
+                vrel = _finish_nb(
+                    mode, st, ust, d, v, -1, ust[d, _REL], hands, tt_keys, tt_data, stats
+                )
+                phase = 2
+                continue
+            st[d, _IDX] = i + 1
+            c = moves[d, i]
+            bit = ONE << np.uint64(c)
+            seat = st[d, _SEAT]
+            pos = st[d, _POS]
+            led = st[d, _LED]
+            wc = st[d, _WCARD]
+            ws = st[d, _WSEAT]
+            hands[seat] = ust[d, _HAND] & ~bit
+            s = _suit_nb(c)
+            if pos == 0:
+                led, wc, ws = s, c, seat
+            elif c > wc and (s == led or c >= 39):
+                wc, ws = c, seat
+            broken_after = 1 if (st[d, _BROKEN] or c >= 39) else 0
+            e = d + 1
+            st[e, _BROKEN] = broken_after
+            if pos + 1 == players:
+                cards = ust[d, _TRICK] | bit
+                wbit = ONE << np.uint64(wc)
+                by_rank = cards & SUIT_MASKS[_suit_nb(wc)] & ~wbit
+                ust[d, _WREL] = wbit if by_rank else ZERO
+                if mode == MODE_NIL and (nil_mask >> ws) & 1:
+                    v = False
+                    vrel = ZERO
+                    phase = 3
+                    continue
+                st[e, _SEAT] = ws
+                st[e, _POS] = 0
+                st[e, _LED] = -1
+                st[e, _WCARD] = -1
+                st[e, _WSEAT] = -1
+                st[e, _FIRST] = 0
+                st[e, _TARGET] = st[d, _TARGET] - (1 - (ws & 1))
+                ust[e, _TRICK] = ZERO
+            else:
+                ust[d, _WREL] = ZERO
+                st[e, _SEAT] = seat + 1 if seat + 1 < players else 0
+                st[e, _POS] = pos + 1
+                st[e, _LED] = led
+                st[e, _WCARD] = wc
+                st[e, _WSEAT] = ws
+                st[e, _FIRST] = st[d, _FIRST]
+                st[e, _TARGET] = st[d, _TARGET]
+                ust[e, _TRICK] = ust[d, _TRICK] | bit
+            d = e
+            phase = 0
+        elif phase == 2:
+            if d == 0:
+                return v
+            d -= 1
+            phase = 3
+        else:
+            hands[st[d, _SEAT]] = ust[d, _HAND]
+            r_move = vrel | ust[d, _WREL]
+            if v == (st[d, _MAX] == 1):
+                c = moves[d, st[d, _IDX] - 1]
+                hist[c] += st[d, _N] * st[d, _N]
+                vrel = _finish_nb(mode, st, ust, d, v, c, r_move, hands, tt_keys, tt_data, stats)
+                phase = 2
+            else:
+                ust[d, _REL] |= r_move
+                phase = 1
+
+
+@njit(cache=True)
+def dd_value_nb(
+    hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, any_time,
+    two_clubs, tt_keys, tt_data, guess, stats,
+):  # fmt: skip
+    """Side 0's tricks from this node to the end, the current trick included, under
+    perfect play: zero-window searches from ``guess`` (clipped to the possible range),
+    one trick up or down at a time until the answer flips."""
+    st, ust, moves, scores, hist = scratch_nb()
+    work = hands.copy()
+    lo = 0
+    hi = popcount_nb(hands[seat])
+    g = guess
+    while lo < hi:
+        g = min(max(g, lo + 1), hi)
+        if search_nb(
+            MODE_TRICKS, work, players, seat, pos, led, win_card, win_seat, trick, broken,
+            first, g, 0, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist,
+            stats,
+        ):  # fmt: skip
+            lo = g
+            g += 1
+        else:
+            hi = g - 1
+            g -= 1
+    return lo
+
+
+@njit(cache=True)
+def nil_safe_nb(
+    hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, nil_mask,
+    any_time, two_clubs, tt_keys, tt_data, stats,
+):  # fmt: skip
+    """Whether the nil side keeps the seats of ``nil_mask`` (a bit per seat) from winning
+    any trick from this node on, the current one included."""
+    st, ust, moves, scores, hist = scratch_nb()
+    work = hands.copy()
+    return search_nb(
+        MODE_NIL, work, players, seat, pos, led, win_card, win_seat, trick, broken, first, 0,
+        nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def _child_nb(players, seat, pos, led, win_card, win_seat, card):
+    """The node after ``seat`` plays ``card``: (seat, pos, led, win card, win seat,
+    winner), ``winner`` the trick's winner (then on lead) when the card ends it, else -1."""
+    s = _suit_nb(card)
+    if pos == 0:
+        n_led, n_card, n_seat = s, card, seat
+    elif card > win_card and (s == led or card >= 39):
+        n_led, n_card, n_seat = led, card, seat
+    else:
+        n_led, n_card, n_seat = led, win_card, win_seat
+    if pos + 1 == players:
+        return n_seat, 0, -1, -1, -1, n_seat
+    nxt = seat + 1 if seat + 1 < players else 0
+    return nxt, pos + 1, n_led, n_card, n_seat, -1
+
+
+@njit(cache=True)
+def card_values_nb(
+    mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first,
+    nil_mask, any_time, two_clubs, tt_keys, tt_data, out, stats,
+):  # fmt: skip
+    """For every legal card of the seat to play, ``out[card]``: ``MODE_TRICKS``, the
+    tricks of the mover's side from here after it; ``MODE_NIL``, 1 if the nil of
+    ``nil_mask`` is still safe after it, else 0. Other entries -1. Returns the best."""
+    for c in range(out.shape[0]):
+        out[c] = -1
+    hand = hands[seat]
+    legal = legal_nb(hand, led, broken, first, any_time, two_clubs)
+    live = hands[0] | hands[1] | hands[2] | hands[3] | trick
+    reps = representatives_nb(legal, hand, live)
+    work = hands.copy()
+    n = popcount_nb(hand)
+    guess = (n + 1) // 2
+    best = -1
+    while reps:
+        c = highest_card_nb(reps)
+        bit = ONE << np.uint64(c)
+        reps ^= bit
+        work[seat] = hand & ~bit
+        n_seat, n_pos, n_led, n_card, n_win, winner = _child_nb(
+            players, seat, pos, led, win_card, win_seat, c
+        )
+        n_broken = broken or c >= 39
+        n_trick = ZERO if winner >= 0 else trick | bit
+        n_first = first and winner < 0
+        if mode == MODE_TRICKS:
+            won = 1 if (winner >= 0 and (winner & 1) == 0) else 0
+            v0 = won + dd_value_nb(
+                work, players, n_seat, n_pos, n_led, n_card, n_win, n_trick, n_broken,
+                n_first, any_time, two_clubs, tt_keys, tt_data, guess, stats,
+            )  # fmt: skip
+            guess = v0 - won
+            v = v0 if (seat & 1) == 0 else n - v0
+        else:
+            lost = winner >= 0 and (nil_mask >> winner) & 1
+            v = 0
+            if not lost and nil_safe_nb(
+                work, players, n_seat, n_pos, n_led, n_card, n_win, n_trick, n_broken,
+                n_first, nil_mask, any_time, two_clubs, tt_keys, tt_data, stats,
+            ):  # fmt: skip
+                v = 1
+        run = _run_of_nb(c, hand, live)
+        while run:
+            out[lowest_card_nb(run)] = v
+            run &= run - ONE
+        best = max(best, v)
+        work[seat] = hand
+    return best
+
+
+# --- many deals ----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def dd_table_nb(
+    first_block, end_block, n_stripes, hands, leaders, players, any_time, two_clubs,
+    tt_keys, tt_data, tricks, nil, stats,
+):  # fmt: skip
+    """Opening positions of deals ``k, k + n_stripes, ...`` for each block ``k`` in
+    ``first_block .. end_block - 1``, with the table ``tt_keys[k]``, ``tt_data[k]`` (one
+    per stripe, so no two threads share one). ``hands[d]``: the four masks of deal ``d``;
+    ``leaders[d]``: its opening leader. Writes ``tricks[d, side]`` (each side's tricks)
+    and ``nil[d, seat]`` (1 when a nil of that seat alone is safe, else 0)."""
+    n_deals = hands.shape[0]
+    for k in range(first_block, end_block):
+        keys_k = tt_keys[k]
+        data_k = tt_data[k]
+        for d in range(k, n_deals, n_stripes):
+            h = hands[d].copy()
+            leader = leaders[d]
+            n = popcount_nb(h[leader])
+            v0 = dd_value_nb(
+                h, players, leader, 0, -1, -1, -1, ZERO, False, True, any_time, two_clubs,
+                keys_k, data_k, (n + 1) // 2, stats[k],
+            )  # fmt: skip
+            tricks[d, 0] = v0
+            tricks[d, 1] = n - v0
+            for s in range(players):
+                safe = nil_safe_nb(
+                    h, players, leader, 0, -1, -1, -1, ZERO, False, True, np.int64(1 << s),
+                    any_time, two_clubs, keys_k, data_k, stats[k],
+                )  # fmt: skip
+                nil[d, s] = 1 if safe else 0
+
+
+def new_table(bits):
+    """A fresh transposition table of ``2**bits`` slots: (keys, data) (plain NumPy)."""
+    size = 1 << bits
+    return np.zeros((size, KEY_WORDS), dtype=np.uint64), np.zeros(size, dtype=np.int64)

@@ -1,0 +1,203 @@
+"""Double-dummy results of many deals on all cores: :func:`dd_table`.
+
+Contract
+--------
+``dd_table(deals, ...)`` takes the deals as an array of hand masks (``deals x players``,
+with ``dealers``), a per-seat frame with ``deal``, ``seat``, ``hand`` and ``dealer``
+columns (the hands table of a run), or a run directory (its hands table and its rules),
+and gives one row per deal: ``deal``, ``dealer``, ``leader`` (the opening leader), each
+side's tricks from the opening position under double-dummy play (``tricks_ns``,
+``tricks_ew``; two players ``tricks_p0``, ``tricks_p1``) and, for every seat, whether a
+nil of that seat alone is safe (``nil_N`` ... or ``nil_P0``, ``nil_P1``).
+
+The deals are cut into parts of ``part_size``; each part is solved by
+``spades_sim.run.threads.run_blocks`` on the thread pool, one stripe of the part's deals per
+thread, each thread with its own fixed-size transposition table (allocated once per
+call, ``2**table_bits`` slots). With ``out``, each part is written as
+``out/part-NNNNN.parquet`` (under a temporary name, then renamed) and a part already
+there is read back instead of solved: an interrupted call resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from spades_sim._nb import dd
+from spades_sim.cards import check_deal, seat_name
+from spades_sim.errors import SpadesError
+from spades_sim.rules import FirstLead, Rules, SpadesLead
+from spades_sim.run.threads import current_threads, run_blocks
+from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS
+
+__all__ = ["dd_table", "table_columns"]
+
+DEFAULT_PART_SIZE = 256
+"""Deals a part holds (a few seconds of work on two cores)."""
+
+
+def table_columns(players: int) -> list[str]:
+    """The columns of :func:`dd_table`'s frame."""
+    sides = ["tricks_ns", "tricks_ew"] if players == 4 else ["tricks_p0", "tricks_p1"]
+    return [
+        "deal",
+        "dealer",
+        "leader",
+        *sides,
+        *(f"nil_{seat_name(s, players)}" for s in range(players)),
+    ]
+
+
+def _from_frame(frame: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    missing = [c for c in ("deal", "seat", "hand", "dealer") if c not in frame.columns]
+    if missing:
+        raise SpadesError(f"deals: the frame lacks column(s) {', '.join(missing)}")
+    rows = frame.sort_values(["deal", "seat"])
+    ids = rows["deal"].to_numpy()
+    deal_ids = ids[::players]
+    if len(rows) % players or not np.all(ids.reshape(-1, players) == deal_ids[:, None]):
+        raise SpadesError(f"deals: every deal needs one row per seat ({players} players)")
+    hands = rows["hand"].to_numpy(dtype=np.uint64).reshape(-1, players)
+    dealers = rows["dealer"].to_numpy(dtype=np.int64)[::players]
+    return hands, dealers, deal_ids.astype(np.int64)
+
+
+def _leaders(hands: np.ndarray, dealers: np.ndarray, rules: Rules) -> np.ndarray:
+    players = rules.players
+    leaders = (dealers + 1) % 4 if players == 4 else 1 - dealers
+    if rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        leaders = np.argmax((hands & np.uint64(1)) != 0, axis=1)
+    return leaders.astype(np.int64)
+
+
+def _write(path: Path, frame: pd.DataFrame) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    frame.to_parquet(temporary, index=False)
+    os.replace(temporary, path)
+
+
+def dd_table(
+    deals: Any,
+    dealers: Sequence[int] | np.ndarray | None = None,
+    *,
+    rules: Rules | None = None,
+    out: str | os.PathLike[str] | None = None,
+    part_size: int = DEFAULT_PART_SIZE,
+    table_bits: int = DEFAULT_TABLE_BITS,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """Each deal's double-dummy tricks per side from the opening lead and the nil verdict
+    of every seat, one row per deal (module docstring)."""
+    deal_ids: np.ndarray | None = None
+    if isinstance(deals, (str, os.PathLike)):
+        # a run directory only: the run layer is not needed for arrays and frames
+        from spades_sim.dataset import load, read_manifest
+        from spades_sim.run import spec_from_meta
+
+        spec = spec_from_meta(read_manifest(deals)["meta"])
+        if rules is not None and rules != spec.rules:
+            raise SpadesError("rules: a run's rules come from its manifest; give none")
+        if spec.mode != "hands":
+            raise SpadesError(f"{deals} is a games run: dd_table solves runs of hands")
+        rules = spec.rules
+        deals = load(deals, columns=["deal", "seat", "hand", "dealer"])
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise SpadesError(f"rules: expected a Rules, got {type(rules).__name__}")
+    players = rules.players
+    if isinstance(deals, pd.DataFrame):
+        if dealers is not None:
+            raise SpadesError("dealers: a frame of deals holds its own dealer column")
+        hands, dealer_arr, deal_ids = _from_frame(deals, players)
+    else:
+        hands = np.asarray(deals, dtype=np.uint64)
+        if hands.ndim != 2 or hands.shape[1] != players:
+            raise SpadesError(f"deals: expected an array of deals x {players} hand masks")
+        if dealers is None:
+            raise SpadesError("dealers: give the dealer of each deal")
+        dealer_arr = np.asarray(dealers, dtype=np.int64)
+        if dealer_arr.shape != (hands.shape[0],) or np.any(
+            (dealer_arr < 0) | (dealer_arr >= players)
+        ):
+            raise SpadesError(f"dealers: expected one seat 0..{players - 1} per deal")
+    for d in range(hands.shape[0]):
+        try:
+            check_deal([int(h) for h in hands[d]], players=players, jokers=rules.jokers)
+        except SpadesError as error:
+            raise SpadesError(f"deal {d}: {error}") from None
+    if isinstance(part_size, bool) or not isinstance(part_size, int) or part_size < 1:
+        raise SpadesError(f"part_size: must be a positive int, got {part_size!r}")
+    if (
+        isinstance(table_bits, bool)
+        or not isinstance(table_bits, int)
+        or not (10 <= table_bits <= MAX_TABLE_BITS)
+    ):
+        raise SpadesError(f"table_bits: must be 10..{MAX_TABLE_BITS}, got {table_bits!r}")
+    n = hands.shape[0]
+    ids = np.arange(n, dtype=np.int64) if deal_ids is None else deal_ids
+    leaders = _leaders(hands, dealer_arr, rules)
+    full = np.zeros((n, 4), dtype=np.uint64)
+    full[:, :players] = hands
+    out_dir = Path(out) if out is not None else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    stripes = max(1, current_threads())
+    tables: tuple[np.ndarray, np.ndarray] | None = None
+    any_time = rules.spades_lead is SpadesLead.ANY_TIME
+    two_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
+    columns = table_columns(players)
+    frames = []
+    starts = range(0, n, part_size)
+    bar = None
+    if progress:
+        bar = tqdm(total=n, unit="deal", desc="solving")
+    try:
+        for k, start in enumerate(starts):
+            end = min(n, start + part_size)
+            path = out_dir / f"part-{k:05d}.parquet" if out_dir is not None else None
+            if path is not None and path.exists():
+                frames.append(pd.read_parquet(path))
+            else:
+                if tables is None:
+                    size = 1 << table_bits
+                    tables = (
+                        np.zeros((stripes, size, dd.KEY_WORDS), dtype=np.uint64),
+                        np.zeros((stripes, size), dtype=np.int64),
+                    )
+                tricks = np.zeros((end - start, 2), dtype=np.int64)
+                nil = np.zeros((end - start, 4), dtype=np.int64)
+                stats = np.zeros((stripes, 2), dtype=np.int64)
+                part_hands = np.ascontiguousarray(full[start:end])
+                part_leaders = np.ascontiguousarray(leaders[start:end])
+                run_blocks(
+                    dd.dd_table_nb, stripes, np.int64(stripes), part_hands, part_leaders,
+                    np.int64(players), any_time, two_clubs, tables[0], tables[1], tricks, nil,
+                    stats,
+                )  # fmt: skip
+                part = {
+                    "deal": ids[start:end],
+                    "dealer": dealer_arr[start:end].astype(np.int8),
+                    "leader": leaders[start:end].astype(np.int8),
+                    columns[3]: tricks[:, 0].astype(np.int8),
+                    columns[4]: tricks[:, 1].astype(np.int8),
+                }
+                for s in range(players):
+                    part[columns[5 + s]] = nil[:, s].astype(bool)
+                frame = pd.DataFrame(part, columns=columns)
+                if path is not None:
+                    _write(path, frame)
+                frames.append(frame)
+            if bar is not None:
+                bar.update(end - start)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype="int64") for c in columns})
+    return pd.concat(frames, ignore_index=True)

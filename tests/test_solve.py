@@ -1,0 +1,401 @@
+"""The double-dummy solver against a brute-force minimax written from docs/rules.md.
+
+The reference below shares no code with the kernels: it plays the rules of "Play"
+(follow suit; spades are trumps; a spade may not be led before spades are broken unless
+the leader holds only spades; the first lead under ``first_lead``; any spade played
+breaks them) over every line of play, with a memo. ``dd_tricks``, ``dd_cards``,
+``nil_safe`` and ``nil_cards`` must equal it on random small endings; the invariants
+and the input errors are tested after it.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from spades_sim import Rules
+from spades_sim.cards import format_card
+from spades_sim.errors import SpadesError
+from spades_sim.solve import HandRecord, Position, dd_cards, dd_tricks, nil_cards, nil_safe
+
+# --- the reference, from docs/rules.md -----------------------------------------------
+
+LJ, BJ = 52, 53
+
+
+def suit(card: int) -> int:
+    return 3 if card >= LJ else card // 13
+
+
+def rank(card: int) -> int:
+    return card - 39 if card >= 39 else card % 13
+
+
+def may_play(hand, trick, broken, first, any_time, two_clubs):
+    if trick:
+        led = suit(trick[0][1])
+        follow = [c for c in hand if suit(c) == led]
+        return follow or list(hand)
+    if first and two_clubs and 0 in hand:
+        return [0]
+    if not first and (broken or any_time):
+        return list(hand)
+    others = [c for c in hand if suit(c) != 3]
+    return others or list(hand)
+
+
+def trick_winner(trick):
+    """``trick``: (seat, card) in play order. The highest spade, else the highest card of
+    the suit led."""
+    spades = [(rank(c), s) for s, c in trick if suit(c) == 3]
+    if spades:
+        return max(spades)[1]
+    led = suit(trick[0][1])
+    return max((rank(c), s) for s, c in trick if suit(c) == led)[1]
+
+
+class Reference:
+    def __init__(self, players, any_time=False, two_clubs=False):
+        self.players, self.any_time, self.two_clubs = players, any_time, two_clubs
+        self.tricks = lru_cache(maxsize=None)(self._tricks)
+        self.safe = lru_cache(maxsize=None)(self._safe)
+
+    def moves(self, hands, seat, trick, broken, first):
+        for card in may_play(hands[seat], trick, broken, first, self.any_time, self.two_clubs):
+            rest = list(hands)
+            rest[seat] = tuple(c for c in hands[seat] if c != card)
+            now = (*trick, (seat, card))
+            brk = broken or suit(card) == 3
+            if len(now) == self.players:
+                yield card, tuple(rest), trick_winner(now), (), brk, False
+            else:
+                yield card, tuple(rest), (seat + 1) % self.players, now, brk, first
+
+    def done(self, hands, trick):
+        return not trick and not any(hands)
+
+    def _tricks(self, hands, seat, trick, broken, first):
+        """Side 0's tricks from here, the current trick included."""
+        if self.done(hands, trick):
+            return 0
+        values = []
+        for _, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
+            won = 1 if not now and nxt % 2 == 0 else 0
+            values.append(won + self.tricks(rest, nxt, now, brk, fst))
+        return max(values) if seat % 2 == 0 else min(values)
+
+    def card_tricks(self, hands, seat, trick, broken, first):
+        """Mover's side tricks after each legal card."""
+        total = len(hands[seat])
+        out = {}
+        for card, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
+            won = 1 if not now and nxt % 2 == 0 else 0
+            v0 = won + self.tricks(rest, nxt, now, brk, fst)
+            out[format_card(card)] = v0 if seat % 2 == 0 else total - v0
+        return out
+
+    def _safe(self, hands, seat, trick, broken, first, nils):
+        if self.done(hands, trick):
+            return True
+        side = next(iter(nils)) % 2
+        results = []
+        for _, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
+            if not now and nxt in nils:
+                results.append(False)
+            else:
+                results.append(self.safe(rest, nxt, now, brk, fst, nils))
+        return any(results) if seat % 2 == side else all(results)
+
+    def card_safe(self, hands, seat, trick, broken, first, nils):
+        out = []
+        for card, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
+            lost = not now and nxt in nils
+            if not lost and self.safe(rest, nxt, now, brk, fst, nils):
+                out.append(card)
+        return [format_card(c) for c in sorted(out, reverse=True)]
+
+
+# --- random endings --------------------------------------------------------------------
+
+
+def random_case(rng: random.Random, max_cards: int = 4):
+    players = rng.choice((2, 4, 4))
+    jokers = rng.random() < 0.3
+    any_time = rng.random() < 0.2
+    n = rng.randint(2, max_cards if players == 4 else max_cards + 1)
+    deck = [c for c in range(54) if (c < 52 or jokers) and not (jokers and c in (13, 26))]
+    rng.shuffle(deck)
+    if rng.random() < 0.4:  # spade-heavy endings: trumps, ruffs, broken or not
+        deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
+    hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(players)]
+    first = rng.random() < 0.15
+    broken = not first and rng.random() < 0.5
+    two_clubs = first and players == 4 and rng.random() < 0.5 and any(0 in h for h in hands)
+    leader = rng.randrange(players)
+    if two_clubs:
+        leader = next(s for s in range(players) if 0 in hands[s])
+    ref = Reference(players, any_time, two_clubs)
+    hands_t = tuple(tuple(h) for h in hands)
+    trick: tuple = ()
+    seat = leader
+    for _ in range(rng.randrange(players)):
+        card = rng.choice(may_play(hands_t[seat], trick, broken, first, any_time, two_clubs))
+        rest = list(hands_t)
+        rest[seat] = tuple(c for c in hands_t[seat] if c != card)
+        hands_t = tuple(rest)
+        trick = (*trick, (seat, card))
+        seat = (seat + 1) % players
+    rules = Rules(
+        players=players,
+        jokers=jokers,
+        spades_lead="any_time" if any_time else "after_broken",
+        first_lead="two_of_clubs" if two_clubs else "any_but_spades",
+    )
+    pos = Position(list(hands_t), seat, [c for _, c in trick], broken, first, rules)
+    broken_now = broken or any(suit(c) == 3 for _, c in trick)
+    return ref, pos, (hands_t, seat, trick, broken_now, first)
+
+
+def check_cases(count: int, seed: int, max_cards: int = 4) -> None:
+    rng = random.Random(seed)
+    for i in range(count):
+        ref, pos, state = random_case(rng, max_cards)
+        hands, seat, trick, broken, first = state
+        total = len(hands[seat])
+        v0 = ref.tricks(hands, seat, trick, broken, first)
+        want = v0 if seat % 2 == 0 else total - v0
+        assert dd_tricks(pos) == want, (i, str(pos))
+        assert dd_cards(pos) == ref.card_tricks(hands, seat, trick, broken, first), (i, str(pos))
+        players = pos.rules.players
+        nil_seat = rng.randrange(players)
+        nils = frozenset([nil_seat])
+        assert nil_safe(pos, nil_seat) == ref.safe(hands, seat, trick, broken, first, nils), (
+            i, str(pos), nil_seat,
+        )  # fmt: skip
+        got = nil_cards(pos, nil_seat)
+        assert got == ref.card_safe(hands, seat, trick, broken, first, nils), (i, str(pos))
+        if players == 4:
+            pair = frozenset([nil_seat, nil_seat ^ 2])
+            expect = ref.safe(hands, seat, trick, broken, first, pair)
+            assert nil_safe(pos, tuple(pair)) == expect, (i, str(pos), sorted(pair))
+
+
+def test_solver_equals_brute_force_on_random_endings():
+    check_cases(100, seed=1)
+
+
+@pytest.mark.slow
+def test_solver_equals_brute_force_on_many_endings():
+    check_cases(3000, seed=2, max_cards=5)
+
+
+# --- invariants ------------------------------------------------------------------------
+
+
+def _after(pos, card):
+    """The position after ``card``, or None when it is the last card of the hand."""
+    if pos.tricks_left == 1 and len(pos.trick) == pos.players - 1:
+        return None
+    return pos.play(card)
+
+
+def test_invariants_on_random_positions():
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(150):
+        _, pos, _ = random_case(rng)
+        cards = dd_cards(pos)
+        assert dd_tricks(pos) == max(cards.values())
+        for card, value in cards.items():
+            after = _after(pos, card)
+            if after is None:
+                continue
+            # the two sides' tricks add up to the tricks left
+            ours = dd_tricks(after)
+            same_side = after.to_play % 2 == pos.to_play % 2
+            mine = ours if same_side else after.tricks_left - ours
+            won = 1 if not after.trick and same_side else 0  # the card ended the trick
+            assert won + mine == value
+            checked += 1
+        # a safe nil stays safe after a safe card; against an opponent every card is safe
+        seat = rng.randrange(pos.players)
+        if nil_safe(pos, seat):
+            safe = nil_cards(pos, seat)
+            assert safe
+            if pos.to_play % 2 != seat % 2:
+                assert set(safe) == set(cards)
+            for card in safe:
+                after = _after(pos, card)
+                assert after is None or nil_safe(after, seat)
+        else:
+            assert pos.to_play % 2 != seat % 2 or nil_cards(pos, seat) == []
+    assert checked > 300
+
+
+def test_a_solved_deal_and_its_cards():
+    # N holds the top spades and keeps the lead with them; E and W can only discard
+    hands = ["AKQ...", "...AKQ", "JT9...", "...JT9"]
+    pos = Position(hands, "N", spades_broken=True)
+    assert dd_tricks(pos) == 3
+    assert dd_cards(pos) == {"AS": 3, "KS": 3, "QS": 3}
+    assert nil_safe(pos, "S") and not nil_safe(pos, "N")
+    assert nil_safe(pos, ("E", "W")) and not nil_safe(pos, ("N", "S"))
+    assert nil_cards(pos, "N") == []
+    # unbroken, N must lead... only spades: leading one from an all-spade hand is allowed
+    assert dd_tricks(Position(hands, "N")) == 3
+    # E on lead with unbroken spades cashes its clubs, and N-S ruff: 0 tricks for E-W
+    assert dd_tricks(Position(hands, "E")) == 0
+
+
+def test_jokers_and_two_players():
+    rules = Rules(players=2, jokers=True)
+    pos = Position(["BJ 2C", "LJ AC"], "P1", spades_broken=True, rules=rules)
+    # the LJ falls to the BJ, and the AC takes P0's 2C whenever clubs are led
+    assert dd_tricks(pos) == 1
+    assert dd_cards(pos) == {"LJ": 1, "AC": 1}
+    assert not nil_safe(pos, "P1") and not nil_safe(pos, "P0")
+    assert Position(["BJ 2C", "LJ AC"], "P1", rules=rules).legal_cards() == [12]
+
+
+def test_first_trick_rules():
+    hands = ["2C AS", "3C KS", "4C QS", "5C JS"]
+    pos = Position(hands, "N", first_trick=True, rules=Rules(first_lead="two_of_clubs"))
+    assert list(dd_cards(pos)) == ["2C"]
+    any_but = Position(hands, "N", first_trick=True)
+    assert list(dd_cards(any_but)) == ["2C"]  # no spade lead on the first trick
+    with pytest.raises(SpadesError, match="must lead the 2C"):
+        Position(hands, "E", first_trick=True, rules=Rules(first_lead="two_of_clubs"))
+
+
+def test_position_after_a_record():
+    hands = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
+    plays = [r + s for r in "AKQJT98765432" for s in "DCSH"]
+    record = HandRecord(hands, "N", plays)
+    # E leads (left of dealer N); spades are not led before broken: E leads diamonds
+    pos = Position.after(record, plays=0)
+    assert pos.to_play == 1 and pos.first_trick
+    with pytest.raises(SpadesError, match="play 1 of the record"):
+        Position.after(record, plays=1)  # AD is W's card... E does not hold it
+    ok = HandRecord(hands, "W", [r + s for r in "AKQJT98765432" for s in "SHDC"])
+    # N holds only spades, so it may lead one even on the first trick
+    pos = Position.after(ok, plays=3)
+    assert pos.to_play == 3 and pos.trick == (51, 38, 25)
+    assert dd_tricks(pos) == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"hands": ["AS", "KS", "QS"], "to_play": "N"}, "4 players need 4 hands"),
+        ({"hands": ["AS", "AS", "QS", "JS"], "to_play": "N"}, "held by both seat N and seat E"),
+        ({"hands": ["AS", "KS", "QS", "XX"], "to_play": "N"}, "seat W: unknown card"),
+        ({"hands": ["AS", "KS", "QS", "JS"], "to_play": "Q"}, "to_play: unknown seat"),
+        (
+            {"hands": ["AS", "KS QS", "JS", "TS"], "to_play": "N"},
+            "seat E holds 2 cards, expected 1",
+        ),
+        (
+            {"hands": ["2C", "KS 3C", "QS 4C", "JS 5C"], "to_play": "E", "trick": ["AS"]},
+            "led AS before",
+        ),
+        ({"hands": ["AS", "KS", "QS", "JS"], "to_play": "E", "trick": ["AS"]}, "still in the hand"),
+        (
+            {
+                "hands": ["", "2H", "QS", "JS 3C"],
+                "to_play": "E",
+                "trick": ["2C"],
+                "spades_broken": True,
+            },
+            "seat W holds 2 cards",
+        ),
+        (
+            {
+                "hands": ["3C", "", "QS", "JS"],
+                "to_play": "S",
+                "trick": ["2C", "KS"],
+                "spades_broken": True,
+            },
+            "seat N holds 1 cards, expected 0",
+        ),
+        (
+            {
+                "hands": ["", "3C", "QS", "JS"],
+                "to_play": "E",
+                "trick": ["2C", "KS", "AS", "TS"],
+                "spades_broken": True,
+            },
+            "trick: holds 4 cards",
+        ),
+        ({"hands": ["", "", "", ""], "to_play": "N"}, "holds no card"),
+        ({"hands": ["BJ", "KS", "QS", "JS"], "to_play": "N"}, "not in the standard pack"),
+        (
+            {
+                "hands": ["AS", "KS", "QS", "JS"],
+                "to_play": "N",
+                "first_trick": True,
+                "spades_broken": True,
+            },
+            "cannot be broken before the first trick",
+        ),
+    ],
+)
+def test_inconsistent_positions_are_refused(kwargs, message):
+    with pytest.raises(SpadesError, match=message):
+        Position(**kwargs)
+
+
+def test_revoke_in_the_trick_is_refused():
+    with pytest.raises(SpadesError, match="played 3H on a C lead while still holding C"):
+        Position(["5H", "4C", "QS 2S", "JS TS"], "S", ["2C", "3H"], spades_broken=True)
+
+
+def test_nil_seats_must_be_partners():
+    pos = Position(["AS", "KS", "QS", "JS"], "N", spades_broken=True)
+    with pytest.raises(SpadesError, match="must be partners"):
+        nil_safe(pos, ("N", "E"))
+    with pytest.raises(SpadesError, match="expected a Position"):
+        dd_tricks("AS KS")  # type: ignore[arg-type]
+
+
+# --- the command line and the batch --------------------------------------------------
+
+EASY = ["AKQJ.T98.765.432", "T98.765.432.AKQJ", "765.432.AKQJ.T98", "432.AKQJ.T98.765"]
+
+
+def test_solve_command_prints_tricks_cards_and_nil():
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    args = ["solve", *EASY, "--broken", "--leader", "N", "--cards", "--nil", "E"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "N leads (spades broken): N-S 8, E-W 5"
+    assert lines[1].startswith("cards of N (tricks for N-S): AS 8  KS 8")
+    assert lines[2] == "nil E: not safe"
+
+
+def test_solve_command_errors_are_one_line():
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    result = CliRunner().invoke(cli, ["solve", *EASY[:3], "AKQ..."])
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and result.output.startswith("error: ")
+    result = CliRunner().invoke(cli, ["solve", "runs/none"])
+    assert result.exit_code == 2 and "needs --out DIR" in result.output
+
+
+def test_dd_table_refuses_bad_input():
+    import numpy as np
+
+    from spades_sim.solve import dd_table
+
+    with pytest.raises(SpadesError, match="dealers: give the dealer"):
+        dd_table(np.zeros((1, 4), dtype=np.uint64))
+    with pytest.raises(SpadesError, match="deal 0: card 2C is missing"):
+        dd_table(np.zeros((1, 4), dtype=np.uint64), [0])
