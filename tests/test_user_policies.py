@@ -111,7 +111,7 @@ def test_blind_nil_waits_for_the_deficit_the_rules_ask() -> None:
 
 
 @pytest.mark.slow
-def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught() -> None:
+def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught(tmp_path: Path) -> None:
     """The bug this guards against: the built-in blind nil rule run for a user bidder,
     reading the user's parameter row as its thresholds. A generated module with that
     mutation makes a bidder that always bids 3 declare blind nil, so the first test above
@@ -125,9 +125,8 @@ def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught() -> None:
     key = custom_kernels.module_key(policies) + "mutant"
     text = custom_kernels.source(key, policies).replace("ctx_nb.never_blind_nil_nb", "blind_nil_nb")
     assert text != custom_kernels.source(key, policies)
-    path = Path(custom_kernels.cache_dir()) / f"mutant_{key}.py"
+    path = tmp_path / f"mutant_{key}.py"
     custom_kernels.REGISTRY[key] = (always_three.function.compiled,) * 2 + (None,) * 4
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"spades_sim_policies_{key}", path)
     assert spec and spec.loader
