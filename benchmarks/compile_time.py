@@ -118,6 +118,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=1, help="cold/warm pairs (median)")
     parser.add_argument("--per-function", action="store_true")
+    parser.add_argument(
+        "--min-seconds", type=float, default=0.1, help="--per-function: shortest compile shown"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON line per repeat")
     parser.add_argument("extra", nargs="*", help="more simulate options, after --")
     args = parser.parse_args()
@@ -127,7 +130,7 @@ def main() -> None:
         wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
         print(f"{'CPU own':>8} {'CPU incl':>8} {'wall own':>8}  function (all in seconds)")
         for name, own, total, own_wall in rows:
-            if own < 0.1:
+            if own < args.min_seconds:
                 continue  # Numba's own small overloads (np.empty, min, ...)
             print(f"{own:8.1f} {total:8.1f} {own_wall:8.1f}  {name}")
         print(f"total CPU in compiles: {sum(r[1] for r in rows):.1f} s")

@@ -44,9 +44,11 @@ from spades_sim._nb.enums import (
 from spades_sim._nb.loop import (
     BLOCK,
     games_nb,
+    hands_heuristic_lockstep_count_nb,
     hands_heuristic_lockstep_nb,
     hands_heuristic_lockstep_two_nb,
     hands_nb,
+    hands_random_lockstep_count_nb,
     hands_random_lockstep_nb,
     hands_random_lockstep_two_nb,
 )
@@ -272,6 +274,26 @@ def aggregate_hands_random_nb(rules, seed, deal_start, n, params, keys, seat_t, 
     aggregate_hands_with_nb(
         hands_random_lockstep_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t,
         status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_heuristic_count_nb(rules, seed, deal_start, n, params, keys, seat_t,
+                                       side_t, status):  # fmt: skip
+    """Through ``loop.hands_heuristic_lockstep_count_nb``."""
+    aggregate_hands_with_nb(
+        hands_heuristic_lockstep_count_nb, rules, seed, deal_start, n, params, keys, seat_t,
+        side_t, status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_random_count_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
+                                    status):  # fmt: skip
+    """Through ``loop.hands_random_lockstep_count_nb``."""
+    aggregate_hands_with_nb(
+        hands_random_lockstep_count_nb, rules, seed, deal_start, n, params, keys, seat_t,
+        side_t, status,
     )  # fmt: skip
 
 

@@ -8,7 +8,8 @@ are its two halves. They are inlined into real, cached functions: ``loop.prepare
 ``prepare_plain_two_nb``, which bids through ``plain_bid_nb`` (the built-in bidders but the
 sampling one, ``monte-carlo``). The lock-step kernels prepare a batch of ``LANES`` deals at
 once: ``prepare_lanes_four_nb`` deals them together and bids in lock-step
-(``lockstep_bidding.py``), ``prepare_lanes_two_nb`` goes deal by deal through
+(``lockstep_bidding.py``; ``prepare_lanes_count_four_nb`` when only ``count`` and
+``random`` bid, which compiles less), ``prepare_lanes_two_nb`` goes deal by deal through
 ``prepare_plain_two_nb`` (the draw is sequential); a default run compiles neither the
 rollouts nor the two-player code. Randomness comes from the hand's stream ``key`` with counters from
 ``DECISION_COUNTER_BASE``; the play continues from the counter returned.
@@ -38,7 +39,7 @@ from spades_sim._nb.enums import (
     RuleField,
 )
 from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
-from spades_sim._nb.lockstep_bidding import bid_lanes_four_nb
+from spades_sim._nb.lockstep_bidding import bid_lanes_count_four_nb, bid_lanes_four_nb
 from spades_sim._nb.play import first_leader_nb, first_to_act_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
 from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
@@ -325,18 +326,14 @@ def load_lane_nb(st, b, info, masks, leader, play_key):
     st[LockstepField.key * LANES + b] = play_key
 
 
-@njit(cache=True)
-def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
-                          st, out_errors):  # fmt: skip
-    """A four-player batch with every bid taken in lock-step (``lockstep_bidding``; the
-    lock-step kernels run only bidders it covers): the same hands, bids and random
-    counters as ``prepare_four_nb`` with ``plain_bid_nb`` deal by deal. ``lanes``: the
-    bidder's state (``enums.DealLane``), left with each deal's hands at the start of play,
-    bids and nil kinds for the rows; ``out_errors[i]`` gets deal i's policy errors."""
+@njit(inline="always", cache=True)
+def deal_batch_four_nb(scratch, seed, deal_start, lo, hi, lanes):
+    """Deal a four-player batch together (``deal.deal_lanes_four_nb``: the shuffles of the
+    scalar deal): each deal's stream key into ``DealLane.key``, its hands into
+    ``DealLane.hands``."""
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
         lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
-        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
     keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
     hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
     deck, shuffle, swaps = (
@@ -345,12 +342,26 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
         np.empty(52 * LANES, np.uint8),
     )
     deal_lanes_four_nb(deck, shuffle, swaps, keys, hands)
+
+
+@njit(inline="always", cache=True)
+def prepare_lanes_four_with_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks,
+                               lanes, st, out_errors, bid_lanes):  # fmt: skip
+    """A four-player batch with every bid taken in lock-step by ``bid_lanes``
+    (``lockstep_bidding.bid_lanes_four_nb`` or ``bid_lanes_count_four_nb``; the lock-step
+    kernels run only bidders they cover): the same hands, bids and random counters as
+    ``prepare_four_nb`` with ``plain_bid_nb`` deal by deal. ``lanes``: the bidder's state
+    (``enums.DealLane``), left with each deal's hands at the start of play, bids and nil
+    kinds for the rows; ``out_errors[i]`` gets deal i's policy errors."""
+    deal_batch_four_nb(scratch, seed, deal_start, lo, hi, lanes)
     for b in range(LANES):
+        deal = deal_start + (lo + b if lo + b < hi else lo)
+        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
         for s in range(4):
-            dealt = np.uint64(hands[s * LANES + b])
+            dealt = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
             masks[b, MaskSlot.hands + s] = dealt
             masks[b, MaskSlot.dealt + s] = dealt
-    bid_lanes_four_nb(rules, params, lanes)
+    bid_lanes(rules, params, lanes)
     for b in range(LANES):
         info = infos[b]
         m = masks[b]
@@ -365,6 +376,27 @@ def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, info
             out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
         key = np.uint64(lanes[DealLane.key * LANES + b])
         load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
+
+
+@njit(inline="always", cache=True)
+def prepare_lanes_four_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes,
+                          st, out_errors):  # fmt: skip
+    """``prepare_lanes_four_with_nb`` with every lane bidder (``LANE_BIDDERS``)."""
+    prepare_lanes_four_with_nb(
+        rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st, out_errors,
+        bid_lanes_four_nb,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def prepare_lanes_count_four_nb(rules, scratch, seed, deal_start, lo, hi, params, infos, masks,
+                                lanes, st, out_errors):  # fmt: skip
+    """``prepare_lanes_four_with_nb`` with only ``count`` and ``random`` bidding
+    (``COUNT_LANE_BIDDERS``), which compiles in a fraction of the time."""
+    prepare_lanes_four_with_nb(
+        rules, scratch, seed, deal_start, lo, hi, params, infos, masks, lanes, st, out_errors,
+        bid_lanes_count_four_nb,
+    )  # fmt: skip
 
 
 @njit(cache=True)
@@ -401,20 +433,10 @@ def prepare_lanes_with_nb(rules, scratch, seed, deal_start, lo, hi, params, info
     lock-step)."""
     four = rules[RuleField.players] == 4
     if four:
-        for b in range(LANES):
-            deal = deal_start + (lo + b if lo + b < hi else lo)
-            lanes[DealLane.key * LANES + b] = np.int64(stream_key_nb(seed, KIND_HANDS, deal, 0))
-        keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
-        hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
-        deck, shuffle, swaps = (
-            scratch[52:104],
-            np.empty(52 * LANES, np.uint8),
-            np.empty(52 * LANES, np.uint8),
-        )
-        deal_lanes_four_nb(deck, shuffle, swaps, keys, hands)
+        deal_batch_four_nb(scratch, seed, deal_start, lo, hi, lanes)
         for b in range(LANES):
             for s in range(4):
-                masks[b, MaskSlot.hands + s] = np.uint64(hands[s * LANES + b])
+                masks[b, MaskSlot.hands + s] = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
     players = rules[RuleField.players]
     for b in range(LANES):
         i = lo + b if lo + b < hi else lo

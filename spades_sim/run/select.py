@@ -11,7 +11,8 @@ differing in speed only:
 - **lock-step**: both sides play ``random`` (or both ``heuristic``) with built-in bidders
   of ``lockstep_bidding.LANE_BIDDERS`` (all but ``monte-carlo``, whose rollouts take far
   longer than the play), independent hands, play not recorded: 64 deals advance at once
-  (one kernel per player count, so each compiles less);
+  (one kernel per player count, and with four players one more for sides that bid only
+  ``count`` or ``random``, the default, so each run compiles only the bidders it uses);
 - **scalar**: every other built-in combination (``loop.hands_nb``, ``loop.games_nb``);
 - **user-written policies**: the generated kernel module of the run's policies
   (:func:`user_policy_kernels`): in hands runs its batch kernels (``hands_lanes_*_nb``:
@@ -32,7 +33,7 @@ from spades_sim._nb import aggregate as agg_nb
 from spades_sim._nb import loop
 from spades_sim._nb import odds as odds_nb
 from spades_sim._nb.enums import LANES
-from spades_sim._nb.lockstep_bidding import LANE_BIDDERS
+from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
 from spades_sim.custom.kernels import batches_allowed, kernels_for
 from spades_sim.policies import lookup
 from spades_sim.run.spec import RunSpec
@@ -59,6 +60,13 @@ class Kernel:
 
 
 # (rows kernel, counts kernel) of each lock-step case, by (play policy, four players)
+_LOCKSTEP_COUNT = {  # four players, every side bidding count or random: fewer bidders to compile
+    "heuristic": (
+        loop.hands_heuristic_lockstep_count_nb,
+        agg_nb.aggregate_hands_heuristic_count_nb,
+    ),
+    "random": (loop.hands_random_lockstep_count_nb, agg_nb.aggregate_hands_random_count_nb),
+}
 _LOCKSTEP = {
     ("heuristic", True): (loop.hands_heuristic_lockstep_nb, agg_nb.aggregate_hands_heuristic_nb),
     ("heuristic", False): (
@@ -98,9 +106,11 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
 
     >>> from spades_sim.run.threads import kernel_name
     >>> kernel_name(select_kernel(RunSpec.build(seed=0)).entry)
-    'hands_heuristic_lockstep_nb'
+    'hands_heuristic_lockstep_count_nb'
     >>> kernel_name(select_kernel(RunSpec.build(seed=0, play="random"), "counts").entry)
-    'aggregate_hands_random_nb'
+    'aggregate_hands_random_count_nb'
+    >>> kernel_name(select_kernel(RunSpec.build(seed=0, bidding="pagat")).entry)
+    'hands_heuristic_lockstep_nb'
     """
     games = spec.mode == "games"
     if produces == "nil_odds" and not spec.builtin:  # card by card: lock-step is the built-ins'
@@ -111,7 +121,12 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
         return Kernel(odds_nb.play_deals_nb, LANES, variant != odds_nb.PLAY_SCALAR, variant)
     play = lockstep_play(spec)
     if play is not None:
-        rows_entry, counts_entry = _LOCKSTEP[(play, spec.rules.players == 4)]
+        four = spec.rules.players == 4
+        bidders = {lookup(p.name, "bid").policy_id for p in spec.bidding}
+        if four and bidders <= set(COUNT_LANE_BIDDERS):
+            rows_entry, counts_entry = _LOCKSTEP_COUNT[play]
+        else:
+            rows_entry, counts_entry = _LOCKSTEP[(play, four)]
         if produces == "counts":
             return Kernel(counts_entry, LANES, lockstep=True)
         return Kernel(rows_entry, LANES, lockstep=True)
