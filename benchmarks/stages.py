@@ -84,7 +84,7 @@ def _deal_lanes(reps, deck, decks, swaps, keys, hands):
 @njit
 def _bid_lanes(reps, rules, params, lanes):
     for _ in range(reps):
-        bid_lanes_four_nb(rules, params, lanes)
+        bid_lanes_four_nb(rules, params, lanes, -1)
 
 
 def _median_ns(

@@ -217,6 +217,37 @@ def test_forced_bid_play_matches_the_reference_engine(preset: str, blind: bool, 
         assert np.array_equal(getattr(played, name), getattr(lockstep, name)), name
 
 
+@pytest.mark.parametrize(
+    ("preset", "bidding"),
+    [
+        ("standard", ("pagat", "partner-aware")),
+        ("blind-nil-exchange", ("random:blind_nil_rate=0.3,nil_rate=0.2", "count")),
+        ("jokers", ("partner-aware:opp_nil_bonus=1", "pagat:queen_value=0.5")),
+    ],
+)
+def test_lockstep_bids_of_the_other_seats_equal_the_lane_by_lane_bids(
+    preset: str, bidding: tuple[str, str]
+) -> None:
+    # With four players and lock-step play the other seats bid in lock-step
+    # (odds.BIDS_LOCKSTEP); recording takes the scalar path, lane by lane. Every
+    # scenario (nil, blind nil, numbers) must give the same bids, so the same outcomes.
+    from spades_sim._nb import odds as odds_nb
+    from spades_sim.run.select import select_kernel
+
+    rules = Rules.preset(preset)
+    hand = "Q73.J52.T84.9632" if not rules.jokers else "Q73.J5.T84.96432"
+    hero = Conditions.build(hand, seat="W", rules=rules).hero
+    spec = RunSpec.build(seed=5, rules=rules, bidding=bidding, play="heuristic")
+    assert select_kernel(spec, "nil_odds").variant & odds_nb.BIDS_LOCKSTEP
+    deals = deal_completions(hand, 150, seed=5, seat="W", rules=rules)
+    bids = np.array([0, 0, 3, 7], dtype=np.int64)
+    kinds = np.array([1, 2, 0, 0], dtype=np.int64)
+    scalar = _play(spec, hero, deals, 0, bids, kinds, -1, record=True)
+    lanes = _play(spec, hero, deals, 0, bids, kinds, -1)
+    for name in ("score", "tricks", "nil_made", "first_won"):
+        assert np.array_equal(getattr(scalar, name), getattr(lanes, name)), name
+
+
 # --- the answer -------------------------------------------------------------------------
 
 

@@ -334,10 +334,13 @@ class DealLaneT(NamedTuple):
     random_bid: int = 44
     counted: int = 45
     aware: int = 46
+    # a seat whose bid is given (nil odds' hero): its bid and nil kind in each deal
+    forced_bid: int = 47
+    forced_kind: int = 48
 
 
 DealLane = DealLaneT()
-N_DEAL_LANE_FIELDS = DealLane.aware + 1  # the fields, multi-entry ones counted in full
+N_DEAL_LANE_FIELDS = DealLane.forced_kind + 1  # the fields, multi-entry ones counted in full
 assert DealLane.seat == DealLane.score + 2 * N_SCORE_SLOTS
 
 

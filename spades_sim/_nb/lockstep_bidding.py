@@ -72,7 +72,7 @@ def _table_seat_nb(s, seat, partner, bid, nil):
 
 
 @njit(cache=True)
-def bid_lanes_four_nb(rules, params, lanes):
+def bid_lanes_four_nb(rules, params, lanes, forced_seat):
     """Blind nil decisions and bids for the ``LANES`` deals of a batch.
 
     ``lanes`` (``enums.DealLane``, field f of deal b at ``f * LANES + b``) holds on entry
@@ -80,6 +80,9 @@ def bid_lanes_four_nb(rules, params, lanes):
     its bids (0..13, 0 for nil and blind nil), nil kinds (0 number, 1 nil, 2 blind nil)
     and the number of out-of-range bids (clamped, as ``prepare.ask_bid_nb`` does; the
     built-ins make none). ``params`` is the run's parameter matrix (rows ``ParamRow``).
+    Seat ``forced_seat`` (-1: none) does not ask its policy: in deal b it bids
+    ``DealLane.forced_bid`` with nil kind ``DealLane.forced_kind`` (2: blind nil, declared at
+    its blind nil turn), as ``prepare.prepare_four_nb`` does for a forced seat.
 
     Each bidder in turn: one pass finds every deal's bidder, its hand, its partner's bid,
     its blind nil decision and the ``random`` bid; one pass per other bidder some side
@@ -100,11 +103,11 @@ def bid_lanes_four_nb(rules, params, lanes):
             _counting_nb(ns, ew, lanes, BidPolicy.pagat)
         if aware:
             _aware_nb(rules, ns, ew, lanes)
-        _settle_nb(ns, ew, lanes)
+        _settle_nb(ns, ew, lanes, forced_seat)
 
 
 @njit(cache=True)
-def bid_lanes_count_four_nb(rules, params, lanes):
+def bid_lanes_count_four_nb(rules, params, lanes, forced_seat):
     """:func:`bid_lanes_four_nb` for runs whose sides bid only ``count`` or ``random``
     (``COUNT_LANE_BIDDERS``): the same bids, with the other bidders' passes not compiled."""
     prefer_wide_vectors_nb()
@@ -114,7 +117,7 @@ def bid_lanes_count_four_nb(rules, params, lanes):
         _bidder_nb(rules, ns, ew, lanes, k)
         if count:
             _counting_nb(ns, ew, lanes, BidPolicy.count)
-        _settle_nb(ns, ew, lanes)
+        _settle_nb(ns, ew, lanes, forced_seat)
 
 
 @njit(inline="always", cache=True)
@@ -265,9 +268,10 @@ def _aware_nb(rules, ns, ew, lanes):
 
 
 @njit(inline="always", cache=True)
-def _settle_nb(ns, ew, lanes):
+def _settle_nb(ns, ew, lanes, forced_seat):
     """Each deal's bid from its bidder's own policy (blind nil first), clamped to 0..13
-    with out-of-range bids counted, stored under the bidder's seat."""
+    with out-of-range bids counted, or the forced seat's given bid, stored under the
+    bidder's seat."""
     # which bidder each side runs, as flags (tests of one policy id against several
     # values would become a switch, which the vectoriser refuses)
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
@@ -275,16 +279,21 @@ def _settle_nb(ns, ew, lanes):
     for b in range(LANES):
         seat = lanes[lane_at_nb(DealLane.seat, b)]
         side = seat & 1
+        forced = seat == forced_seat
+        forced_kind = lanes[lane_at_nb(DealLane.forced_kind, b)]
         blind = lanes[lane_at_nb(DealLane.blind, b)] != 0
+        blind = (forced_kind == 2) if forced else blind
         bid = lanes[lane_at_nb(DealLane.counted, b)]
         bid = (
             lanes[lane_at_nb(DealLane.random_bid, b)] if _pick(side, random_ns, random_ew) else bid
         )
         bid = lanes[lane_at_nb(DealLane.aware, b)] if _pick(side, aware_ns, aware_ew) else bid
+        bid = lanes[lane_at_nb(DealLane.forced_bid, b)] if forced else bid
         bad = (bid < 0) | (bid > 13)
-        lanes[lane_at_nb(DealLane.errors, b)] += np.int64(bad) & (np.int64(blind) ^ 1)
+        asked = np.int64(blind | forced) ^ 1
+        lanes[lane_at_nb(DealLane.errors, b)] += np.int64(bad) & asked
         bid = 0 if blind else min(max(bid, 0), 13)
-        kind = 2 if blind else (1 if bid == 0 else 0)
+        kind = 2 if blind else (forced_kind if forced else (1 if bid == 0 else 0))
         for s in range(4):
             # blended, not selected: ``seat == s`` for s = 0..3 would become a switch
             here = np.int64(seat == s)

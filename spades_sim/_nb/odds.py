@@ -13,7 +13,9 @@ without the GIL, for ``spades_sim.run.threads.run_blocks`` to share out to threa
 ``play_deals_nb`` plays every completion once per *scenario* (a forced bid of the hero
 seat: nil, blind nil or a number), through ``loop.prepare_hand_nb`` with the other seats
 bidding by their policies, then in lock-step (``random``/``heuristic`` on both sides) or
-card by card (any built-in play policy). All scenarios of a completion share its dealer
+card by card (any built-in play policy); with four players and lock-step play the other
+seats also bid in lock-step (``BIDS_LOCKSTEP``, ``lockstep_bidding.bid_lanes_four_nb``
+with the hero's bid given), with the same bids. All scenarios of a completion share its dealer
 and random stream, so their difference is due to the bid alone (common random numbers).
 Per scenario it records the hero side's score, the hero's tricks, whether its nil was made
 and the card with which it won its first trick (what broke the nil).
@@ -25,10 +27,12 @@ from numba import njit
 from spades_sim._nb.bitboard import ZERO, bit_nb
 from spades_sim._nb.enums import (
     LANES,
+    N_DEAL_LANE_FIELDS,
     N_HEURISTIC_FIELDS,
     N_INFO,
     N_MASKS,
     N_SCORE_SLOTS,
+    DealLane,
     InfoSlot,
     LockstepField,
     MaskSlot,
@@ -37,6 +41,7 @@ from spades_sim._nb.enums import (
     ScoreSlot,
 )
 from spades_sim._nb.features import hand_features_nb
+from spades_sim._nb.lockstep_bidding import bid_lanes_four_nb
 from spades_sim._nb.loop import (
     new_scratch_nb,
     play_lockstep_nb,
@@ -45,7 +50,7 @@ from spades_sim._nb.loop import (
 )
 from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
-from spades_sim._nb.prepare import load_lane_nb
+from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
@@ -55,6 +60,10 @@ DEALER_ITEM = 0xFFFFFFFF  # the ``b`` coordinate of a completion's dealer draw
 BLOCK = 64
 
 PLAY_SCALAR, PLAY_RANDOM_LOCKSTEP, PLAY_HEURISTIC_LOCKSTEP = 0, 1, 2
+BIDS_LOCKSTEP = 4
+"""A flag on a lock-step ``mode``: the other seats bid in lock-step too
+(``lockstep_bidding``; four players, every side a bidder of ``LANE_BIDDERS``)."""
+PLAY_MODES = 3  # ``mode & PLAY_MODES``: the play part of a mode
 
 
 @njit(inline="always", cache=True)
@@ -164,12 +173,75 @@ def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_
 def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
                   out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
                   rec_moves):  # fmt: skip
-    """``play_block_with_nb`` with the built-in policies."""
+    """``play_block_with_nb`` with the built-in policies, or ``play_block_lane_bids_nb``
+    when ``mode`` has ``BIDS_LOCKSTEP``."""
+    if mode & BIDS_LOCKSTEP:
+        play_block_lane_bids_nb(
+            block, rules, seed, start, deals, dealers, hero, bids, kinds, params,
+            mode & PLAY_MODES, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
+        )  # fmt: skip
+        return
     play_block_with_nb(
         block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode, out_score,
         out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
         prepare_hand_nb, builtin_play_nb, builtin_play_nb,
     )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds,
+                            params, mode, out_score, out_tricks, out_nil_made, out_first_won,
+                            out_errors):  # fmt: skip
+    """``play_block_with_nb`` in a lock-step ``mode`` for four players whose bidders
+    ``lockstep_bidding.bid_lanes_four_nb`` covers: the other seats bid in lock-step, the
+    hero's bid given per lane (``DealLane.forced_*``); the same random counters, so the
+    same bids and cards as ``prepare_hand_nb`` lane by lane."""
+    n_scen = bids.shape[0]
+    n_tasks = deals.shape[0] * n_scen
+    infos = np.zeros((LANES, N_INFO), dtype=np.int64)
+    masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
+    lanes = np.zeros(N_DEAL_LANE_FIELDS * LANES, dtype=np.int64)
+    st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
+    lo = block * LANES
+    hi = min(n_tasks, lo + LANES)
+    for b in range(LANES):
+        t = lo + b if lo + b < hi else lo  # lanes past the end replay the first task
+        i = t // n_scen
+        k = t % n_scen
+        key = stream_key_nb(seed, KIND_ODDS_PLAY, start + i, 0)
+        lanes[DealLane.key * LANES + b] = np.int64(key)
+        lanes[DealLane.first * LANES + b] = start_hand_nb(rules, dealers[i], infos[b])
+        lanes[DealLane.forced_bid * LANES + b] = bids[k]
+        lanes[DealLane.forced_kind * LANES + b] = kinds[k]
+        for s in range(4):
+            lanes[(DealLane.hands + s) * LANES + b] = np.int64(deals[i, s])
+            masks[b, MaskSlot.hands + s] = deals[i, s]
+            masks[b, MaskSlot.dealt + s] = deals[i, s]
+    bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes_four_nb, hero)
+    for b in range(hi - lo):
+        out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
+    finish_lockstep_block_nb(
+        rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks, out_nil_made,
+        out_first_won,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def finish_lockstep_block_nb(rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks,
+                             out_nil_made, out_first_won):  # fmt: skip
+    """Play a prepared lock-step block (``mode`` ``PLAY_*_LOCKSTEP``) and record each task's
+    outcome."""
+    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    play_lockstep_nb(st, rules, params, mode == PLAY_HEURISTIC_LOCKSTEP)
+    for b in range(hi - lo):
+        info = infos[b]
+        for s in range(4):
+            info[InfoSlot.tricks_won + s] = st[(LockstepField.tricks + s) * LANES + b]
+        first_won = np.int64(st[(LockstepField.first_won + hero) * LANES + b])
+        record_outcome_nb(
+            rules, info, hero, side_out, lo + b, first_won,
+            out_score, out_tricks, out_nil_made, out_first_won,
+        )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
@@ -235,16 +307,10 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
             )  # fmt: skip
     if mode == PLAY_SCALAR:
         return
-    play_lockstep_nb(st, rules, params, mode == PLAY_HEURISTIC_LOCKSTEP)
-    for b in range(hi - lo):
-        info = infos[b]
-        for s in range(4):
-            info[InfoSlot.tricks_won + s] = st[(LockstepField.tricks + s) * LANES + b]
-        first_won = np.int64(st[(LockstepField.first_won + hero) * LANES + b])
-        record_outcome_nb(
-            rules, info, hero, side_out, lo + b, first_won,
-            out_score, out_tricks, out_nil_made, out_first_won,
-        )  # fmt: skip
+    finish_lockstep_block_nb(
+        rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks, out_nil_made,
+        out_first_won,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

@@ -361,7 +361,20 @@ def prepare_lanes_four_with_nb(rules, scratch, seed, deal_start, lo, hi, params,
             dealt = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
             masks[b, MaskSlot.hands + s] = dealt
             masks[b, MaskSlot.dealt + s] = dealt
-    bid_lanes(rules, params, lanes)
+    bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes, NO_SEAT)
+    for b in range(hi - lo):
+        out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
+
+
+@njit(inline="always", cache=True)
+def bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes, forced_seat):
+    """The bids of a four-player batch whose ``lanes`` hold each deal's hands, stream key
+    and first bidder (``infos[b]`` started, ``masks[b]`` holding the hands as dealt), by
+    ``bid_lanes`` (``forced_seat`` bidding the lanes' ``DealLane.forced_*``), then per deal
+    the bids into ``infos[b]``, the blind nil exchange, the hands at the start of play back
+    into ``lanes`` (for the rows) and the lane's play state into ``st``; the policy errors
+    stay in ``DealLane.errors``."""
+    bid_lanes(rules, params, lanes, forced_seat)
     for b in range(LANES):
         info = infos[b]
         m = masks[b]
@@ -372,8 +385,6 @@ def prepare_lanes_four_with_nb(rules, scratch, seed, deal_start, lo, hi, params,
         for s in range(4):  # the hands at the start of play, for the rows
             lanes[(DealLane.hands + s) * LANES + b] = np.int64(m[MaskSlot.hands + s])
         leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[DealLane.first * LANES + b], rules)
-        if lo + b < hi:
-            out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
         key = np.uint64(lanes[DealLane.key * LANES + b])
         load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
 

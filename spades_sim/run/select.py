@@ -118,6 +118,9 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     if produces == "nil_odds":
         names = {p.name for p in spec.play}
         variant = _LOCKSTEP_ODDS.get(names.pop(), odds_nb.PLAY_SCALAR) if len(names) == 1 else 0
+        lane_bidders = all(lookup(p.name, "bid").policy_id in LANE_BIDDERS for p in spec.bidding)
+        if variant and lane_bidders and spec.rules.players == 4:
+            variant |= odds_nb.BIDS_LOCKSTEP  # the other seats bid in lock-step too
         return Kernel(odds_nb.play_deals_nb, LANES, variant != odds_nb.PLAY_SCALAR, variant)
     play = lockstep_play(spec)
     if play is not None:
