@@ -91,6 +91,10 @@ MAX_MOVES = 16
 KIND_TRICKS = 0
 """The table's key kind of trick bounds; a nil search uses ``1 + nil_mask``."""
 _NOT_FOUND = -1
+STATS = 8
+"""Counters of a search (``stats``): nodes, evictions, table probes, table cut-offs,
+bound cut-offs, stores; two spare."""
+S_NODES, S_EVICT, S_PROBES, S_HITS, S_BOUNDS, S_STORES = 0, 1, 2, 3, 4, 5
 
 _H0 = np.uint64(0x9E3779B97F4A7C15)
 _H1 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -192,7 +196,7 @@ def _run_of_nb(card, hand, live):
 # each suit down to the lowest that mattered), and each hand's cards under M: a position
 # matches when it has the same shape and flags and each hand holds the same cards under M.
 
-WAYS = 4
+WAYS = 16
 """Slots a bucket of the table holds."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
@@ -250,6 +254,23 @@ def _flags_nb(leader, lead_spades, kind):
 
 
 @njit(inline="always", cache=True)
+def _tops_nb(hands, live):
+    """The highest live card of each suit, and a code of who holds each of them."""
+    tops = ZERO
+    owners = ZERO
+    for s in range(4):
+        x = live & SUIT_MASKS[s]
+        if x:
+            c = highest_card_nb(x)
+            bit = ONE << np.uint64(c)
+            tops |= bit
+            for h in range(4):
+                if hands[h] & bit:
+                    owners |= np.uint64(h + 1) << np.uint64(3 * s)
+    return tops, owners
+
+
+@njit(inline="always", cache=True)
 def _bucket_nb(shape, flags, n_buckets):
     h = (shape * _H0) ^ (flags * _H1)
     h ^= h >> np.uint64(29)
@@ -276,6 +297,7 @@ def _pack_nb(lb, ub, best):
 @njit(inline="always", cache=True)
 def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub, best, stats):
     """Keep a result whose proof rests on the cards ``rel`` (absolute ids)."""
+    stats[S_STORES] += 1
     m = pext_nb(_top_nb(rel, live), live)
     o0 = rel_hands[0] & m
     o1 = rel_hands[1] & m
@@ -299,8 +321,8 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
             tt_data[i] = _pack_nb(lb, ub, best)
             return
     if victim < 0:
-        stats[1] += 1
-        victim = base + (stats[1] & (WAYS - 1))
+        stats[S_EVICT] += 1
+        victim = base + (stats[S_EVICT] & (WAYS - 1))
     tt_keys[victim, 0] = shape
     tt_keys[victim, 1] = flags
     tt_keys[victim, 2] = m
@@ -551,7 +573,11 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
     live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
     hand = ust[d, _HAND]
     live |= hand  # the mover's card is back in its hand by now; be explicit
-    rel = _extend_nb(rel & live, hand, live)
+    rel &= live
+    if cut < 0:
+        # every move failed, but only the top card of each run was tried: the proof
+        # covers the rest of a run only while the run stays one (see _extend_nb)
+        rel = _extend_nb(rel, hand, live)
     base = st[d, _BASE]
     if base < 0:
         return rel
@@ -563,9 +589,11 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
             lb, ub = 0, st[d, _TARGET] - 1
     else:
         lb = ub = 1 if result else 0
+    # the bucket is hashed on who holds each suit's top card: the entry must fix them
+    tops, _ = _tops_nb(hands, live)
     _store_nb(
         tt_keys, tt_data, base, ust[d, _SHAPE], ust[d, _FLAGS], ust[d, _R0 : _R0 + 4], live,
-        rel, lb, ub, best, stats,
+        rel | tops, lb, ub, best, stats,
     )  # fmt: skip
     return rel
 
@@ -600,7 +628,7 @@ def search_nb(
     vrel = ZERO
     while True:
         if phase == 0:
-            stats[0] += 1
+            stats[S_NODES] += 1
             seat = st[d, _SEAT]
             pos = st[d, _POS]
             target = st[d, _TARGET]
@@ -629,12 +657,14 @@ def search_nb(
                 live = hands[0] | hands[1] | hands[2] | hands[3]
                 shape = _shape_nb(hands)
                 flags = _flags_nb(seat, lead_spades, kind)
-                base = _bucket_nb(shape, flags, n_buckets)
+                tops, owners = _tops_nb(hands, live)
+                base = _bucket_nb(shape, flags ^ (owners << np.uint64(16)), n_buckets)
                 st[d, _BASE] = base
                 ust[d, _SHAPE] = shape
                 ust[d, _FLAGS] = flags
                 for h in range(4):
                     ust[d, _R0 + h] = pext_nb(hands[h], live)
+                stats[S_PROBES] += 1
                 for w in range(WAYS):
                     i = base + w
                     data = tt_data[i]
@@ -662,6 +692,7 @@ def search_nb(
                         v = lb == 1
                     vrel = pdep_nb(m, live)
                     phase = 2
+                    stats[S_HITS] += 1
                     break
                 if phase == 1 and mode == MODE_TRICKS:
                     q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
@@ -676,10 +707,12 @@ def search_nb(
                         v = True
                         vrel = r0
                         phase = 2
+                        stats[S_BOUNDS] += 1
                     elif n - s1 < target:
                         v = False
                         vrel = r1
                         phase = 2
+                        stats[S_BOUNDS] += 1
                 elif phase == 1:
                     # the highest spade out wins whatever trick it falls to
                     sp = live & SPADE_MASK

@@ -67,7 +67,7 @@ class Table:
         if not 10 <= self.bits <= MAX_TABLE_BITS:
             raise ValueError(f"table bits: must be 10..{MAX_TABLE_BITS}, got {self.bits}")
         self.keys, self.data = dd.new_table(self.bits)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(dd.STATS, dtype=np.int64)
 
     @property
     def nbytes(self) -> int:
