@@ -469,14 +469,41 @@ def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hi
     s = _suit_nb(card)
     if pos == 0:
         live = hands[0] | hands[1] | hands[2] | hands[3]
-        top = highest_card_nb(live & SUIT_MASKS[s])
+        suit = SUIT_MASKS[s]
+        top = highest_card_nb(live & suit)
+        rest = live & suit & ~(ONE << np.uint64(top))
+        second = highest_card_nb(rest) if rest else -1
+        mine = hands[seat]
         partner = hands[seat ^ 2] if players == 4 else ZERO
-        if card == top:
-            base = 60
-        elif partner >> np.uint64(top) & ONE:
-            base = 45 - r
+        # the suit: opponents with few cards in it have few choices, but a void one
+        # with a spade ruffs; and a right-hand opponent over the top cards plays last
+        base = 0
+        for o in range(players):
+            if (o & 1) == (seat & 1):
+                continue
+            n_o = popcount_nb(hands[o] & suit)
+            if n_o:
+                base -= 2 * n_o
+            elif s != 3 and hands[o] & SPADE_MASK:
+                base -= 24
+            else:
+                base -= 6
+        rho = seat - 1 if seat > 0 else players - 1
+        if (hands[rho] >> np.uint64(top)) & ONE or (
+            second >= 0 and (hands[rho] >> np.uint64(second)) & ONE
+        ):
+            base -= 18
+        if (mine >> np.uint64(top)) & ONE:
+            if second >= 0 and (partner >> np.uint64(second)) & ONE:
+                base += 50 - r
+            elif card == top:
+                base += 60
+            else:
+                base += 19 - r
+        elif (partner >> np.uint64(top)) & ONE:
+            base += 50 - r if second >= 0 and (mine >> np.uint64(second)) & ONE else 45 - r
         else:
-            base = 20 - r
+            base += 20 - r
     else:
         beats = card > win_card and (s == led or card >= 39)
         mate_wins = (win_seat & 1) == (seat & 1)
