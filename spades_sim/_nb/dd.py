@@ -438,6 +438,54 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
     return q, rel
 
 
+@njit(inline="always", cache=True)
+def _nil_bound_nb(hands, live, nil_mask, players):
+    """A nil verdict at a trick start with no move tried: (1 safe, 0 lost, -1 unknown,
+    the cards it rests on).
+
+    Lost: a nil seat's ``j`` highest spades each fall in a trick of their own (it plays
+    one card a trick, and every card is played), and each wins unless a higher spade of
+    another hand is in that trick, each such spade serving one trick: fewer than ``j``
+    higher spades elsewhere and one of them wins. Safe: a lone nil seat (four players)
+    with no spade whose partner has, in every suit, at least as many cards and all of
+    them higher: whenever the nil seat follows a suit the partner follows above it; when
+    both are void in the suit led (the partner void means the nil seat is too) they
+    discard from the same suit, so the counts and the order hold to the end."""
+    spades = live & SPADE_MASK
+    for p in range(players):
+        if not (nil_mask >> p) & 1:
+            continue
+        mine = hands[p] & SPADE_MASK
+        others = spades & ~mine
+        j = 0
+        while mine:
+            x = highest_card_nb(mine)
+            mine ^= ONE << np.uint64(x)
+            j += 1
+            if popcount_nb(others & _above_nb(x)) < j:
+                return 0, spades & ~((ONE << np.uint64(x)) - ONE)
+    if players != 4 or popcount_nb(np.uint64(nil_mask)) != 1:
+        return -1, ZERO
+    x = lowest_card_nb(np.uint64(nil_mask))
+    nil = hands[x]
+    mate = hands[x ^ 2]
+    if nil & SPADE_MASK:
+        return -1, ZERO
+    rel = ZERO
+    for s in range(3):
+        mine = nil & SUIT_MASKS[s]
+        if not mine:
+            continue
+        theirs = mate & SUIT_MASKS[s]
+        if popcount_nb(theirs) < popcount_nb(mine):
+            return -1, ZERO
+        h = highest_card_nb(mine)
+        if lowest_card_nb(theirs) < h:
+            return -1, ZERO
+        rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+    return 1, rel
+
+
 # --- move ordering -------------------------------------------------------------------
 
 
@@ -513,6 +561,9 @@ def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hi
             base = 70 - r
         else:
             base = 35 - r
+        if s != led and not beats:
+            # a discard: from a long suit, keeping the short suits' guards
+            base += 2 * popcount_nb(hands[seat] & SUIT_MASKS[s])
     return (np.int64(base) << 20) + min(hist[card], (1 << 20) - 1)
 
 
@@ -684,7 +735,7 @@ def search_nb(
                 live = hands[0] | hands[1] | hands[2] | hands[3]
                 shape = _shape_nb(hands)
                 flags = _flags_nb(seat, lead_spades, kind)
-                tops, owners = _tops_nb(hands, live)
+                _, owners = _tops_nb(hands, live)
                 base = _bucket_nb(shape, flags ^ (owners << np.uint64(16)), n_buckets)
                 st[d, _BASE] = base
                 ust[d, _SHAPE] = shape
@@ -741,15 +792,12 @@ def search_nb(
                         phase = 2
                         stats[S_BOUNDS] += 1
                 elif phase == 1:
-                    # the highest spade out wins whatever trick it falls to
-                    sp = live & SPADE_MASK
-                    if sp:
-                        top = highest_card_nb(sp)
-                        for p in range(players):
-                            if (nil_mask >> p) & 1 and (hands[p] >> np.uint64(top)) & ONE:
-                                v = False
-                                vrel = ONE << np.uint64(top)
-                                phase = 2
+                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players)
+                    if verdict >= 0:
+                        v = verdict == 1
+                        vrel = rn
+                        phase = 2
+                        stats[S_BOUNDS] += 1
             if phase == 1:
                 led = st[d, _LED]
                 legal = legal_nb(hand, led, st[d, _BROKEN], st[d, _FIRST], any_time, two_clubs)
