@@ -79,9 +79,11 @@ from spades_sim._nb.bitboard import (
     SPADE_MASK,
     SUIT_MASKS,
     ZERO,
+    above_nb,
     highest_card_nb,
     lowest_card_nb,
     popcount_nb,
+    suit_of_nb,
 )
 
 MAX_DEPTH = 56
@@ -136,16 +138,6 @@ pext_nb = _pext_hw_nb if HAS_PDEP else _pext_sw_nb
 
 
 @njit(inline="always", cache=True)
-def _above_nb(card):
-    return ~((ONE << np.uint64(card + 1)) - ONE)
-
-
-@njit(inline="always", cache=True)
-def _suit_nb(card):
-    return min(card // 13, 3)
-
-
-@njit(inline="always", cache=True)
 def legal_nb(hand, led, broken, first, any_time, two_clubs):
     """The cards of ``hand`` that may be played (``led`` -1 when leading)."""
     if led >= 0:
@@ -183,7 +175,7 @@ def representatives_nb(legal, hand, live):
 @njit(inline="always", cache=True)
 def _run_of_nb(card, hand, live):
     """The cards of ``hand`` in the run of ``card`` (``card`` its highest)."""
-    s = _suit_nb(card)
+    s = suit_of_nb(card)
     others = live & ~hand & SUIT_MASKS[s] & ((ONE << np.uint64(card)) - ONE)
     low = (ONE << np.uint64(highest_card_nb(others) + 1)) if others else ONE
     return hand & SUIT_MASKS[s] & ((ONE << np.uint64(card + 1)) - low)
@@ -351,7 +343,7 @@ def _sure_spades_nb(hands, side, players):
         if (p & 1) == side:
             mine = hands[p] & SPADE_MASK
             if opp:
-                mine &= _above_nb(highest_card_nb(opp))
+                mine &= above_nb(highest_card_nb(opp))
             if popcount_nb(mine) > best:
                 best = popcount_nb(mine)
                 rel = mine
@@ -374,7 +366,7 @@ def _cash_nb(hands, leader, lead_spades, players):
     my_sp = mine & SPADE_MASK
     if my_sp and (lead_spades or not (mine & NON_SPADE_MASK)):
         other_sp = others & SPADE_MASK
-        top = my_sp & _above_nb(highest_card_nb(other_sp)) if other_sp else my_sp
+        top = my_sp & above_nb(highest_card_nb(other_sp)) if other_sp else my_sp
         cashed = popcount_nb(top)
         rel = top
     q = cashed
@@ -388,7 +380,7 @@ def _cash_nb(hands, leader, lead_spades, players):
         if not mine_s:
             continue
         others_s = others & SUIT_MASKS[s]
-        tops = mine_s & _above_nb(highest_card_nb(others_s)) if others_s else mine_s
+        tops = mine_s & above_nb(highest_card_nb(others_s)) if others_s else mine_s
         k = popcount_nb(tops)
         if k == 0:
             continue
@@ -462,7 +454,7 @@ def _nil_bound_nb(hands, live, nil_mask, players):
             x = highest_card_nb(mine)
             mine ^= ONE << np.uint64(x)
             j += 1
-            if popcount_nb(others & _above_nb(x)) < j:
+            if popcount_nb(others & above_nb(x)) < j:
                 return 0, spades & ~((ONE << np.uint64(x)) - ONE)
     if players != 4 or popcount_nb(np.uint64(nil_mask)) != 1:
         return -1, ZERO
@@ -491,7 +483,7 @@ def _nil_bound_nb(hands, live, nil_mask, players):
 
 @njit(inline="always", cache=True)
 def _rank_nb(card):
-    return card - 13 * _suit_nb(card)
+    return card - 13 * suit_of_nb(card)
 
 
 @njit(inline="always", cache=True)
@@ -514,7 +506,7 @@ def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hi
     if card == best:
         return np.int64(1 << 40)
     r = _rank_nb(card)
-    s = _suit_nb(card)
+    s = suit_of_nb(card)
     if pos == 0:
         live = hands[0] | hands[1] | hands[2] | hands[3]
         suit = SUIT_MASKS[s]
@@ -573,7 +565,7 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
     if card == best:
         return np.int64(1 << 40)
     r = _rank_nb(card)
-    s = _suit_nb(card)
+    s = suit_of_nb(card)
     beats = pos > 0 and card > win_card and (s == led or card >= 39)
     if (nil_mask >> seat) & 1:
         # the nil seat: the highest card that stays under, else the lowest
@@ -607,12 +599,12 @@ MODE_NIL = 1
 
 _SEAT, _POS, _LED, _WCARD, _WSEAT, _BROKEN, _FIRST, _TARGET = 0, 1, 2, 3, 4, 5, 6, 7
 _NM, _IDX, _MAX, _BASE, _LB, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
-_HAND, _TRICK, _REL, _WREL, _SHAPE, _FLAGS, _R0 = 0, 1, 2, 3, 4, 5, 6
+_HAND, _TRICK, _REL, _WREL, _SHAPE, _FLAGS, _R0, _TRIED = 0, 1, 2, 3, 4, 5, 6, 10
 ST_FIELDS = 16
 """Columns of the integer stack rows (``st``)."""
-UST_FIELDS = 10
+UST_FIELDS = 11
 """Columns of the unsigned stack rows (``ust``): hand, trick, rel, trick winner's rel,
-shape, flags and the four hands in relative-rank layout."""
+shape, flags, the four hands in relative-rank layout, and the cards tried."""
 
 
 @njit(cache=True)
@@ -717,6 +709,7 @@ def search_nb(
             st[d, _BEST] = -1
             ust[d, _HAND] = hand
             ust[d, _REL] = ZERO
+            ust[d, _TRIED] = ZERO
             vrel = ZERO
             phase = 1
             if mode == MODE_TRICKS:
@@ -836,13 +829,21 @@ def search_nb(
             st[d, _IDX] = i + 1
             c = moves[d, i]
             bit = ONE << np.uint64(c)
+            # a small card (below every card of its suit that the moves tried so far
+            # rest on) plays as a small card of that suit already tried (Kuijf's rule)
+            suit = SUIT_MASKS[suit_of_nb(c)]
+            rs = ust[d, _REL] & suit
+            small = suit & ((ONE << np.uint64(lowest_card_nb(rs))) - ONE) if rs else suit
+            if bit & small and ust[d, _TRIED] & small:
+                continue
+            ust[d, _TRIED] |= bit
             seat = st[d, _SEAT]
             pos = st[d, _POS]
             led = st[d, _LED]
             wc = st[d, _WCARD]
             ws = st[d, _WSEAT]
             hands[seat] = ust[d, _HAND] & ~bit
-            s = _suit_nb(c)
+            s = suit_of_nb(c)
             if pos == 0:
                 led, wc, ws = s, c, seat
             elif c > wc and (s == led or c >= 39):
@@ -853,7 +854,7 @@ def search_nb(
             if pos + 1 == players:
                 cards = ust[d, _TRICK] | bit
                 wbit = ONE << np.uint64(wc)
-                by_rank = cards & SUIT_MASKS[_suit_nb(wc)] & ~wbit
+                by_rank = cards & SUIT_MASKS[suit_of_nb(wc)] & ~wbit
                 ust[d, _WREL] = wbit if by_rank else ZERO
                 if mode == MODE_NIL and (nil_mask >> ws) & 1:
                     v = False
@@ -945,7 +946,7 @@ def nil_safe_nb(
 def _child_nb(players, seat, pos, led, win_card, win_seat, card):
     """The node after ``seat`` plays ``card``: (seat, pos, led, win card, win seat,
     winner), ``winner`` the trick's winner (then on lead) when the card ends it, else -1."""
-    s = _suit_nb(card)
+    s = suit_of_nb(card)
     if pos == 0:
         n_led, n_card, n_seat = s, card, seat
     elif card > win_card and (s == led or card >= 39):
