@@ -190,6 +190,9 @@ def _run_of_nb(card, hand, live):
 
 WAYS = 16
 """Slots a bucket of the table holds."""
+LEVELS = 3
+"""Bucket levels: an entry is filed under who holds the top ``k`` cards of each suit,
+``k`` the most (up to ``LEVELS``) that its cards cover; a probe looks at every level."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
 
@@ -246,20 +249,25 @@ def _flags_nb(leader, lead_spades, kind):
 
 
 @njit(inline="always", cache=True)
-def _tops_nb(hands, live):
-    """The highest live card of each suit, and a code of who holds each of them."""
+def _tops_nb(hands, live, k):
+    """The ``k`` highest live cards of each suit, and a code of who holds each of them."""
     tops = ZERO
     owners = ZERO
+    shift = np.uint64(0)
     for s in range(4):
         x = live & SUIT_MASKS[s]
-        if x:
+        for _ in range(k):
+            if not x:
+                break
             c = highest_card_nb(x)
             bit = ONE << np.uint64(c)
+            x ^= bit
             tops |= bit
             for h in range(4):
                 if hands[h] & bit:
-                    owners |= np.uint64(h + 1) << np.uint64(3 * s)
-    return tops, owners
+                    owners |= np.uint64(h) << shift
+            shift += np.uint64(2)
+    return tops, owners | (np.uint64(k) << np.uint64(48))
 
 
 @njit(inline="always", cache=True)
@@ -659,11 +667,20 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
             lb, ub = 0, st[d, _TARGET] - 1
     else:
         lb = ub = 1 if result else 0
-    # the bucket is hashed on who holds each suit's top card: the entry must fix them
-    tops, _ = _tops_nb(hands, live)
+    # buckets are hashed on who holds each suit's top LEVELS cards or fewer: the entry
+    # fixes the top card of each suit, and goes to the deepest level its cards cover
+    tops, owners = _tops_nb(hands, live, 1)
+    fixed = _top_nb(rel | tops, live)
+    for k in range(2, LEVELS + 1):
+        tops_k, owners_k = _tops_nb(hands, live, k)
+        if tops_k & ~fixed:
+            break
+        owners = owners_k
+    flags = ust[d, _FLAGS]
+    base = _bucket_nb(ust[d, _SHAPE], flags ^ (owners << np.uint64(8)), tt_data.shape[0] // WAYS)
     _store_nb(
-        tt_keys, tt_data, base, ust[d, _SHAPE], ust[d, _FLAGS], ust[d, _R0 : _R0 + 4], live,
-        rel | tops, lb, ub, best, stats,
+        tt_keys, tt_data, base, ust[d, _SHAPE], flags, ust[d, _R0 : _R0 + 4], live, fixed, lb,
+        ub, best, stats,
     )  # fmt: skip
     return rel
 
@@ -728,43 +745,46 @@ def search_nb(
                 live = hands[0] | hands[1] | hands[2] | hands[3]
                 shape = _shape_nb(hands)
                 flags = _flags_nb(seat, lead_spades, kind)
-                _, owners = _tops_nb(hands, live)
-                base = _bucket_nb(shape, flags ^ (owners << np.uint64(16)), n_buckets)
-                st[d, _BASE] = base
+                st[d, _BASE] = 0
                 ust[d, _SHAPE] = shape
                 ust[d, _FLAGS] = flags
                 for h in range(4):
                     ust[d, _R0 + h] = pext_nb(hands[h], live)
                 stats[S_PROBES] += 1
-                for w in range(WAYS):
-                    i = base + w
-                    data = tt_data[i]
-                    if data == 0 or tt_keys[i, 0] != shape or tt_keys[i, 1] != flags:
-                        continue
-                    m = tt_keys[i, 2]
-                    if (
-                        (ust[d, _R0] & m) != tt_keys[i, 3]
-                        or (ust[d, _R0 + 1] & m) != tt_keys[i, 4]
-                        or (ust[d, _R0 + 2] & m) != tt_keys[i, 5]
-                        or (ust[d, _R0 + 3] & m) != tt_keys[i, 6]
-                    ):
-                        continue
-                    lb = np.int64(data & 0xFF)
-                    ub = np.int64((data >> 8) & 0xFF)
-                    st[d, _BEST] = np.int64((data >> 16) & 0xFF) - 1
-                    if mode == MODE_TRICKS:
-                        if lb >= target:
-                            v = True
-                        elif ub < target:
-                            v = False
-                        else:
+                for k in range(1, LEVELS + 1):
+                    _, owners = _tops_nb(hands, live, k)
+                    base = _bucket_nb(shape, flags ^ (owners << np.uint64(8)), n_buckets)
+                    for w in range(WAYS):
+                        i = base + w
+                        data = tt_data[i]
+                        if data == 0 or tt_keys[i, 0] != shape or tt_keys[i, 1] != flags:
                             continue
-                    else:
-                        v = lb == 1
-                    vrel = pdep_nb(m, live)
-                    phase = 2
-                    stats[S_HITS] += 1
-                    break
+                        m = tt_keys[i, 2]
+                        if (
+                            (ust[d, _R0] & m) != tt_keys[i, 3]
+                            or (ust[d, _R0 + 1] & m) != tt_keys[i, 4]
+                            or (ust[d, _R0 + 2] & m) != tt_keys[i, 5]
+                            or (ust[d, _R0 + 3] & m) != tt_keys[i, 6]
+                        ):
+                            continue
+                        lb = np.int64(data & 0xFF)
+                        ub = np.int64((data >> 8) & 0xFF)
+                        st[d, _BEST] = np.int64((data >> 16) & 0xFF) - 1
+                        if mode == MODE_TRICKS:
+                            if lb >= target:
+                                v = True
+                            elif ub < target:
+                                v = False
+                            else:
+                                continue
+                        else:
+                            v = lb == 1
+                        vrel = pdep_nb(m, live)
+                        phase = 2
+                        stats[S_HITS] += 1
+                        break
+                    if phase == 2:
+                        break
                 if phase == 1 and mode == MODE_TRICKS:
                     q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
                     s0, r0 = _sure_spades_nb(hands, 0, players)
