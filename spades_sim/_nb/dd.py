@@ -362,8 +362,9 @@ def _sure_spades_nb(hands, side, players):
 def _cash_nb(hands, leader, lead_spades, players):
     """Tricks the leader's side takes for sure by the leader cashing winners: top spades
     (above every other spade) first, then in each side suit the cards above every other
-    card of it, as many rounds as every opponent who still holds a spade must follow.
-    Returns (tricks, the cards it rests on)."""
+    card of it, as many rounds as every opponent who still holds a spade must follow and
+    the partner can follow or discard without a spade. Returns (tricks, the cards it
+    rests on)."""
     mine = hands[leader]
     others = ZERO
     for p in range(players):
@@ -378,10 +379,15 @@ def _cash_nb(hands, leader, lead_spades, players):
         cashed = popcount_nb(top)
         rel = top
     q = cashed
+    room = 99
     if players == 4:
+        # the partner plays a card to every round: spades to the spade rounds while it
+        # has them, else a card of another suit; once it holds only spades it must ruff
+        # a winner and take the lead away, so the side-suit rounds stop before that
         partner = hands[leader ^ 2]
-        # a partner with only spades might have to ruff a winner and take the lead away
-        if partner and not (partner & NON_SPADE_MASK):
+        room = popcount_nb(partner & NON_SPADE_MASK)
+        room -= max(0, cashed - popcount_nb(partner & SPADE_MASK))
+        if room <= 0:
             return q, rel
     for s in range(3):
         mine_s = mine & SUIT_MASKS[s]
@@ -396,7 +402,8 @@ def _cash_nb(hands, leader, lead_spades, players):
         for o in range(players):
             if (o & 1) != (leader & 1) and popcount_nb(hands[o] & SPADE_MASK) > cashed:
                 limit = min(limit, popcount_nb(hands[o] & SUIT_MASKS[s]))
-        take = min(k, limit)
+        take = min(k, limit, room)
+        room -= take
         for _ in range(take):
             c = highest_card_nb(tops)
             rel |= ONE << np.uint64(c)
@@ -407,18 +414,28 @@ def _cash_nb(hands, leader, lead_spades, players):
 
 @njit(inline="always", cache=True)
 def _quick_tricks_nb(hands, leader, lead_spades, players):
-    """:func:`_cash_nb` for the leader, or for the partner reached first by a lead of a
-    side suit whose highest card the partner holds, every opponent holding a spade also
-    holding that suit (so no one can ruff the way in). The partner's count includes the
-    way in: it is the first round of that suit. Returns (tricks, the cards it rests on)."""
+    """:func:`_cash_nb` for the leader, or for the partner reached first by a spade to
+    its top spade, or by a lead of a side suit whose highest card the partner holds,
+    every opponent holding a spade also holding that suit (so no one can ruff the way
+    in). The partner's count includes the way in, the first round of its suit; the card
+    the leader leads to it is one of those the leader's count of discards holds.
+    Returns (tricks, the cards it rests on)."""
     q, rel = _cash_nb(hands, leader, lead_spades, players)
     if players != 4:
         return q, rel
     partner = leader ^ 2
     mine = hands[leader]
-    if mine & SPADE_MASK and popcount_nb(mine & NON_SPADE_MASK) == 1:
-        return q, rel  # left with only spades, the leader might have to ruff a winner
     live = hands[0] | hands[1] | hands[2] | hands[3]
+    # a spade to the partner's top spade, which nothing beats; spades are broken after
+    top_spade = highest_card_nb(live & SPADE_MASK) if mine & SPADE_MASK else 0
+    if (
+        mine & SPADE_MASK
+        and (lead_spades or not (mine & NON_SPADE_MASK))
+        and (hands[partner] >> np.uint64(top_spade)) & ONE
+    ):
+        qp, relp = _cash_nb(hands, partner, 1, players)
+        if qp > q:
+            q, rel = qp, relp
     for s in range(3):
         suit = SUIT_MASKS[s]
         if not (mine & suit) or not (hands[partner] & suit):
