@@ -133,7 +133,7 @@ def dd_tricks(pos: Position) -> int:
     trick included) under double-dummy play."""
     node = _node(pos)
     table = thread_table()
-    guess = np.int64((pos.tricks_left + 1) // 2)
+    guess = np.int64(-1)  # the kernel's estimate
     args = (*node, *_flags(pos), table.keys, table.data, guess, table.stats)
     return _side_tricks(pos, int(_call(dd.dd_value_nb, args)))  # type: ignore[call-overload]
 
