@@ -526,6 +526,28 @@ def _order_nb(moves, scores, n):
 
 
 @njit(inline="always", cache=True)
+def _beatable_nb(card, hands, seat, pos, led, players):
+    """Whether an opponent of ``seat`` still to play to this trick can beat ``card``
+    (the trick's winner): over it in the suit led, or void in it with a spade (above
+    ``card`` if that is a spade)."""
+    for k in range(1, players - pos):
+        o = (seat + k) % players
+        if (o & 1) == (seat & 1):
+            continue
+        follow = hands[o] & SUIT_MASKS[led]
+        if follow:
+            if suit_of_nb(card) == led and follow & above_nb(card):
+                return True
+        else:
+            over = hands[o] & SPADE_MASK
+            if card >= 39:
+                over &= above_nb(card)
+            if over:
+                return True
+    return False
+
+
+@njit(inline="always", cache=True)
 def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hist, best):
     """How promising ``card`` looks for the mover's side (higher first)."""
     if card == best:
@@ -572,10 +594,18 @@ def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hi
     else:
         beats = card > win_card and (s == led or card >= 39)
         mate_wins = (win_seat & 1) == (seat & 1)
+        # a winner an opponent still to play can beat wins nothing for sure
         if mate_wins:
-            base = 10 - r if beats else 50 - r
+            if not beats:
+                base = 35 - r if _beatable_nb(win_card, hands, seat, pos, led, players) else 50 - r
+            elif _beatable_nb(win_card, hands, seat, pos, led, players) and not _beatable_nb(
+                card, hands, seat, pos, led, players
+            ):
+                base = 60 - r  # over the partner, where it alone holds the trick
+            else:
+                base = 10 - r
         elif beats:
-            base = 70 - r
+            base = 30 - r if _beatable_nb(card, hands, seat, pos, led, players) else 70 - r
         else:
             base = 35 - r
         if s != led and not beats:
