@@ -880,6 +880,18 @@ def search_nb(
                             c, hands, seat, pos, led, wc, ws, nil_mask, nil_side, hist, best
                         )
                     nm += 1
+                if led < 0 or not (hand & SUIT_MASKS[led]):
+                    # leading or discarding: try each suit's best card before a second
+                    # card of any suit (DDS's mixture of suits)
+                    for su in range(4):
+                        top_i = -1
+                        for j in range(nm):
+                            if suit_of_nb(moves[d, j]) == su and (
+                                top_i < 0 or scores[d, j] > scores[d, top_i]
+                            ):
+                                top_i = j
+                        if top_i >= 0:
+                            scores[d, top_i] += np.int64(256 << 20)
                 _order_nb(moves[d], scores[d], nm)
                 st[d, _NM] = nm
                 st[d, _IDX] = 0
