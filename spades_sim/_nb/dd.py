@@ -628,6 +628,13 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
     elif (seat & 1) == nil_side:
         # its partner: cover high, above all over a nil seat that is winning
         base = 40 + r if (pos == 0 or beats) else 20 - r
+    elif pos == 0:
+        # an opponent leading: a suit a nil seat must follow, low
+        must = False
+        for p in range(4):
+            if (nil_mask >> p) & 1 and hands[p] & SUIT_MASKS[s]:
+                must = True
+        base = 50 - r if must else 20 - r
     else:
         # an opponent: stay low so that a nil seat is left winning
         base = 40 - r if not beats else 10 - r
