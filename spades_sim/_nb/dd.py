@@ -76,8 +76,10 @@ this package)
   partner's winners. Following: the cheapest card that holds the trick against every
   opponent still to play; low when the partner holds it; a winner an opponent to come
   can beat counts as none. Leading or discarding, each suit's best card comes before any
-  second card of a suit (DDS's mixture of suits); discards come from long suits. A
-  history count of cut-offs breaks ties.
+  second card of a suit (DDS's mixture of suits); discards come from long suits. In
+  the trick search, the lead that last cut off at the same depth gets a bonus (DDS's
+  best move of a depth; measured: a sixth fewer nodes on deals with spades broken, a
+  tenth more from opening positions). A history count of cut-offs breaks ties.
 
 The nil search is the same machinery with a boolean objective: the nil side (OR nodes)
 against the others (AND nodes); a trick won by a nil seat ends the line as lost. Two
@@ -681,7 +683,7 @@ MODE_NIL = 1
 """Search mode: do the seats of ``nil_mask`` win no trick."""
 
 _SEAT, _POS, _LED, _WCARD, _WSEAT, _BROKEN, _FIRST, _TARGET = 0, 1, 2, 3, 4, 5, 6, 7
-_NM, _IDX, _MAX, _BASE, _LB, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
+_NM, _IDX, _MAX, _BASE, _KILL, _UB, _BEST, _N = 8, 9, 10, 11, 12, 13, 14, 15
 _HAND, _TRICK, _REL, _WREL, _SHAPE, _FLAGS, _R0, _TRIED = 0, 1, 2, 3, 4, 5, 6, 10
 ST_FIELDS = 16
 """Columns of the integer stack rows (``st``)."""
@@ -693,8 +695,10 @@ shape, flags, the four hands in relative-rank layout, and the cards tried."""
 @njit(cache=True)
 def scratch_nb():
     """The stacks one search uses: (st, ust, moves, scores, hist)."""
+    st = np.zeros((MAX_DEPTH, ST_FIELDS), dtype=np.int64)
+    st[:, _KILL] = -1
     return (
-        np.zeros((MAX_DEPTH, ST_FIELDS), dtype=np.int64),
+        st,
         np.zeros((MAX_DEPTH, UST_FIELDS), dtype=np.uint64),
         np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
         np.zeros((MAX_DEPTH, MAX_MOVES), dtype=np.int64),
@@ -903,10 +907,15 @@ def search_nb(
                         scores[d, nm] = _trick_score_nb(
                             c, hands, seat, pos, led, wc, ws, players, hist, best
                         )
+
                     else:
                         scores[d, nm] = _nil_score_nb(
                             c, hands, seat, pos, led, wc, ws, nil_mask, nil_side, hist, best
                         )
+                    if mode == MODE_TRICKS and pos == 0 and c == st[d, _KILL] and c != best:
+                        # the lead that last cut off at this depth (DDS's best move of
+                        # a depth), after the table's
+                        scores[d, nm] += np.int64(40 << 20)
                     nm += 1
                 if led < 0 or not (hand & SUIT_MASKS[led]):
                     # leading or discarding: try each suit's best card before a second
@@ -998,6 +1007,7 @@ def search_nb(
             r_move = vrel | ust[d, _WREL]
             if v == (st[d, _MAX] == 1):
                 c = moves[d, st[d, _IDX] - 1]
+                st[d, _KILL] = c
                 hist[c] += st[d, _N] * st[d, _N]
                 vrel = _finish_nb(mode, st, ust, d, v, c, r_move, hands, tt_keys, tt_data, stats)
                 phase = 2
