@@ -191,6 +191,65 @@ def test_solver_equals_brute_force_on_many_endings():
     check_cases(300, seed=2, max_cards=5)
 
 
+def nil_bound(hands, nils):
+    """The nil search's verdicts at a trick start, from their statement (docs/solver.md):
+    True (safe), False (lost) or None."""
+    spades = [c for h in hands for c in h if suit(c) == 3]
+    for x in nils:
+        mine = sorted((c for c in hands[x] if suit(c) == 3), reverse=True)
+        for j, top in enumerate(mine, start=1):
+            if sum(1 for c in spades if c > top and c not in mine) < j:
+                return False
+    if len(hands) != 4 or len(nils) != 1:
+        return None
+    (x,) = nils
+    if any(suit(c) == 3 for c in hands[x]):
+        return None
+    for s in range(3):
+        mine = [c for c in hands[x] if suit(c) == s]
+        theirs = [c for c in hands[x ^ 2] if suit(c) == s]
+        if mine and (len(theirs) < len(mine) or min(theirs) < max(mine)):
+            return None
+    return True
+
+
+def test_nil_bounds_equal_brute_force_where_they_fire():
+    """Positions where a nil bound settles the search at the root: its verdict must be
+    the brute force's (spade-heavy deals for the lost bound, the nil seat short and low
+    under its partner for the safe one)."""
+    rng = random.Random(5)
+    fired = {True: 0, False: 0}
+    while min(fired.values()) < 40:
+        n = rng.randint(2, 4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        x = rng.randrange(4)
+        if rng.random() < 0.5:
+            deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
+            hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(4)]
+        else:  # the nil seat low in side suits, its partner above it in each
+            low = rng.sample([c for c in range(39) if c % 13 < 6], n)
+            high = [13 * suit(c) + rng.randint(8, 12) for c in low]
+            if len(set(high)) < n:
+                continue
+            rest = [c for c in deck if c not in low and c not in high]
+            hands = [[] for _ in range(4)]
+            hands[x], hands[x ^ 2] = sorted(low), sorted(high)
+            for i, s in enumerate(t for t in range(4) if t not in (x, x ^ 2)):
+                hands[s] = sorted(rest[i * n : (i + 1) * n])
+        hands_t = tuple(tuple(h) for h in hands)
+        verdict = nil_bound(hands_t, (x,))
+        if verdict is None:
+            continue
+        leader = rng.randrange(4)
+        broken = rng.random() < 0.5
+        pos = Position([list(h) for h in hands_t], leader, spades_broken=broken)
+        want = Reference(4).safe(hands_t, leader, (), broken, False, frozenset([x]))
+        assert nil_safe(pos, x) == want, (str(pos), x)
+        assert want == verdict, (str(pos), x)
+        fired[verdict] += 1
+
+
 # --- invariants ------------------------------------------------------------------------
 
 

@@ -67,7 +67,7 @@ class Table:
         if not 10 <= self.bits <= MAX_TABLE_BITS:
             raise ValueError(f"table bits: must be 10..{MAX_TABLE_BITS}, got {self.bits}")
         self.keys, self.data = dd.new_table(self.bits)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(dd.STATS, dtype=np.int64)
 
     @property
     def nbytes(self) -> int:
@@ -133,7 +133,7 @@ def dd_tricks(pos: Position) -> int:
     trick included) under double-dummy play."""
     node = _node(pos)
     table = thread_table()
-    guess = np.int64((pos.tricks_left + 1) // 2)
+    guess = np.int64(-1)  # the kernel's estimate
     args = (*node, *_flags(pos), table.keys, table.data, guess, table.stats)
     return _side_tricks(pos, int(_call(dd.dd_value_nb, args)))  # type: ignore[call-overload]
 

@@ -172,7 +172,7 @@ def dd_table(
                     )
                 tricks = np.zeros((end - start, 2), dtype=np.int64)
                 nil = np.zeros((end - start, 4), dtype=np.int64)
-                stats = np.zeros((stripes, 2), dtype=np.int64)
+                stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
                 part_hands = np.ascontiguousarray(full[start:end])
                 part_leaders = np.ascontiguousarray(leaders[start:end])
                 run_blocks(
