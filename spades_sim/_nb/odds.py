@@ -215,11 +215,9 @@ def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bid
         lanes[DealLane.forced_kind * LANES + b] = kinds[k]
         for s in range(4):
             lanes[(DealLane.hands + s) * LANES + b] = np.int64(deals[i, s])
-            masks[b, MaskSlot.hands + s] = deals[i, s]
-            masks[b, MaskSlot.dealt + s] = deals[i, s]
-    bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes_four_nb, hero)
-    for b in range(hi - lo):
-        out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
+    bid_batch_four_nb(
+        rules, params, infos, masks, lanes, st, lo, hi, out_errors, bid_lanes_four_nb, hero
+    )
     finish_lockstep_block_nb(
         rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks, out_nil_made,
         out_first_won,

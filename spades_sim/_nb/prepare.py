@@ -357,23 +357,25 @@ def prepare_lanes_four_with_nb(rules, scratch, seed, deal_start, lo, hi, params,
     for b in range(LANES):
         deal = deal_start + (lo + b if lo + b < hi else lo)
         lanes[DealLane.first * LANES + b] = start_hand_nb(rules, deal % 4, infos[b])
+    bid_batch_four_nb(
+        rules, params, infos, masks, lanes, st, lo, hi, out_errors, bid_lanes, NO_SEAT
+    )
+
+
+@njit(inline="always", cache=True)
+def bid_batch_four_nb(rules, params, infos, masks, lanes, st, lo, hi, out_errors, bid_lanes,
+                      forced_seat):  # fmt: skip
+    """The bids of the four-player batch of items lo .. hi-1 whose ``lanes`` hold each
+    deal's hands as dealt, stream key and first bidder (``infos[b]`` started), by
+    ``bid_lanes`` (``forced_seat`` bidding the lanes' ``DealLane.forced_*``); per deal the
+    hands as dealt into ``masks[b]``, the bids into ``infos[b]``, the blind nil exchange, the
+    hands at the start of play back into ``lanes`` (for the rows) and the lane's play state
+    into ``st``; item i's policy errors into ``out_errors[i]``."""
+    for b in range(LANES):
         for s in range(4):
             dealt = np.uint64(lanes[(DealLane.hands + s) * LANES + b])
             masks[b, MaskSlot.hands + s] = dealt
             masks[b, MaskSlot.dealt + s] = dealt
-    bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes, NO_SEAT)
-    for b in range(hi - lo):
-        out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
-
-
-@njit(inline="always", cache=True)
-def bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes, forced_seat):
-    """The bids of a four-player batch whose ``lanes`` hold each deal's hands, stream key
-    and first bidder (``infos[b]`` started, ``masks[b]`` holding the hands as dealt), by
-    ``bid_lanes`` (``forced_seat`` bidding the lanes' ``DealLane.forced_*``), then per deal
-    the bids into ``infos[b]``, the blind nil exchange, the hands at the start of play back
-    into ``lanes`` (for the rows) and the lane's play state into ``st``; the policy errors
-    stay in ``DealLane.errors``."""
     bid_lanes(rules, params, lanes, forced_seat)
     for b in range(LANES):
         info = infos[b]
@@ -387,6 +389,8 @@ def bid_batch_four_nb(rules, params, infos, masks, lanes, st, bid_lanes, forced_
         leader = first_leader_nb(m, MaskSlot.hands, 4, lanes[DealLane.first * LANES + b], rules)
         key = np.uint64(lanes[DealLane.key * LANES + b])
         load_lane_nb(st, b, info, m, leader, key + np.uint64(FOUR_PLAY_COUNTER) * GOLDEN)
+    for b in range(hi - lo):
+        out_errors[lo + b] = lanes[DealLane.errors * LANES + b]
 
 
 @njit(inline="always", cache=True)

@@ -95,7 +95,7 @@ def lockstep_play(spec: RunSpec) -> str | None:
         return None
     if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
         return None
-    if any(lookup(p.name, "bid").policy_id not in LANE_BIDDERS for p in spec.bidding):
+    if not _bidder_ids(spec) <= set(LANE_BIDDERS):
         return None  # monte-carlo: its rollouts take far longer than the play
     name = names.pop()
     return name if name in ("random", "heuristic") else None
@@ -118,15 +118,14 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     if produces == "nil_odds":
         names = {p.name for p in spec.play}
         variant = _LOCKSTEP_ODDS.get(names.pop(), odds_nb.PLAY_SCALAR) if len(names) == 1 else 0
-        lane_bidders = all(lookup(p.name, "bid").policy_id in LANE_BIDDERS for p in spec.bidding)
+        lane_bidders = _bidder_ids(spec) <= set(LANE_BIDDERS)
         if variant and lane_bidders and spec.rules.players == 4:
             variant |= odds_nb.BIDS_LOCKSTEP  # the other seats bid in lock-step too
         return Kernel(odds_nb.play_deals_nb, LANES, variant != odds_nb.PLAY_SCALAR, variant)
     play = lockstep_play(spec)
     if play is not None:
         four = spec.rules.players == 4
-        bidders = {lookup(p.name, "bid").policy_id for p in spec.bidding}
-        if four and bidders <= set(COUNT_LANE_BIDDERS):
+        if four and _bidder_ids(spec) <= set(COUNT_LANE_BIDDERS):
             rows_entry, counts_entry = _LOCKSTEP_COUNT[play]
         else:
             rows_entry, counts_entry = _LOCKSTEP[(play, four)]
@@ -148,6 +147,11 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     else:
         rows = Kernel(module.hands_nb, loop.BLOCK)
     return Kernel(None, from_rows=rows) if produces == "counts" else rows
+
+
+def _bidder_ids(spec: RunSpec) -> set[int]:
+    """The built-in bid policy ids of the run's two sides (built-in bidders only)."""
+    return {lookup(p.name, "bid").policy_id for p in spec.bidding}
 
 
 def user_policy_kernels(spec: RunSpec) -> Any:
