@@ -23,7 +23,8 @@ players each seat is its own side). Legal cards are those of ``_nb.play.legal_ca
   ``nogil``) for ``spades_sim.kernels.run_blocks``.
 
 The transposition table is two preallocated arrays the caller owns, ``tt_keys``
-(``size x KEY_WORDS`` uint64) and ``tt_data`` (``size`` int64), ``size`` a power of two
+(``KEY_WORDS x size`` uint64: word ``j`` of every slot in one row, so a bucket's shapes
+are contiguous) and ``tt_data`` (``size`` int64), ``size`` a power of two
 (``new_table``), in buckets of ``WAYS`` slots; it never grows. Its entries are facts
 about positions (bounds on a side's tricks, or a nil verdict), true whatever deal or
 solve they came from, so a table may be reused across solves and deals without clearing;
@@ -48,11 +49,13 @@ this package)
   a suit, cards are interchangeable small cards. An entry keeps the shape (every hand's
   suit lengths), the leader, whether a spade may be led, the mask of the cards that
   matter, each hand's cards under that mask, a lower and an upper bound on side 0's
-  tricks and the cut-off move; it answers every position that agrees on those. An entry
-  always fixes the owner of each suit's top card, and is filed in the bucket of who holds
-  the top ``k`` cards of each suit, ``k`` (1 to ``LEVELS``) the most its mask covers; a
-  probe looks in the ``LEVELS`` buckets of the position. (Hashed on the shape alone, the
-  positions of one shape crowded a few buckets and evicted each other.) A node where
+  tricks and the cut-off move; it answers every position that agrees on those. Buckets
+  of ``WAYS`` slots are hashed on the shape, the flags and who holds the top spade (nine
+  entries in ten fix that card; the others go to a bucket of their own, and a probe
+  looks in both). Measured on random deals: an entry that had to fix the top card of
+  every suit, so that it could be hashed on their owners, answered so few positions that
+  the search visited four times the nodes; buckets of 16 slots instead of 64 a sixth
+  more. A node where
   every move failed and whose mover has a run of equal cards cut by the threshold takes
   the whole run, so that the equivalent-card pruning below stays sound for the positions
   an entry answers.
@@ -205,17 +208,19 @@ def _run_of_nb(card, hand, live):
 
 
 # --- the transposition table ----------------------------------------------------------
-# A bucket of WAYS slots per hash of (shape, flags). A slot holds the shape (each hand's
-# length in each suit, 4 bits each), the flags (leader, whether a spade may be led, the
-# kind), the mask M of the cards that matter in relative-rank layout (the top cards of
-# each suit down to the lowest that mattered), and each hand's cards under M: a position
-# matches when it has the same shape and flags and each hand holds the same cards under M.
+# A bucket of WAYS slots per hash of (shape, flags, top spade's owner). A slot holds the
+# shape (each hand's length in each suit, 4 bits each), the flags (leader, whether a
+# spade may be led, the kind), the mask M of the cards that matter in relative-rank
+# layout (the top cards of each suit down to the lowest that mattered), and each hand's
+# cards under M: a position matches when it has the same shape and flags and each hand
+# holds the same cards under M.
 
-WAYS = 16
+WAYS = 64
 """Slots a bucket of the table holds."""
-LEVELS = 3
-"""Bucket levels: an entry is filed under who holds the top ``k`` cards of each suit,
-``k`` the most (up to ``LEVELS``) that its cards cover; a probe looks at every level."""
+NO_OWNER = np.uint64(7)
+"""The bucket code of an entry that leaves the top spade's owner open (or has no spade
+left): every entry is filed under the owner of the highest live spade when it fixes that
+card, else under this code, and a probe looks in both buckets."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
 
@@ -272,25 +277,15 @@ def _flags_nb(leader, lead_spades, kind):
 
 
 @njit(inline="always", cache=True)
-def _tops_nb(hands, live, k):
-    """The ``k`` highest live cards of each suit, and a code of who holds each of them."""
-    tops = ZERO
-    owners = ZERO
-    shift = np.uint64(0)
-    for s in range(4):
-        x = live & SUIT_MASKS[s]
-        for _ in range(k):
-            if not x:
-                break
-            c = highest_card_nb(x)
-            bit = ONE << np.uint64(c)
-            x ^= bit
-            tops |= bit
-            for h in range(4):
-                if hands[h] & bit:
-                    owners |= np.uint64(h) << shift
-            shift += np.uint64(2)
-    return tops, owners | (np.uint64(k) << np.uint64(48))
+def _top_spade_owner_nb(hands, live):
+    """The seat holding the highest live spade, :data:`NO_OWNER` when none is left."""
+    spades = live & SPADE_MASK
+    if spades:
+        bit = ONE << np.uint64(highest_card_nb(spades))
+        for h in range(4):
+            if hands[h] & bit:
+                return np.uint64(h)
+    return NO_OWNER
 
 
 @njit(inline="always", cache=True)
@@ -334,9 +329,9 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
                 victim = i
             continue
         if (
-            tt_keys[i, 0] == shape and tt_keys[i, 1] == flags and tt_keys[i, 2] == m
-            and tt_keys[i, 3] == o0 and tt_keys[i, 4] == o1 and tt_keys[i, 5] == o2
-            and tt_keys[i, 6] == o3
+            tt_keys[0, i] == shape and tt_keys[1, i] == flags and tt_keys[2, i] == m
+            and tt_keys[3, i] == o0 and tt_keys[4, i] == o1 and tt_keys[5, i] == o2
+            and tt_keys[6, i] == o3
         ):  # fmt: skip
             old = tt_data[i]
             lb = max(lb, np.int64(old & 0xFF))
@@ -346,13 +341,13 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
     if victim < 0:
         stats[S_EVICT] += 1
         victim = base + (stats[S_EVICT] & (WAYS - 1))
-    tt_keys[victim, 0] = shape
-    tt_keys[victim, 1] = flags
-    tt_keys[victim, 2] = m
-    tt_keys[victim, 3] = o0
-    tt_keys[victim, 4] = o1
-    tt_keys[victim, 5] = o2
-    tt_keys[victim, 6] = o3
+    tt_keys[0, victim] = shape
+    tt_keys[1, victim] = flags
+    tt_keys[2, victim] = m
+    tt_keys[3, victim] = o0
+    tt_keys[4, victim] = o1
+    tt_keys[5, victim] = o2
+    tt_keys[6, victim] = o3
     tt_data[victim] = _pack_nb(lb, ub, best)
 
 
@@ -746,17 +741,13 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
             lb, ub = 0, st[d, _TARGET] - 1
     else:
         lb = ub = 1 if result else 0
-    # buckets are hashed on who holds each suit's top LEVELS cards or fewer: the entry
-    # fixes the top card of each suit, and goes to the deepest level its cards cover
-    tops, owners = _tops_nb(hands, live, 1)
-    fixed = _top_nb(rel | tops, live)
-    for k in range(2, LEVELS + 1):
-        tops_k, owners_k = _tops_nb(hands, live, k)
-        if tops_k & ~fixed:
-            break
-        owners = owners_k
+    # the bucket: the top spade's owner when the entry fixes it, else "any owner"
+    fixed = _top_nb(rel, live)
+    owner = _top_spade_owner_nb(hands, live)
+    if owner != NO_OWNER and not (fixed >> np.uint64(highest_card_nb(live & SPADE_MASK))) & ONE:
+        owner = NO_OWNER
     flags = ust[d, _FLAGS]
-    base = _bucket_nb(ust[d, _SHAPE], flags ^ (owners << np.uint64(8)), tt_data.shape[0] // WAYS)
+    base = _bucket_nb(ust[d, _SHAPE], flags ^ (owner << np.uint64(8)), tt_data.shape[0] // WAYS)
     _store_nb(
         tt_keys, tt_data, base, ust[d, _SHAPE], flags, ust[d, _R0 : _R0 + 4], live, fixed, lb,
         ub, best, stats,
@@ -830,20 +821,23 @@ def search_nb(
                 for h in range(4):
                     ust[d, _R0 + h] = pext_nb(hands[h], live)
                 stats[S_PROBES] += 1
-                for k in range(1, LEVELS + 1):
-                    _, owners = _tops_nb(hands, live, k)
-                    base = _bucket_nb(shape, flags ^ (owners << np.uint64(8)), n_buckets)
+                top_owner = _top_spade_owner_nb(hands, live)
+                for k in range(2):
+                    owner = top_owner if k == 0 else NO_OWNER
+                    if k == 1 and top_owner == NO_OWNER:
+                        break
+                    base = _bucket_nb(shape, flags ^ (owner << np.uint64(8)), n_buckets)
                     for w in range(WAYS):
                         i = base + w
                         data = tt_data[i]
-                        if data == 0 or tt_keys[i, 0] != shape or tt_keys[i, 1] != flags:
+                        if data == 0 or tt_keys[0, i] != shape or tt_keys[1, i] != flags:
                             continue
-                        m = tt_keys[i, 2]
+                        m = tt_keys[2, i]
                         if (
-                            (ust[d, _R0] & m) != tt_keys[i, 3]
-                            or (ust[d, _R0 + 1] & m) != tt_keys[i, 4]
-                            or (ust[d, _R0 + 2] & m) != tt_keys[i, 5]
-                            or (ust[d, _R0 + 3] & m) != tt_keys[i, 6]
+                            (ust[d, _R0] & m) != tt_keys[3, i]
+                            or (ust[d, _R0 + 1] & m) != tt_keys[4, i]
+                            or (ust[d, _R0 + 2] & m) != tt_keys[5, i]
+                            or (ust[d, _R0 + 3] & m) != tt_keys[6, i]
                         ):
                             continue
                         lb = np.int64(data & 0xFF)
@@ -1202,4 +1196,4 @@ def dd_table_nb(
 def new_table(bits):
     """A fresh transposition table of ``2**bits`` slots: (keys, data) (plain NumPy)."""
     size = 1 << bits
-    return np.zeros((size, KEY_WORDS), dtype=np.uint64), np.zeros(size, dtype=np.int64)
+    return np.zeros((KEY_WORDS, size), dtype=np.uint64), np.zeros(size, dtype=np.int64)

@@ -167,7 +167,7 @@ def dd_table(
                 if tables is None:
                     size = 1 << table_bits
                     tables = (
-                        np.zeros((stripes, size, dd.KEY_WORDS), dtype=np.uint64),
+                        np.zeros((stripes, dd.KEY_WORDS, size), dtype=np.uint64),
                         np.zeros((stripes, size), dtype=np.int64),
                     )
                 tricks = np.zeros((end - start, 2), dtype=np.int64)
