@@ -55,7 +55,10 @@ this package)
   looks in both). Measured on random deals: an entry that had to fix the top card of
   every suit, so that it could be hashed on their owners, answered so few positions that
   the search visited four times the nodes; buckets of 16 slots instead of 64 a sixth
-  more. A node where
+  more. Nil entries are the exception: few of them fix the top spade, and in one bucket
+  they evicted each other (the nil search took 1.7 times as long), so a nil entry fixes
+  the top card of every suit and is filed under who holds the top ``k`` cards of each
+  suit, ``k`` (1 to ``NIL_LEVELS``) the most its mask covers. A node where
   every move failed and whose mover has a run of equal cards cut by the threshold takes
   the whole run, so that the equivalent-card pruning below stays sound for the positions
   an entry answers.
@@ -221,6 +224,10 @@ NO_OWNER = np.uint64(7)
 """The bucket code of an entry that leaves the top spade's owner open (or has no spade
 left): every entry is filed under the owner of the highest live spade when it fixes that
 card, else under this code, and a probe looks in both buckets."""
+NIL_LEVELS = 3
+"""Bucket levels of nil entries: a nil entry fixes the top card of every suit and is filed
+under who holds the top ``k`` cards of each suit, ``k`` the most (up to ``NIL_LEVELS``)
+that its cards cover; a probe looks at every level."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
 
@@ -286,6 +293,28 @@ def _top_spade_owner_nb(hands, live):
             if hands[h] & bit:
                 return np.uint64(h)
     return NO_OWNER
+
+
+@njit(inline="always", cache=True)
+def _tops_nb(hands, live, k):
+    """The ``k`` highest live cards of each suit, and a code of who holds each of them."""
+    tops = ZERO
+    owners = ZERO
+    shift = np.uint64(0)
+    for s in range(4):
+        x = live & SUIT_MASKS[s]
+        for _ in range(k):
+            if not x:
+                break
+            c = highest_card_nb(x)
+            bit = ONE << np.uint64(c)
+            x ^= bit
+            tops |= bit
+            for h in range(4):
+                if hands[h] & bit:
+                    owners |= np.uint64(h) << shift
+            shift += np.uint64(2)
+    return tops, owners | (np.uint64(k) << np.uint64(48))
 
 
 @njit(inline="always", cache=True)
@@ -741,11 +770,21 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
             lb, ub = 0, st[d, _TARGET] - 1
     else:
         lb = ub = 1 if result else 0
-    # the bucket: the top spade's owner when the entry fixes it, else "any owner"
-    fixed = _top_nb(rel, live)
-    owner = _top_spade_owner_nb(hands, live)
-    if owner != NO_OWNER and not (fixed >> np.uint64(highest_card_nb(live & SPADE_MASK))) & ONE:
-        owner = NO_OWNER
+    if mode == MODE_TRICKS:
+        # the bucket: the top spade's owner when the entry fixes it, else "any owner"
+        fixed = _top_nb(rel, live)
+        owner = _top_spade_owner_nb(hands, live)
+        if owner != NO_OWNER and not (fixed >> np.uint64(highest_card_nb(live & SPADE_MASK))) & ONE:
+            owner = NO_OWNER
+    else:
+        # nil entries fix every suit's top card and go to the deepest level they cover
+        tops, owner = _tops_nb(hands, live, 1)
+        fixed = _top_nb(rel | tops, live)
+        for k in range(2, NIL_LEVELS + 1):
+            tops_k, owners_k = _tops_nb(hands, live, k)
+            if tops_k & ~fixed:
+                break
+            owner = owners_k
     flags = ust[d, _FLAGS]
     base = _bucket_nb(ust[d, _SHAPE], flags ^ (owner << np.uint64(8)), tt_data.shape[0] // WAYS)
     _store_nb(
@@ -822,10 +861,13 @@ def search_nb(
                     ust[d, _R0 + h] = pext_nb(hands[h], live)
                 stats[S_PROBES] += 1
                 top_owner = _top_spade_owner_nb(hands, live)
-                for k in range(2):
-                    owner = top_owner if k == 0 else NO_OWNER
-                    if k == 1 and top_owner == NO_OWNER:
-                        break
+                for k in range(2 if mode == MODE_TRICKS else NIL_LEVELS):
+                    if mode == MODE_TRICKS:
+                        owner = top_owner if k == 0 else NO_OWNER
+                        if k == 1 and top_owner == NO_OWNER:
+                            break
+                    else:
+                        _, owner = _tops_nb(hands, live, k + 1)
                     base = _bucket_nb(shape, flags ^ (owner << np.uint64(8)), n_buckets)
                     for w in range(WAYS):
                         i = base + w
