@@ -20,7 +20,8 @@ players each seat is its own side). Legal cards are those of ``_nb.play.legal_ca
 - :func:`card_values_nb` gives, for each legal card of the mover, its side's tricks
   after it (trick mode) or whether the nil survives it (nil mode).
 - :func:`dd_table_nb` solves opening positions of many deals (a thread's stripe of them,
-  ``nogil``) for ``spades_sim.kernels.run_blocks``.
+  ``nogil``) for ``spades_sim.run.threads.run_blocks``; :func:`nil_table_nb` gives one
+  nil verdict a deal the same way.
 
 The transposition table is two preallocated arrays the caller owns, ``tt_keys``
 (``KEY_WORDS x size`` uint64: word ``j`` of every slot in one row, so a bucket's shapes
@@ -503,18 +504,22 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
 
 
 @njit(inline="always", cache=True)
-def _nil_bound_nb(hands, live, nil_mask, players):
+def _nil_bound_nb(hands, live, nil_mask, players, leader):
     """A nil verdict at a trick start with no move tried: (1 safe, 0 lost, -1 unknown,
     the cards it rests on).
 
     Lost: a nil seat's ``j`` highest spades each fall in a trick of their own (it plays
     one card a trick, and every card is played), and each wins unless a higher spade of
     another hand is in that trick, each such spade serving one trick: fewer than ``j``
-    higher spades elsewhere and one of them wins. Safe: a lone nil seat (four players)
-    with no spade whose partner has, in every suit, at least as many cards and all of
-    them higher: whenever the nil seat follows a suit the partner follows above it; when
-    both are void in the suit led (the partner void means the nil seat is too) they
-    discard from the same suit, so the counts and the order hold to the end."""
+    higher spades elsewhere and one of them wins. Safe, when no nil seat leads: every nil
+    seat without a spade holds, in each suit, only cards below every card of that suit
+    in the other hands. A nil seat leads no later trick (it would have won the one
+    before), so each trick is led by another hand; a lead of a suit the nil seat holds
+    is a card above all of its own, and in any other suit it discards. Safe: a lone nil
+    seat (four players) with no spade whose partner has, in every suit, at least as many
+    cards and all of them higher: whenever the nil seat follows a suit the partner
+    follows above it; when both are void in the suit led (the partner void means the nil
+    seat is too) they discard from the same suit, so the counts and the order hold to the end."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -528,6 +533,31 @@ def _nil_bound_nb(hands, live, nil_mask, players):
             j += 1
             if popcount_nb(others & above_nb(x)) < j:
                 return 0, spades & ~((ONE << np.uint64(x)) - ONE)
+    if not (nil_mask >> leader) & 1:
+        rel = ZERO
+        ducks = True
+        for p in range(players):
+            if not (nil_mask >> p) & 1:
+                continue
+            mine = hands[p]
+            if mine & SPADE_MASK:
+                ducks = False
+                break
+            others = live & ~mine
+            for s in range(3):
+                mine_s = mine & SUIT_MASKS[s]
+                theirs = others & SUIT_MASKS[s]
+                if not mine_s or not theirs:
+                    continue
+                low = lowest_card_nb(theirs)
+                if highest_card_nb(mine_s) > low:
+                    ducks = False
+                    break
+                rel |= ONE << np.uint64(low)
+            if not ducks:
+                break
+        if ducks:
+            return 1, rel
     if players != 4 or popcount_nb(np.uint64(nil_mask)) != 1:
         return -1, ZERO
     x = lowest_card_nb(np.uint64(nil_mask))
@@ -920,7 +950,7 @@ def search_nb(
                         phase = 2
                         stats[S_BOUNDS] += 1
                 elif phase == 1:
-                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players)
+                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players, seat)
                     if verdict >= 0:
                         v = verdict == 1
                         vrel = rn
@@ -1233,6 +1263,26 @@ def dd_table_nb(
                     any_time, two_clubs, keys_k, data_k, stats[k],
                 )  # fmt: skip
                 nil[d, s] = 1 if safe else 0
+
+
+@njit(cache=True, nogil=True)
+def nil_table_nb(
+    first_block, end_block, n_stripes, hands, leaders, nil_masks, players, any_time,
+    two_clubs, tt_keys, tt_data, safe, stats,
+):  # fmt: skip
+    """The nil verdict of one seat (or pair, ``nil_masks[d]``) per deal from its opening
+    position, for the stripes of :func:`dd_table_nb`: ``safe[d]`` 1 when safe, else 0."""
+    n_deals = hands.shape[0]
+    for k in range(first_block, end_block):
+        keys_k = tt_keys[k]
+        data_k = tt_data[k]
+        for d in range(k, n_deals, n_stripes):
+            h = hands[d].copy()
+            ok = nil_safe_nb(
+                h, players, leaders[d], 0, -1, -1, -1, ZERO, False, True, nil_masks[d],
+                any_time, two_clubs, keys_k, data_k, stats[k],
+            )  # fmt: skip
+            safe[d] = 1 if ok else 0
 
 
 def new_table(bits):
