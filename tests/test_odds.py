@@ -344,3 +344,83 @@ def test_cli_nil_odds_errors_are_one_line(args: list[str], message: str) -> None
     assert result.exit_code != 0
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], lines
+
+
+# --- against perfect defence ------------------------------------------------------------
+
+DUCKS = "7.J52.T842.96432"  # one low spade, low cards: quick to solve, sometimes safe
+
+
+def test_double_dummy_defense_is_nil_safe_of_the_same_completions() -> None:
+    from spades_sim.solve import Position, nil_safe
+
+    n, solved = 24, 8
+    odds = nil_odds(DUCKS, n=n, seed=4, dealer="N", defense="dd", dd_completions=solved)
+    deals = deal_completions(DUCKS, n, seed=4)
+    verdicts = [
+        nil_safe(Position.start([int(h) for h in deals[i]], "N"), "S") for i in range(solved)
+    ]
+    assert odds.defense == "double-dummy" and odds.dd_n == solved
+    assert odds.dd_safe == sum(verdicts)
+    assert 0 < odds.dd_safe < solved, "the sample should hold safe and unsafe nils"
+    pairs = odds.dd_pairs
+    assert sum(pairs.values()) == solved
+    assert pairs["safe_made"] + pairs["safe_failed"] == odds.dd_safe
+    # the policies' outcome on those same completions, played on their own
+    first = nil_odds(DUCKS, n=solved, seed=4, dealer="N")
+    assert pairs["safe_made"] + pairs["unsafe_made"] == first.made
+    # the policy answer itself is unchanged by the double-dummy one
+    plain = nil_odds(DUCKS, n=n, seed=4, dealer="N")
+    assert (plain.made, plain.nil_score) == (odds.made, odds.nil_score)
+    assert odds.dd_ci_low is not None and odds.dd_ci_high is not None
+    assert odds.dd_ci_low <= odds.dd_probability <= odds.dd_ci_high
+    text = str(odds)
+    assert "Against perfect defence" in text and f"first {solved} of these" in text
+    assert json.loads(odds.to_json())["dd_pairs"] == dict(pairs)
+
+
+def test_double_dummy_defense_solves_the_hands_after_the_exchange() -> None:
+    from spades_sim.odds.nil import _perfect_defense
+    from spades_sim.solve import Position, nil_safe
+
+    rules = Rules.preset("blind-nil-exchange")
+    spec = RunSpec.build(seed=6, rules=rules, bidding="count", play="heuristic")
+    deals = deal_completions(DUCKS, 6, seed=6, rules=rules)
+    bids = np.array([0, 3], dtype=np.int64)
+    kinds = np.array([2, 0], dtype=np.int64)
+    played = _play(spec, 2, deals, 0, bids, kinds, -1, record=True)
+    assert played.held is not None and played.moves is not None
+    safe = _perfect_defense(spec, 2, deals, 0, bids, kinds, -1)
+    for i in range(deals.shape[0]):
+        held = [int(h) for h in played.held[i, 0]]
+        assert held != [int(h) for h in deals[i]], "the exchange changed the hands"
+        first = int(played.moves[i, 0, 8])
+        leader = next(s for s in range(4) if held[s] >> first & 1)
+        pos = Position(held, leader, first_trick=True, rules=rules)
+        assert bool(safe[i]) == nil_safe(pos, "S"), f"completion {i}"
+
+
+def test_double_dummy_defense_is_the_same_on_any_thread_count_and_for_two_players() -> None:
+    one = nil_odds(DUCKS, n=12, seed=9, defense="dd", dd_completions=6, threads=1)
+    two = nil_odds(DUCKS, n=12, seed=9, defense="double-dummy", dd_completions=6, threads=2)
+    assert one.to_dict() == two.to_dict()
+    duel = nil_odds(DUCKS, n=6, seed=9, rules=Rules.preset("two-player"), defense="dd")
+    assert duel.dd_n == 6 and sum(duel.dd_pairs.values()) == 6
+
+
+def test_double_dummy_defense_refuses_bad_arguments_in_one_line() -> None:
+    with pytest.raises(ValueError, match=r"^defense: must be one of policies, double-dummy"):
+        nil_odds(DUCKS, n=10, defense="perfect")
+    with pytest.raises(ValueError, match=r"^dd_completions: must be a positive int"):
+        nil_odds(DUCKS, n=10, defense="dd", dd_completions=0)
+
+
+def test_nil_odds_command_prints_the_double_dummy_answer() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        cli, ["nil-odds", DUCKS, "-n", "10", "--defense", "dd", "--dd-completions", "4"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Against perfect defence" in result.output and "first 4 of these" in result.output
+    bad = runner.invoke(cli, ["nil-odds", DUCKS, "-n", "10", "--defense", "perfect"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

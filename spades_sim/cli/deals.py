@@ -170,6 +170,17 @@ def _requirements(items: Sequence[str]) -> dict[int | str, dict[str, str]]:
     help="Number bid to compare with nil; repeat [default: the policy's bid and one either side].",
 )
 @click.option("--dealer", metavar="S", help="Fix the dealer [default: random per completion].")
+@click.option(
+    "--defense",
+    type=click.Choice(["policies", "dd"]),
+    default="policies",
+    show_default=True,
+    help="dd: also solve completions double-dummy, for the share safe against perfect defence.",
+)
+@click.option(
+    "--dd-completions", type=click.IntRange(min=1), default=1_000, show_default=True,
+    metavar="M", help="With --defense dd: the first M completions are solved (about 0.2 s each).",
+)  # fmt: skip
 @rules_options
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
@@ -187,6 +198,7 @@ def nil_odds_command(**params: Any) -> None:
       spades-sim nil-odds Q73.J52.T84.9632 --partner AKJ.AK.AK.AKQJT9
       spades-sim nil-odds Q73.J52.T84.9632 --require N:spades=4..13 --given E=AS
       spades-sim nil-odds Q73.J52.T84.9632 --blind --rules blind-nil-exchange --json
+      spades-sim nil-odds Q73.J52.T84.9632 --defense dd --dd-completions 200
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.odds import nil_odds
@@ -219,6 +231,8 @@ def nil_odds_command(**params: Any) -> None:
             number_bids=list(params["number_bids"]) or None,
             dealer=params["dealer"],
             threads=params["threads"],
+            defense=params["defense"],
+            dd_completions=params["dd_completions"],
             progress=stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
         )
     click.echo(odds.to_json() if params["as_json"] else str(odds))

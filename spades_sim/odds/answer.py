@@ -36,6 +36,14 @@ class NilOdds:
     (positive: bid nil). ``fatal_cards`` gives, for the failed nils, the share of each
     card with which the nil bidder took its first trick, most frequent first.
     ``tried`` counts the completions drawn, rejected ones included.
+
+    With ``defense == "double-dummy"``, ``dd_probability`` (Wilson interval ``dd_ci_low``
+    .. ``dd_ci_high``) is the share of the first ``dd_n`` completions in which the nil's
+    side can keep the nil against perfect defence, every card seen (``dd_safe`` of
+    them); ``dd_pairs`` counts those completions by that verdict and the policies'
+    outcome: ``safe_made``, ``safe_failed`` (the cover or the nil bidder's play lost a
+    nil that could be kept), ``unsafe_made`` (the defenders missed the way to set it) and
+    ``unsafe_failed``.
     """
 
     hand: str
@@ -58,6 +66,13 @@ class NilOdds:
     bidding: str = "count"
     play: str = "heuristic"
     conditions: str = ""
+    defense: str = "policies"
+    dd_n: int = 0
+    dd_safe: int = 0
+    dd_probability: float | None = None
+    dd_ci_low: float | None = None
+    dd_ci_high: float | None = None
+    dd_pairs: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def acceptance(self) -> float:
@@ -93,6 +108,17 @@ class NilOdds:
         else:
             score += "."
         lines.append(score)
+        if self.dd_n and self.dd_probability is not None:
+            p = self.dd_pairs
+            made_here = p.get("safe_made", 0) + p.get("unsafe_made", 0)
+            lines.append(
+                f"Against perfect defence (every card seen, double-dummy) the {kind} can be "
+                f"kept {pct(self.dd_probability)} of the time "
+                f"[{pct(self.dd_ci_low or 0.0)}, {pct(self.dd_ci_high or 0.0)}], over the "
+                f"first {self.dd_n:,} of these completions, where the policies made it "
+                f"{pct(made_here / self.dd_n)}: {p.get('safe_failed', 0):,} lost that could "
+                f"be kept, {p.get('unsafe_made', 0):,} made that perfect defenders would set."
+            )
         if self.fatal_cards:
             top = list(self.fatal_cards.items())[:4]
             shares = ", ".join(f"{card} {pct(share)}" for card, share in top)
@@ -126,6 +152,13 @@ class NilOdds:
             "bidding": self.bidding,
             "play": self.play,
             "conditions": self.conditions,
+            "defense": self.defense,
+            "dd_n": self.dd_n,
+            "dd_safe": self.dd_safe,
+            "dd_probability": self.dd_probability,
+            "dd_ci_low": self.dd_ci_low,
+            "dd_ci_high": self.dd_ci_high,
+            "dd_pairs": dict(self.dd_pairs),
         }
 
     def to_json(self) -> str:

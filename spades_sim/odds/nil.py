@@ -6,7 +6,14 @@ Contract
 chunks (:class:`~.sampling.Sampler`), plays each once per scenario (nil or blind nil,
 then each candidate number bid; the same completion, dealer and random streams in every
 scenario, so the comparison is paired) with the kernels of ``_nb/odds.py``, and reduces
-the outcomes to a :class:`~.answer.NilOdds`. Only built-in policies run here.
+the outcomes to a :class:`~.answer.NilOdds`.
+
+With ``defense="double-dummy"`` the first ``dd_completions`` completions are also asked
+whether the nil could be kept at all against perfect defence, every card seen: the nil
+scenario of each is replayed with its hands recorded as play begins (the same streams,
+so the same exchange and opening leader), and ``spades_sim.solve.table.nil_table``
+solves the nil from that opening position. Both answers rest on the same completions,
+so they are paired.
 """
 
 from __future__ import annotations
@@ -32,7 +39,12 @@ from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
 from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.text import side_policies_text
 
-__all__ = ["nil_odds"]
+__all__ = ["DEFENSES", "nil_odds"]
+
+DEFENSES = ("policies", "double-dummy")
+"""What the nil is played against: the policies only, or also perfect defence."""
+DEFAULT_DD_COMPLETIONS = 1_000
+"""Completions solved double-dummy by default (a solve takes about 0.2 s on one core)."""
 
 RANDOM_NIL_RATE = 1  # the random bidder's nil_rate slot (builtin_bid_nb)
 
@@ -74,6 +86,31 @@ class _Played:
     dealers: np.ndarray
     held: np.ndarray | None = None
     moves: np.ndarray | None = None
+
+
+def _perfect_defense(
+    spec: RunSpec,
+    hero: int,
+    deals: np.ndarray,
+    start: int,
+    bids: np.ndarray,
+    kinds: np.ndarray,
+    dealer: int,
+) -> np.ndarray:
+    """Whether the nil of each completion ``start ..`` can be kept against perfect
+    defence: its nil scenario replayed with the hands recorded as play begins (after any
+    exchange or two-player draw; the same streams, so the same deal and opening leader),
+    then solved double-dummy from that opening position."""
+    from spades_sim.solve.table import nil_table  # the solver's kernels, on demand
+
+    players = spec.rules.players
+    recorded = _play(spec, hero, deals, start, bids[:1], kinds[:1], dealer, record=True)
+    assert recorded.held is not None and recorded.moves is not None
+    held = recorded.held[:, 0, :players]
+    first_card = recorded.moves[:, 0, 8].astype(np.uint64)
+    holds_it = (held >> first_card[:, None]) & np.uint64(1)
+    leaders = np.argmax(holds_it, axis=1).astype(np.int64)
+    return nil_table(held, leaders, hero, rules=spec.rules)
 
 
 def _play(
@@ -147,6 +184,8 @@ def nil_odds(
     max_tries: int = 200_000_000,
     draw: PolicyArg = "threshold",
     progress: bool = False,
+    defense: str = "policies",
+    dd_completions: int = DEFAULT_DD_COMPLETIONS,
 ) -> NilOdds:
     """How often ``hand`` held at ``seat`` (default South; two players: P0) makes nil.
 
@@ -167,11 +206,26 @@ def nil_odds(
     ``progress`` shows a tqdm bar of the completions played on stderr (the command line
     does when stderr is a terminal).
 
+    ``defense="double-dummy"`` (or ``"dd"``) also solves the first ``dd_completions``
+    completions (at most ``n``) from their opening position: the share where the nil's
+    side can keep it whatever the others do, every card seen (``dd_probability``, with
+    its interval), and how the policies fared on those same completions (``dd_pairs``).
+
     >>> odds = nil_odds("Q73.J52.T84.9632", n=1_000, seed=2, require={"N": {"spades": "4.."}})
     >>> odds.n, odds.tried > 1_000
     (1000, True)
     """
     check_sizes(n, max_tries)
+    defense = "double-dummy" if defense == "dd" else defense
+    if defense not in DEFENSES:
+        raise ValueError(f"defense: must be one of {', '.join(DEFENSES)} (or dd), got {defense!r}")
+    if (
+        isinstance(dd_completions, bool)
+        or not isinstance(dd_completions, int)
+        or dd_completions < 1
+    ):
+        raise ValueError(f"dd_completions: must be a positive int, got {dd_completions!r}")
+    dd_n = min(n, dd_completions) if defense == "double-dummy" else 0
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
     if blind and not rules.blind_nil:
@@ -200,6 +254,7 @@ def nil_odds(
     diff_squares = np.zeros(len(bids))
     made = tried = 0
     fatal = np.zeros(54, dtype=np.int64)
+    pairs = np.zeros((2, 2), dtype=np.int64)  # [safe double-dummy, made by the policies]
     bar = tqdm(
         total=n,
         unit=" completions",
@@ -224,6 +279,12 @@ def nil_odds(
             nil = played.nil_made[:, 0]
             made += int((nil == 1).sum())
             fatal += np.bincount(played.first_won[nil == 0, 0], minlength=54)
+            if start < dd_n:
+                solved = min(dd_n - start, len(nil))
+                safe = _perfect_defense(
+                    spec, hero, deals[:solved], start, bids, kinds, fixed_dealer
+                )
+                np.add.at(pairs, (safe.astype(np.int64), (nil[:solved] == 1).astype(np.int64)), 1)
             bar.update(len(nil))
     ci = proportion_ci(made, n)
     estimates = [mean_ci_of_moments(n, sums[k], squares[k]) for k in range(len(bids))]
@@ -236,7 +297,26 @@ def nil_odds(
     order = np.argsort(-fatal, kind="stable")
     failures = max(n - made, 1)
     fatal_cards = {format_card(int(c)): float(fatal[c] / failures) for c in order if fatal[c]}
+    dd: dict[str, Any] = {}
+    if dd_n:
+        safe_count = int(pairs[1].sum())
+        dd_ci = proportion_ci(safe_count, dd_n)
+        dd = {
+            "defense": defense,
+            "dd_n": dd_n,
+            "dd_safe": safe_count,
+            "dd_probability": dd_ci.value,
+            "dd_ci_low": dd_ci.low,
+            "dd_ci_high": dd_ci.high,
+            "dd_pairs": {
+                "safe_made": int(pairs[1, 1]),
+                "safe_failed": int(pairs[1, 0]),
+                "unsafe_made": int(pairs[0, 1]),
+                "unsafe_failed": int(pairs[0, 0]),
+            },
+        }
     return NilOdds(
+        **dd,
         hand=format_hand(conditions.hand),
         seat=seat_name(hero, rules.players),
         blind=bool(blind),

@@ -16,6 +16,11 @@ thread, each thread with its own fixed-size transposition table (allocated once 
 call, ``2**table_bits`` slots). With ``out``, each part is written as
 ``out/part-NNNNN.parquet`` (under a temporary name, then renamed) and a part already
 there is read back instead of solved: an interrupted call resumes where it stopped.
+
+``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
+``seat`` from each deal's opening position (hands as play begins, after any exchange),
+on the same thread pool: what ``nil_odds(..., defense="double-dummy")`` asks of the
+completions it plays.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from spades_sim.rules import FirstLead, Rules, SpadesLead
 from spades_sim.run.threads import current_threads, run_blocks
 from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS
 
-__all__ = ["dd_table", "table_columns"]
+__all__ = ["dd_table", "nil_table", "table_columns"]
 
 DEFAULT_PART_SIZE = 256
 """Deals a part holds (a few seconds of work on two cores)."""
@@ -74,6 +79,61 @@ def _leaders(hands: np.ndarray, dealers: np.ndarray, rules: Rules) -> np.ndarray
     if rules.first_lead is FirstLead.TWO_OF_CLUBS:
         leaders = np.argmax((hands & np.uint64(1)) != 0, axis=1)
     return leaders.astype(np.int64)
+
+
+def _tables(stripes: int, table_bits: int) -> tuple[np.ndarray, np.ndarray]:
+    size = 1 << table_bits
+    return (
+        np.zeros((stripes, dd.KEY_WORDS, size), dtype=np.uint64),
+        np.zeros((stripes, size), dtype=np.int64),
+    )
+
+
+def nil_table(
+    hands: Any,
+    leaders: Sequence[int] | np.ndarray,
+    seat: int,
+    *,
+    rules: Rules,
+    table_bits: int = DEFAULT_TABLE_BITS,
+) -> np.ndarray:
+    """Whether the nil of ``seat`` (an index) is safe in each deal from its opening
+    position, ``leaders[d]`` to lead the first trick, every card seen: a bool array.
+
+    ``hands`` is ``deals x players`` masks as play begins (after any exchange); each deal
+    is checked as :func:`dd_table` checks them."""
+    players = rules.players
+    masks = np.asarray(hands, dtype=np.uint64)
+    if masks.ndim != 2 or masks.shape[1] != players:
+        raise SpadesError(f"hands: expected an array of deals x {players} hand masks")
+    lead = np.asarray(leaders, dtype=np.int64)
+    if lead.shape != (masks.shape[0],) or np.any((lead < 0) | (lead >= players)):
+        raise SpadesError(f"leaders: expected one seat 0..{players - 1} per deal")
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise SpadesError(f"seat: expected a seat index, got {seat!r}")
+    if not 0 <= seat < players:
+        raise SpadesError(f"seat: must be 0..{players - 1}, got {seat}")
+    for d in range(masks.shape[0]):
+        try:
+            check_deal([int(h) for h in masks[d]], players=players, jokers=rules.jokers)
+        except SpadesError as error:
+            raise SpadesError(f"deal {d}: {error}") from None
+    n = masks.shape[0]
+    safe = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return safe.astype(bool)
+    full = np.zeros((n, 4), dtype=np.uint64)
+    full[:, :players] = masks
+    stripes = max(1, min(current_threads(), n))
+    keys, data = _tables(stripes, table_bits)
+    stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
+    nil_masks = np.full(n, 1 << int(seat), dtype=np.int64)
+    run_blocks(
+        dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
+        nil_masks, np.int64(players), rules.spades_lead is SpadesLead.ANY_TIME,
+        rules.first_lead is FirstLead.TWO_OF_CLUBS, keys, data, safe, stats,
+    )  # fmt: skip
+    return safe.astype(bool)
 
 
 def _write(path: Path, frame: pd.DataFrame) -> None:
@@ -165,11 +225,7 @@ def dd_table(
                 frames.append(pd.read_parquet(path))
             else:
                 if tables is None:
-                    size = 1 << table_bits
-                    tables = (
-                        np.zeros((stripes, dd.KEY_WORDS, size), dtype=np.uint64),
-                        np.zeros((stripes, size), dtype=np.int64),
-                    )
+                    tables = _tables(stripes, table_bits)
                 tricks = np.zeros((end - start, 2), dtype=np.int64)
                 nil = np.zeros((end - start, 4), dtype=np.int64)
                 stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
