@@ -386,8 +386,12 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
 
 @njit(inline="always", cache=True)
 def _sure_spades_nb(hands, side, players):
-    """Tricks ``side`` takes for sure: for one of its players, the spades above every
-    opponent's spade (each wins its own trick). Returns (tricks, the cards it rests on)."""
+    """Tricks ``side`` takes for sure with its spades above every opponent's spade (the
+    side's top spades): each wins the trick it falls in, and with four players the two
+    partners' top spades fall in different tricks except when both have only top spades
+    left and must play one (a spade led, or both void in the suit led), so the side
+    takes at least the smaller of its top spades and the longer partner's spade holding.
+    Returns (tricks, the cards it rests on)."""
     opp = ZERO
     for p in range(players):
         if (p & 1) != side:
@@ -395,14 +399,20 @@ def _sure_spades_nb(hands, side, players):
     opp &= SPADE_MASK
     best = 0
     rel = ZERO
+    longest = 0
     for p in range(players):
         if (p & 1) == side:
             mine = hands[p] & SPADE_MASK
+            longest = max(longest, popcount_nb(mine))
             if opp:
                 mine &= above_nb(highest_card_nb(opp))
             if popcount_nb(mine) > best:
                 best = popcount_nb(mine)
-                rel = mine
+            rel |= mine
+    if players == 4:
+        # both partners' top spades: they meet in one trick only when both hold nothing
+        # but top spades and must play one, so they take min(tops, longer holding)
+        best = max(best, min(popcount_nb(rel), longest))
     return best, rel
 
 
