@@ -194,14 +194,18 @@ def _score(
         points = 0
         bags = 0
         made: bool | None
+        # A big bid ("ten for two hundred"): its contract points are multiplied.
+        per_trick = 10
+        if rules.big_bid_threshold is not None and contract >= rules.big_bid_threshold:
+            per_trick = 10 * rules.big_bid_multiplier
         if contract > 0:
             made = counted >= contract
             if made:
                 overtricks = counted - contract
-                points += 10 * contract + overtricks
+                points += per_trick * contract + overtricks
                 bags += overtricks
             else:
-                points -= 10 * contract
+                points -= per_trick * contract
         else:
             # Nothing to make; any counted tricks (nil tricks counted for the partner)
             # are all excess, so bags.

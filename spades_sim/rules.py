@@ -120,6 +120,13 @@ class Rules:
     max_hands: int = 200
     """Hands after which a simulated game that has not ended stops, recorded as
     unfinished. Default 200; 1..10,000."""
+    big_bid_threshold: int | None = None
+    """A side contract of at least this many tricks wins (made) or loses (set) its
+    contract points times ``big_bid_multiplier`` ("ten for two hundred" at 10); bags and
+    nils are scored as usual. None is off. Default None; 1..26."""
+    big_bid_multiplier: int = 2
+    """What a contract of ``big_bid_threshold`` or more multiplies its contract points by.
+    Default 2; 1..10 (2 unless ``big_bid_threshold`` is set)."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -133,6 +140,7 @@ class Rules:
             "nil_tricks_count_as_bags": False,
             "blind_nil": False,
         },
+        "ten-for-200": {"big_bid_threshold": 10},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -170,6 +178,13 @@ class Rules:
         need(1 <= self.target <= 100_000, "target", "must be 1..100000")
         # 10,000 keeps every count and score of a game inside its column (schema.py)
         need(1 <= self.max_hands <= 10_000, "max_hands", "must be 1..10000")
+        need(1 <= self.big_bid_multiplier <= 10, "big_bid_multiplier", "must be 1..10")
+        if self.big_bid_threshold is not None:
+            need(
+                1 <= self.big_bid_threshold <= 26,
+                "big_bid_threshold",
+                "must be 1..26 tricks, or None for off",
+            )
         if self.loss_threshold is not None:
             need(
                 -100_000 <= self.loss_threshold < self.target,
@@ -191,6 +206,11 @@ class Rules:
             raise ValueError("blind_nil_exchange: must be 0 when blind_nil is false")
         if not self.blind_nil and self.blind_nil_min_deficit:
             raise ValueError("blind_nil_min_deficit: must be 0 when blind_nil is false")
+        if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
+            raise ValueError(
+                "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "
+                "change nothing)"
+            )
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -227,7 +247,7 @@ class Rules:
 
         >>> Rules().with_text({"target": "300", "jokers": "true", "loss_threshold": "-200"})
         ... # doctest: +ELLIPSIS
-        Rules(players=4, jokers=True, ..., target=300, loss_threshold=-200, max_hands=200)
+        Rules(players=4, jokers=True, ..., target=300, loss_threshold=-200, max_hands=200, ...)
         """
         types = {spec.name: spec.type for spec in fields(self)}
         changes: dict[str, Any] = {}
@@ -260,6 +280,8 @@ class Rules:
             "nil_tricks_as_bags": self.nil_tricks_count_as_bags,
             "has_loss_threshold": self.loss_threshold is not None,
             "loss_threshold": 0 if self.loss_threshold is None else self.loss_threshold,
+            # 0 is off: every contract that scores is at least 1
+            "big_bid_threshold": self.big_bid_threshold or 0,
         }
         values = [encoded[f] if f in encoded else getattr(self, f) for f in RuleField._fields]
         return np.array(values, dtype=np.int64)

@@ -152,3 +152,37 @@ def test_mercy_rule_ends_the_game(engine: ModuleType) -> None:
     # N-S: 9 tricks on 8, made: 80 + 1 bag = 81. E-W: 4 on 8, set: -80 -> -230.
     assert score.scores_after == (81, -230)
     assert reference.game_result(score.scores_after, 1, rules) == (0, "loss_threshold")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_ten_for_two_hundred(engine: ModuleType) -> None:
+    rules = Rules.preset("ten-for-200")
+    # Deal A: N bids 10, S 1 (contract 11, at least 10: doubled); E nil, W 2. N takes all
+    # 13: 11 x 20 = 220 + 2 bags = 222, a Boston. E-W: W's 2 set -20, E's nil +100: 80.
+    r = replay(engine, DEAL_A, PLAYS_A, (10, 0, 1, 2), rules)
+    assert r.contracts == (11, 2) and r.made == (True, False)
+    assert r.score_change == (222, 80) and r.bags_change == (2, 0)
+    # The same bids set: N-S bid 10 + 1 and take 9 (10 x 11 doubled: -220); E-W bid 2 + 2
+    # and take 4: 40, no bags. A contract of 9 is not big: 90 + 0 bags on 9 tricks.
+    s = engine.score_hand((10, 2, 1, 2), (5, 2, 4, 2), rules)
+    assert s.score_change == (-220, 40) and s.bags_change == (0, 0)
+    s = engine.score_hand((5, 2, 4, 2), (5, 2, 4, 2), rules)
+    assert s.score_change == (90, 40)
+    # A nil beside a big bid is scored as usual: N 10 made with 11 tricks (200 + 1 bag),
+    # S's nil fails with 1 trick (-100, and its trick a bag and a point): 102, 2 bags.
+    # E-W: E's 1 made exactly, 10; W's nil made, 100: 110.
+    s = engine.score_hand((10, 1, 0, 0), (11, 1, 1, 0), rules)
+    assert s.score_change == (102, 110) and s.bags_change == (2, 0)
+    # A triple multiplier from 8 tricks: N-S 4 + 4 made exactly, 8 x 30 = 240; E-W's
+    # contract of 2 is not big: 20 + 3 bags on 5 tricks.
+    triple = Rules(big_bid_threshold=8, big_bid_multiplier=3)
+    assert engine.score_hand((4, 1, 4, 1), (4, 2, 4, 3), triple).score_change == (240, 23)
+
+
+def test_big_bid_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^big_bid_multiplier: must stay 2 while"):
+        Rules(big_bid_multiplier=3)
+    with pytest.raises(ValueError, match=r"^big_bid_threshold: must be 1..26"):
+        Rules(big_bid_threshold=27)
+    with pytest.raises(ValueError, match=r"^big_bid_multiplier: must be 1..10"):
+        Rules(big_bid_threshold=10, big_bid_multiplier=0)

@@ -11,7 +11,8 @@ The contracts:
 
 - ``RuleField``: the int64 rule array ``Rules.lower()`` fills (booleans as 0/1,
   ``first_lead`` as ``first_lead_two_clubs``, ``spades_lead`` as ``spades_any_time``,
-  ``loss_threshold`` as ``has_loss_threshold`` plus ``loss_threshold``). Append only.
+  ``loss_threshold`` as ``has_loss_threshold`` plus ``loss_threshold``,
+  ``big_bid_threshold`` None as 0). Append only.
 - ``InfoSlot``: the public table state ``info`` a policy may read (int64).
 - ``OutI8``/``OutI32``/``GameOut``: rows of the output blocks. They are built from
   ``spades_sim.schema`` (each column's ``block``), so the row of a column is declared
@@ -76,6 +77,8 @@ class RuleFieldT(NamedTuple):
     has_loss_threshold: int
     loss_threshold: int
     max_hands: int
+    big_bid_threshold: int  # 0: off
+    big_bid_multiplier: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
