@@ -60,6 +60,7 @@ from spades_sim.cards import (
     Hand,
     card_suit,
     check_deal,
+    deck_mask,
     format_card,
     parse_card,
     seat_index,
@@ -73,8 +74,11 @@ from spades_sim.validate import (
     check_blind_nil_seats,
     check_rules,
     check_tricks,
+    illegal_bid,
     illegal_play,
     not_held_text,
+    not_spades_text,
+    pack_spades_text,
     per_side_ints,
     play_count_error,
     played_twice_text,
@@ -135,6 +139,31 @@ def _first_seat(dealer: int, players: int) -> int:
 # --------------------------------------------------------------------------------------
 
 
+def _spades(hand: int) -> int:
+    return (hand & SPADE_MASK).bit_count()
+
+
+def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: Rules) -> None:
+    """Refuse bids that break ``rules.bid_rule`` (docs/rules.md "Bid rules"); with the hands
+    as bid (``masks``) every bid is checked against its hand, without only what the bids
+    alone show."""
+    players = rules.players
+    rule = rules.bid_rule.value
+    if rule == "mirror":
+        # Every bid is the bidder's spades, jokers included; nil with none.
+        if masks is not None:
+            for seat in range(players):
+                if bids[seat] != _spades(masks[seat]):
+                    text = not_spades_text(seat, players, bids[seat], _spades(masks[seat]), rule)
+                    raise illegal_bid(text)
+            return
+        # Four players hold every spade of the pack between them, two players some.
+        pack = _spades(deck_mask(rules.jokers))
+        total = sum(bids)
+        if total > pack or (players == 4 and total != pack):
+            raise illegal_bid(pack_spades_text(total, pack, players, rule))
+
+
 # --------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------
@@ -162,6 +191,7 @@ def score_hand(
     """
     rules = check_rules(rules)
     bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
+    _check_bid_rule(bid_list, None, rules)
     trick_list = check_tricks(tricks, rules.players)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
@@ -474,6 +504,7 @@ def replay_hand(
     masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
+    _check_bid_rule(bid_list, masks, rules)
     play_list = list(plays)
     if len(play_list) != TRICKS_PER_HAND * rules.players:
         raise play_count_error(len(play_list), rules.players)
@@ -511,6 +542,7 @@ def play_out(
     masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, (0, 0), (0, 0)
     )
+    _check_bid_rule(bid_list, masks, rules)
 
     def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:
         return choose(seat, hand, legal, tuple(trick))

@@ -2,8 +2,9 @@
 
 The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`Rules` is
 validated when it is built (``__post_init__``): a bad value or an impossible combination
-raises ``ValueError`` naming the field. The two string options are :class:`FirstLead` and
-:class:`SpadesLead` (``StrEnum``s; their plain string values are accepted and converted).
+raises ``ValueError`` naming the field. The string options are :class:`FirstLead`,
+:class:`SpadesLead` and :class:`BidRule` (``StrEnum``s; their plain string values are
+accepted and converted).
 ``Rules.lower()`` turns a rule set into the int64 array the kernels read, one entry per
 field of ``spades_sim._nb.enums.RuleField``, by name.
 
@@ -30,7 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from spades_sim._nb.enums import RuleField
+from spades_sim._nb.enums import BidRuleId, RuleField
 
 
 class FirstLead(StrEnum):
@@ -52,12 +53,28 @@ class SpadesLead(StrEnum):
     """Whenever the leader likes."""
 
 
+class BidRule(StrEnum):
+    """What a bid may be (:attr:`Rules.bid_rule`); the values are also the kernels'
+    ``BidRuleId`` field names."""
+
+    FREE = "free"
+    """Any bid from 0 (nil) to 13."""
+    MIRROR = "mirror"
+    """Each player bids exactly the spades held (nil with none)."""
+
+
 FIRST_LEADS = tuple(choice.value for choice in FirstLead)
 """The values :attr:`Rules.first_lead` accepts, as plain strings."""
 SPADES_LEADS = tuple(choice.value for choice in SpadesLead)
 """The values :attr:`Rules.spades_lead` accepts, as plain strings."""
+BID_RULES = tuple(choice.value for choice in BidRule)
+"""The values :attr:`Rules.bid_rule` accepts, as plain strings."""
 
-_CHOICES: dict[str, type[StrEnum]] = {"first_lead": FirstLead, "spades_lead": SpadesLead}
+_CHOICES: dict[str, type[StrEnum]] = {
+    "first_lead": FirstLead,
+    "spades_lead": SpadesLead,
+    "bid_rule": BidRule,
+}
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,9 @@ class Rules:
     big_bid_multiplier: int = 2
     """What a contract of ``big_bid_threshold`` or more multiplies its contract points by.
     Default 2; 1..10 (2 unless ``big_bid_threshold`` is set)."""
+    bid_rule: BidRule = BidRule.FREE
+    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror`` only with
+    ``blind_nil`` false."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -141,6 +161,7 @@ class Rules:
             "blind_nil": False,
         },
         "ten-for-200": {"big_bid_threshold": 10},
+        "mirror": {"bid_rule": "mirror", "blind_nil": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -206,6 +227,11 @@ class Rules:
             raise ValueError("blind_nil_exchange: must be 0 when blind_nil is false")
         if not self.blind_nil and self.blind_nil_min_deficit:
             raise ValueError("blind_nil_min_deficit: must be 0 when blind_nil is false")
+        if self.bid_rule is not BidRule.FREE and self.blind_nil:
+            raise ValueError(
+                f"bid_rule: {self.bid_rule.value!r} is refused with blind_nil (a bid made "
+                "before looking cannot follow the cards); set blind_nil=false"
+            )
         if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
             raise ValueError(
                 "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "
@@ -282,6 +308,7 @@ class Rules:
             "loss_threshold": 0 if self.loss_threshold is None else self.loss_threshold,
             # 0 is off: every contract that scores is at least 1
             "big_bid_threshold": self.big_bid_threshold or 0,
+            "bid_rule": getattr(BidRuleId, self.bid_rule.value),
         }
         values = [encoded[f] if f in encoded else getattr(self, f) for f in RuleField._fields]
         return np.array(values, dtype=np.int64)

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from spades_sim.cards import Hand, check_deal, format_card, seat_index, seat_name, side_name
-from spades_sim.errors import IllegalPlay
+from spades_sim.errors import IllegalBid, IllegalPlay
 from spades_sim.rules import Rules
 
 TRICKS_PER_HAND = 13
@@ -113,6 +113,43 @@ def two_clubs_text(card: int) -> str:
 def spades_not_broken_text(card: int) -> str:
     """A spade led before spades are broken."""
     return f"cannot lead spades before they are broken ({format_card(card)})"
+
+
+# --------------------------------------------------------------------------------------
+# How bids that break the bid rule are said (both engines)
+# --------------------------------------------------------------------------------------
+
+
+def illegal_bid(what: str) -> IllegalBid:
+    """The IllegalBid for recorded bids that break the bid rule: ``what`` is wrong.
+
+    >>> str(illegal_bid(not_spades_text(1, 4, 3, 5, "mirror")))  # doctest: +ELLIPSIS
+    "bids: seat E bid 3 but holds 5 spades; under bid_rule 'mirror' each seat bids ..."
+    """
+    return IllegalBid(f"bids: {what}")
+
+
+def not_spades_text(seat: int, players: int, bid: int, spades: int, rule: str) -> str:
+    """A bid that is not the spades the seat holds, where the bid rule ``rule`` wants them."""
+    who = seat_name(seat, players)
+    return (
+        f"seat {who} bid {bid} but holds {spades} spades; under bid_rule {rule!r} each seat "
+        "bids exactly its spades (nil with none)"
+    )
+
+
+def pack_spades_text(total: int, pack: int, players: int, rule: str) -> str:
+    """Bids that cannot all be the spades held: they add up to ``total``, and the pack
+    holds ``pack`` spades (all of them held with four players)."""
+    if players == 4:
+        return (
+            f"under bid_rule {rule!r} the bids are the spades held, so they add up to the "
+            f"pack's {pack} spades, not {total}"
+        )
+    return (
+        f"under bid_rule {rule!r} the bids are the spades held, so they add up to at most "
+        f"the pack's {pack} spades, not {total}"
+    )
 
 
 def per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:

@@ -186,3 +186,41 @@ def test_big_bid_fields_are_checked() -> None:
         Rules(big_bid_threshold=27)
     with pytest.raises(ValueError, match=r"^big_bid_multiplier: must be 1..10"):
         Rules(big_bid_threshold=10, big_bid_multiplier=0)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_mirror_bids_are_the_spades_held(engine: ModuleType) -> None:
+    rules = Rules.preset("mirror")
+    # Deal A: N holds all 13 spades and must bid 13, the others (no spades) nil. N takes
+    # every trick: N-S 13 made, 130, and S's nil +100: 230. E-W: two nils made, 200.
+    r = replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 0), rules)
+    assert r.score_change == (230, 200) and r.contracts == (13, 0)
+    assert r.nil_made == (None, True, True, True) and r.made == (True, None)
+    # Deal B: N holds 12 spades, S the AS: bids 12 and 1, E and W nil. N 12 tricks and S
+    # 1: N-S 13 on 13, 130; E-W's nils made, 200.
+    r = replay(engine, DEAL_B, PLAYS_B, (12, 0, 1, 0), rules)
+    assert r.tricks == (12, 0, 1, 0) and r.score_change == (130, 200)
+    # Any other bid is refused, naming the seat and its spades.
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 5 but holds 13 spades; under "):
+        replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules)
+    with pytest.raises(ValueError, match=r"^bids: seat S bid 0 but holds 1 spades; "):
+        replay(engine, DEAL_B, PLAYS_B, (12, 0, 0, 1), rules)
+    # Without the hands (score_hand) the four bids must add up to the pack's spades.
+    assert engine.score_hand((3, 4, 2, 4), (4, 4, 2, 3), rules).score_change == (51, -80)
+    with pytest.raises(ValueError, match=r"add up to the pack's 13 spades, not 12$"):
+        engine.score_hand((3, 4, 2, 3), (4, 4, 2, 3), rules)
+    jokers = rules.replace(jokers=True)  # 15 spades with the jokers
+    with pytest.raises(ValueError, match=r"add up to the pack's 15 spades, not 13$"):
+        engine.score_hand((3, 4, 2, 4), (4, 4, 2, 3), jokers)
+    assert engine.score_hand((4, 4, 3, 4), (4, 5, 3, 1), jokers).made == (True, False)
+    two = rules.replace(players=2)  # two players hold some of the spades
+    assert engine.score_hand((4, 5), (6, 7), two).score_change == (42, 52)
+    with pytest.raises(ValueError, match=r"add up to at most the pack's 13 spades, not 14$"):
+        engine.score_hand((9, 5), (6, 7), two)
+
+
+def test_mirror_refuses_blind_nil() -> None:
+    with pytest.raises(ValueError, match=r"^bid_rule: 'mirror' is refused with blind_nil"):
+        Rules(bid_rule="mirror")
+    with pytest.raises(ValueError, match=r"^bid_rule: must be one of \('free', 'mirror'"):
+        Rules(bid_rule="bridge", blind_nil=False)

@@ -18,11 +18,14 @@ from click.testing import CliRunner
 from test_aggregate import assert_same_analyses
 from test_engine import WILD_BIDDING, check_games_against_reference, check_hands_against_reference
 
-from spades_sim import Rules, simulate_games, simulate_hands
+from spades_sim import Rules, nb, nil_odds, simulate_games, simulate_hands
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games
+from spades_sim.simulate import record_hands
 
-VARIANTS = ("ten-for-200",)
+BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
+
+VARIANTS = ("ten-for-200", "mirror")
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -80,3 +83,56 @@ def test_kernel_matches_reference_on_many_variant_hands(preset: str) -> None:
     check_hands_against_reference(rules, 20_000, seed=114, bidding=WILD_BIDDING)
     check_hands_against_reference(rules, 10_000, seed=115, bidding="count")
     check_games_against_reference(rules, 300, seed=116, bidding="count")
+
+
+# --- Bid rules: every bidder bids what the rule allows ---------------------------------
+
+
+@nb.bidder
+def always_seven(ctx):  # type: ignore[no-untyped-def]
+    return 7
+
+
+@nb.bidder
+def lowest_allowed(ctx):  # type: ignore[no-untyped-def]
+    # the range the engine tells a bidder: nil when allowed, else the least number
+    if ctx.nil_allowed:
+        return 0
+    return ctx.min_bid
+
+
+def _spades(frame: pd.DataFrame) -> pd.Series:
+    return frame["spades"].astype(int)
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_mirror_builtin_bidders_bid_their_spades(bidding: str) -> None:
+    rules = Rules.preset("mirror")
+    # lock-step (random play) and scalar (recorded play) kernels alike
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    assert (lanes.bid.astype(int) == _spades(lanes)).all()
+    assert (lanes.nil == (lanes.spades == 0)).all() and not lanes.blind_nil.any()
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    assert (scalar.hands["bid"] == scalar.hands["spades"]).all()
+
+
+def test_mirror_monte_carlo_bids_its_spades() -> None:
+    rules = Rules.preset("mirror")
+    df = simulate_hands(8, seed=3, rules=rules, bidding="monte-carlo:samples=4", play="random")
+    assert (df.bid.astype(int) == _spades(df)).all()
+
+
+def test_mirror_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("mirror")
+    # A bid the rule does not allow is replaced by the allowed one; the context says
+    # which: nil only without spades, else min_bid = max_bid = the spades.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    assert (df.bid.astype(int) == _spades(df)).all()
+    errors = simulate_hands(40, seed=4, rules=Rules(), bidding=bidding, play="random")
+    assert (errors[errors.side == 0].bid == 7).all() and (errors[errors.side == 1].bid == 0).all()
+
+
+def test_mirror_nil_odds_refuses() -> None:
+    with pytest.raises(ValueError, match=r"^rules: under bid_rule 'mirror' every bid is the"):
+        nil_odds("Q73.J52.T84.9632", n=100, rules=Rules.preset("mirror"))

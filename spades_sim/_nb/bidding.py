@@ -1,4 +1,12 @@
-"""Bidding: hand evaluation and the count, pagat and partner-aware bidders; blind nil.
+"""Bidding: hand evaluation and the count, pagat and partner-aware bidders; blind nil;
+the bids the table's bid rule allows.
+
+``bid_range_nb`` says which bids the bid rule (``RuleField.bid_rule``) allows a bidder
+and ``legal_bid_nb`` turns any bid into an allowed one (the nearest: a nil stays nil
+where nil is allowed, a number is brought into the allowed numbers, and a bidder with
+no number allowed bids nil); every policy's bid goes through it (``prepare.ask_bid_nb``
+and the lock-step bidding), so a bid forced by the rule is the bid. ``bid_error_nb``
+checks recorded bids against the rule.
 
 Every function sees only the bidder's own ``hand`` and the public table state ``info``
 (bids so far, scores, bags). The evaluations (``count_value_nb``, ``pagat_value_nb``,
@@ -13,12 +21,15 @@ from numba import njit
 
 from spades_sim._nb.bitboard import (
     ONE,
+    SPADE_MASK,
     holding_nb,
     popcount_nb,
 )
 from spades_sim._nb.enums import (
+    BidError,
     BidParam,
     BidPolicy,
+    BidRuleId,
     InfoSlot,
     PartnerParam,
     RandomBidParam,
@@ -33,6 +44,66 @@ from spades_sim._nb.rng import (
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
 
 OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own parameters
+
+
+@njit(inline="always", cache=True)
+def bid_range_core_nb(bid_rule, spades, partner_bid):
+    """The bids the bid rule ``bid_rule`` (a ``BidRuleId``) allows a bidder holding
+    ``spades`` spades whose partner bid ``partner_bid`` (-1: not yet, or no partner):
+    (nil allowed, lowest number, highest number), no number when lowest > highest.
+    Selects only, no branch: the lock-step bidding calls it for 64 deals at once."""
+    mirror = bid_rule == BidRuleId.mirror
+    nil_ok = (not mirror) | (spades == 0)
+    lo = max(spades, 1) if mirror else 1
+    hi = spades if mirror else 13
+    return nil_ok, np.int64(lo), np.int64(hi)
+
+
+@njit(inline="always", cache=True)
+def legal_bid_core_nb(bid_rule, bid, spades, partner_bid):
+    """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
+    nil is allowed, a number (or a nil where it is not allowed) is brought into the
+    allowed numbers, and with no number allowed the bid is nil."""
+    nil_ok, lo, hi = bid_range_core_nb(bid_rule, spades, partner_bid)
+    number = min(max(bid, lo), hi)
+    return np.int64(0) if ((bid == 0) & nil_ok) | (lo > hi) else number
+
+
+@njit(inline="always", cache=True)
+def bid_range_nb(rules, hand, partner_bid):
+    """``bid_range_core_nb`` for the bidder holding ``hand`` under the rule array."""
+    spades = popcount_nb(hand & SPADE_MASK)
+    return bid_range_core_nb(rules[RuleField.bid_rule], spades, partner_bid)
+
+
+@njit(inline="always", cache=True)
+def legal_bid_nb(rules, bid, hand, partner_bid):
+    """``legal_bid_core_nb`` for the bidder holding ``hand`` under the rule array."""
+    spades = popcount_nb(hand & SPADE_MASK)
+    return legal_bid_core_nb(rules[RuleField.bid_rule], bid, spades, partner_bid)
+
+
+@njit(cache=True)
+def bid_error_nb(rules, bids, hands, has_hands):
+    """Why a hand's recorded ``bids`` (per seat) break the bid rule: (``BidError`` code,
+    seat or -1). With ``has_hands`` each seat's bid is checked against its ``hands``
+    entry (the cards it held when it bid); without, only what the bids alone can show
+    (under ``mirror`` four players' bids are all the pack's spades, two players' at most
+    that)."""
+    players = rules[RuleField.players]
+    if rules[RuleField.bid_rule] == BidRuleId.mirror:
+        if has_hands:
+            for s in range(players):
+                if bids[s] != popcount_nb(hands[s] & SPADE_MASK):
+                    return BidError.not_spades, s
+        else:
+            total = 0
+            for s in range(players):
+                total += bids[s]
+            pack = 15 if rules[RuleField.jokers] else 13
+            if total > pack or (players == 4 and total != pack):
+                return BidError.pack_spades, -1
+    return BidError.ok, -1
 
 
 @njit(cache=True, forceinline=True)

@@ -18,7 +18,7 @@ rollouts nor the two-player code. Randomness comes from the hand's stream ``key`
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bidding import blind_nil_wanted_nb
+from spades_sim._nb.bidding import blind_nil_wanted_nb, legal_bid_nb
 from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import (
     DECISION_COUNTER_BASE,
@@ -62,16 +62,20 @@ def blind_nil_allowed_nb(rules, info, seat):
 
 @njit(inline="always", cache=True)
 def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
-    """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
+    """One seat's bid through its side's policy; an out-of-range bid counts as an error.
+    The bid is then what the bid rule allows (``bidding.legal_bid_nb``: a forced bid is
+    the bid, an illegal one the nearest allowed)."""
     rand = key + np.uint64(counter) * GOLDEN
     hand = masks[MaskSlot.hands + seat]
     if seat & 1:
         bid = bid_ew(hand, seat, info, rules, params[ParamRow.bid + 1], rand)
     else:
         bid = bid_ns(hand, seat, info, rules, params[ParamRow.bid], rand)
+    error = 0
     if bid < 0 or bid > 13:
-        return min(max(bid, 0), 13), 1
-    return bid, 0
+        bid = min(max(bid, 0), 13)
+        error = 1
+    return legal_bid_nb(rules, bid, hand, info[InfoSlot.bids + (seat ^ 2)]), error
 
 
 @njit(inline="always", cache=True)

@@ -25,7 +25,7 @@ from spades_sim.cards import Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
-from spades_sim.rules import Rules
+from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
@@ -174,6 +174,11 @@ def nil_odds(
     check_sizes(n, max_tries)
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
+    if rules.bid_rule is BidRule.MIRROR:
+        raise ValueError(
+            "rules: under bid_rule 'mirror' every bid is the spades held, so there is no "
+            "choice of nil to weigh"
+        )
     if blind and not rules.blind_nil:
         raise ValueError("blind: these rules do not allow blind nil (blind_nil = false)")
     if blind and rules.blind_nil_min_deficit > 0:
