@@ -149,6 +149,18 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
     alone show."""
     players = rules.players
     rule = rules.bid_rule.value
+    if rule == "whiz":
+        # Nil, or a number that is the bidder's spades.
+        if masks is not None:
+            for seat in range(players):
+                spades = _spades(masks[seat])
+                if bids[seat] not in (0, spades):
+                    raise illegal_bid(not_spades_text(seat, players, bids[seat], spades, rule))
+            return
+        # The number bids are spades held by different players.
+        pack = _spades(deck_mask(rules.jokers))
+        if sum(bids) > pack:
+            raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if rule == "mirror":
         # Every bid is the bidder's spades, jokers included; nil with none.
         if masks is not None:

@@ -61,6 +61,8 @@ class BidRule(StrEnum):
     """Any bid from 0 (nil) to 13."""
     MIRROR = "mirror"
     """Each player bids exactly the spades held (nil with none)."""
+    WHIZ = "whiz"
+    """Each player bids nil or exactly the spades held."""
 
 
 FIRST_LEADS = tuple(choice.value for choice in FirstLead)
@@ -145,8 +147,8 @@ class Rules:
     """What a contract of ``big_bid_threshold`` or more multiplies its contract points by.
     Default 2; 1..10 (2 unless ``big_bid_threshold`` is set)."""
     bid_rule: BidRule = BidRule.FREE
-    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror`` only with
-    ``blind_nil`` false."""
+    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror`` and ``whiz``
+    only with ``blind_nil`` false."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -162,6 +164,7 @@ class Rules:
         },
         "ten-for-200": {"big_bid_threshold": 10},
         "mirror": {"bid_rule": "mirror", "blind_nil": False},
+        "whiz": {"bid_rule": "whiz", "blind_nil": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 

@@ -130,17 +130,24 @@ def illegal_bid(what: str) -> IllegalBid:
 
 
 def not_spades_text(seat: int, players: int, bid: int, spades: int, rule: str) -> str:
-    """A bid that is not the spades the seat holds, where the bid rule ``rule`` wants them."""
+    """A bid that is not the spades the seat holds, where the bid rule ``rule`` (``mirror``
+    or ``whiz``) wants them."""
     who = seat_name(seat, players)
+    wanted = "nil or exactly its spades" if rule == "whiz" else "exactly its spades (nil with none)"
     return (
         f"seat {who} bid {bid} but holds {spades} spades; under bid_rule {rule!r} each seat "
-        "bids exactly its spades (nil with none)"
+        f"bids {wanted}"
     )
 
 
 def pack_spades_text(total: int, pack: int, players: int, rule: str) -> str:
     """Bids that cannot all be the spades held: they add up to ``total``, and the pack
     holds ``pack`` spades (all of them held with four players)."""
+    if rule == "whiz":
+        return (
+            f"under bid_rule {rule!r} a number bid is the spades held, so the bids add up to "
+            f"at most the pack's {pack} spades, not {total}"
+        )
     if players == 4:
         return (
             f"under bid_rule {rule!r} the bids are the spades held, so they add up to the "

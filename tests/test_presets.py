@@ -222,5 +222,29 @@ def test_mirror_bids_are_the_spades_held(engine: ModuleType) -> None:
 def test_mirror_refuses_blind_nil() -> None:
     with pytest.raises(ValueError, match=r"^bid_rule: 'mirror' is refused with blind_nil"):
         Rules(bid_rule="mirror")
-    with pytest.raises(ValueError, match=r"^bid_rule: must be one of \('free', 'mirror'"):
+    with pytest.raises(ValueError, match=r"^bid_rule: must be one of \('free', 'mirror', 'whiz'"):
         Rules(bid_rule="bridge", blind_nil=False)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_whiz_bids_are_nil_or_the_spades_held(engine: ModuleType) -> None:
+    rules = Rules.preset("whiz")
+    # Deal A: N (13 spades) bids 13, the others hold no spades and can only bid nil: the
+    # mirror figures, 230 and 200.
+    assert replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 0), rules).score_change == (230, 200)
+    # N may bid nil instead, and takes all 13 tricks: N's nil -100, S's +100, the 13
+    # tricks 13 bags and 13 points: 13; the bags reach the limit once, -100, 3 left: -87.
+    r = replay(engine, DEAL_A, PLAYS_A, (0, 0, 0, 0), rules)
+    assert r.score_change == (-87, 200) and r.bags_after == (3, 0) and r.made == (None, None)
+    # Deal B: N bids its 12 spades, S (the AS) nil, and the AS takes trick 2: N 12 on 12,
+    # 120; S's nil -100 and its trick a bag and a point: 21, 1 bag. E-W: 200.
+    r = replay(engine, DEAL_B, PLAYS_B, (12, 0, 0, 0), rules)
+    assert r.score_change == (21, 200) and r.bags_change == (1, 0)
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 5 but holds 13 spades; under "
+                       r"bid_rule 'whiz' each seat bids nil or exactly its spades$"):  # fmt: skip
+        replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 0), rules)
+    # Without the hands, the number bids are spades of different players: at most 13.
+    # N-S 5 on 6 tricks: 51. E-W: W's 4 on 6, 42; E's nil fails, -100, its trick +1: -57.
+    assert engine.score_hand((3, 0, 2, 4), (4, 1, 2, 6), rules).score_change == (51, -57)
+    with pytest.raises(ValueError, match=r"at most the pack's 13 spades, not 14$"):
+        engine.score_hand((13, 0, 1, 0), (4, 4, 2, 3), rules)

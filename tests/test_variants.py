@@ -25,7 +25,7 @@ from spades_sim.simulate import record_hands
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
-VARIANTS = ("ten-for-200", "mirror")
+VARIANTS = ("ten-for-200", "mirror", "whiz")
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -116,10 +116,25 @@ def test_mirror_builtin_bidders_bid_their_spades(bidding: str) -> None:
     assert (scalar.hands["bid"] == scalar.hands["spades"]).all()
 
 
-def test_mirror_monte_carlo_bids_its_spades() -> None:
-    rules = Rules.preset("mirror")
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_whiz_builtin_bidders_bid_nil_or_their_spades(bidding: str) -> None:
+    rules = Rules.preset("whiz")
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    bid = lanes.bid.astype(int)
+    assert ((bid == _spades(lanes)) | lanes.nil).all() and (lanes.nil == (bid == 0)).all()
+    assert (lanes.nil[lanes.spades == 0]).all()  # no spades: nil is the only bid
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    h = scalar.hands
+    assert ((h["bid"] == h["spades"]) | (h["bid"] == 0)).all()
+    if bidding == WILD_BIDDING:  # a bidder that goes nil some of the time keeps its nils
+        assert (lanes.nil & (lanes.spades > 0)).any()
+
+
+@pytest.mark.parametrize("preset", ["mirror", "whiz"])
+def test_monte_carlo_bids_what_the_rule_allows(preset: str) -> None:
+    rules = Rules.preset(preset)
     df = simulate_hands(8, seed=3, rules=rules, bidding="monte-carlo:samples=4", play="random")
-    assert (df.bid.astype(int) == _spades(df)).all()
+    assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
 
 
 def test_mirror_user_bidders_get_the_allowed_bid() -> None:
@@ -131,6 +146,24 @@ def test_mirror_user_bidders_get_the_allowed_bid() -> None:
     assert (df.bid.astype(int) == _spades(df)).all()
     errors = simulate_hands(40, seed=4, rules=Rules(), bidding=bidding, play="random")
     assert (errors[errors.side == 0].bid == 7).all() and (errors[errors.side == 1].bid == 0).all()
+
+
+def test_whiz_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("whiz")
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    ns, ew = df[df.side == 0], df[df.side == 1]
+    assert (ns.bid.astype(int) == _spades(ns)).all()  # a number becomes the spades held
+    assert (ew.bid == 0).all()  # nil is always allowed under whiz
+
+
+def test_whiz_nil_odds_weighs_nil_against_the_spades() -> None:
+    rules = Rules.preset("whiz")
+    hand = "Q73.J52.T84.9632"  # three spades: nil or 3
+    odds = nil_odds(hand, n=200, seed=1, rules=rules)
+    assert list(odds.number_scores) == [3] and odds.best_number_bid == 3
+    with pytest.raises(ValueError, match=r"^number_bids: under bid_rule 'whiz' the only "):
+        nil_odds(hand, n=200, rules=rules, number_bids=[2, 3])
 
 
 def test_mirror_nil_odds_refuses() -> None:

@@ -53,9 +53,11 @@ def bid_range_core_nb(bid_rule, spades, partner_bid):
     (nil allowed, lowest number, highest number), no number when lowest > highest.
     Selects only, no branch: the lock-step bidding calls it for 64 deals at once."""
     mirror = bid_rule == BidRuleId.mirror
+    # mirror and whiz: the one number allowed is the spades held (none without spades)
+    by_spades = mirror | (bid_rule == BidRuleId.whiz)
     nil_ok = (not mirror) | (spades == 0)
-    lo = max(spades, 1) if mirror else 1
-    hi = spades if mirror else 13
+    lo = max(spades, 1) if by_spades else 1
+    hi = spades if by_spades else 13
     return nil_ok, np.int64(lo), np.int64(hi)
 
 
@@ -89,19 +91,23 @@ def bid_error_nb(rules, bids, hands, has_hands):
     seat or -1). With ``has_hands`` each seat's bid is checked against its ``hands``
     entry (the cards it held when it bid); without, only what the bids alone can show
     (under ``mirror`` four players' bids are all the pack's spades, two players' at most
-    that)."""
+    that; under ``whiz`` the number bids at most that)."""
     players = rules[RuleField.players]
-    if rules[RuleField.bid_rule] == BidRuleId.mirror:
+    rule = rules[RuleField.bid_rule]
+    mirror = rule == BidRuleId.mirror
+    if mirror or rule == BidRuleId.whiz:
         if has_hands:
             for s in range(players):
-                if bids[s] != popcount_nb(hands[s] & SPADE_MASK):
+                spades = popcount_nb(hands[s] & SPADE_MASK)
+                # whiz lets any seat bid nil; mirror only a seat without spades
+                if bids[s] != spades and (mirror or bids[s] != 0):
                     return BidError.not_spades, s
         else:
             total = 0
             for s in range(players):
                 total += bids[s]
             pack = 15 if rules[RuleField.jokers] else 13
-            if total > pack or (players == 4 and total != pack):
+            if total > pack or (mirror and players == 4 and total != pack):
                 return BidError.pack_spades, -1
     return BidError.ok, -1
 

@@ -87,7 +87,7 @@ RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
 N_RULE_FIELDS = len(RuleField)
 
 # What a bid may be (``rules[RuleField.bid_rule]``), by the values of ``rules.BidRule``.
-BidRuleId = _positions("BidRuleIdT", ("free", "mirror"))
+BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz"))
 
 # Why a hand's recorded bids break the bid rule (``bidding.bid_error_nb``).
 BidError = _positions("BidErrorT", ("ok", "not_spades", "pack_spades"))

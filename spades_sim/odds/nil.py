@@ -21,7 +21,7 @@ from tqdm import tqdm
 from spades_sim._nb import odds as nb
 from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
-from spades_sim.cards import Hand, format_card, format_hand, seat_name
+from spades_sim.cards import SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
@@ -191,12 +191,21 @@ def nil_odds(
     )
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
+    spades = (int(conditions.hand) & SPADE_MASK).bit_count()
+    if rules.bid_rule is BidRule.WHIZ and number_bids is None:
+        # nil or the spades held: the one number bid to weigh nil against
+        number_bids = [spades] if spades else []
     if number_bids is None:
         own = _own_number_bid(spec, hero, conditions.hand)
         number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
     candidates = sorted({int(b) for b in number_bids})
     if any(not 1 <= b <= 13 for b in candidates):
         raise ValueError(f"number_bids: each must be 1..13, got {list(number_bids)}")
+    if rules.bid_rule is BidRule.WHIZ and candidates not in ([spades], []):
+        raise ValueError(
+            f"number_bids: under bid_rule 'whiz' the only number bid is the {spades} spades "
+            f"held, got {list(number_bids)}"
+        )
     bids = np.array([0, *candidates], dtype=np.int64)
     kinds = np.array([2 if blind else 1] + [0] * len(candidates), dtype=np.int64)
     sums = np.zeros(len(bids))
