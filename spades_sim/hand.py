@@ -40,6 +40,7 @@ from spades_sim.validate import (
     prepare_hand,
     revoke_text,
     spades_not_broken_text,
+    suicide_pair_text,
     two_clubs_text,
 )
 
@@ -97,6 +98,8 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
     if code == BidError.pack_spades:
         pack = (deck_mask(rules.jokers) & SPADE_MASK).bit_count()
         raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
+    if code == BidError.suicide_pair:
+        raise illegal_bid(suicide_pair_text(int(seat), bids))
 
 
 def score_hand(

@@ -27,6 +27,9 @@ Where docs/rules.md leaves room, this engine takes the interpretations agreed fo
 * Spades are broken by the first spade played to a trick led in another suit, or led.
 * A side whose contract is 0 scores no contract points (``made`` is None); its counted
   tricks, if any (only with ``nil_tricks_count_for_partner``), are all bags.
+* Under ``bid_rule="suicide"`` the first partner of a side to bid decides who bids nil;
+  a recorded hand is checked for what any order gives: one nil and one bid of 4 or more
+  per side.
 * Bags reaching ``bag_limit`` cost ``bag_penalty`` each time the limit is reached
   (``total // bag_limit`` times) and the count keeps the remainder; with ``bag_penalty = 0``
   bags are never reduced.
@@ -86,6 +89,7 @@ from spades_sim.validate import (
     prepare_hand,
     revoke_text,
     spades_not_broken_text,
+    suicide_pair_text,
     two_clubs_text,
 )
 
@@ -149,6 +153,12 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
     alone show."""
     players = rules.players
     rule = rules.bid_rule.value
+    if rule == "suicide":
+        # Each partnership: one nil and one bid of 4 or more (whoever bid first chose).
+        for side in (0, 1):
+            pair = sorted(bids[seat] for seat in _members(side, players))
+            if not (pair[0] == 0 and pair[1] >= 4):
+                raise illegal_bid(suicide_pair_text(side, bids))
     if rule == "whiz":
         # Nil, or a number that is the bidder's spades.
         if masks is not None:

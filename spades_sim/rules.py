@@ -63,6 +63,9 @@ class BidRule(StrEnum):
     """Each player bids exactly the spades held (nil with none)."""
     WHIZ = "whiz"
     """Each player bids nil or exactly the spades held."""
+    SUICIDE = "suicide"
+    """In each partnership one partner bids nil and the other at least 4; the first of
+    the two to bid decides which (four players only)."""
 
 
 FIRST_LEADS = tuple(choice.value for choice in FirstLead)
@@ -147,8 +150,8 @@ class Rules:
     """What a contract of ``big_bid_threshold`` or more multiplies its contract points by.
     Default 2; 1..10 (2 unless ``big_bid_threshold`` is set)."""
     bid_rule: BidRule = BidRule.FREE
-    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror`` and ``whiz``
-    only with ``blind_nil`` false."""
+    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror``, ``whiz`` and
+    ``suicide`` only with ``blind_nil`` false, ``suicide`` only with four players."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -165,6 +168,7 @@ class Rules:
         "ten-for-200": {"big_bid_threshold": 10},
         "mirror": {"bid_rule": "mirror", "blind_nil": False},
         "whiz": {"bid_rule": "whiz", "blind_nil": False},
+        "suicide": {"bid_rule": "suicide", "blind_nil": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -230,6 +234,11 @@ class Rules:
             raise ValueError("blind_nil_exchange: must be 0 when blind_nil is false")
         if not self.blind_nil and self.blind_nil_min_deficit:
             raise ValueError("blind_nil_min_deficit: must be 0 when blind_nil is false")
+        if self.bid_rule is BidRule.SUICIDE and self.players != 4:
+            raise ValueError(
+                "bid_rule: 'suicide' needs four players (one nil in each partnership), "
+                f"got players={self.players}"
+            )
         if self.bid_rule is not BidRule.FREE and self.blind_nil:
             raise ValueError(
                 f"bid_rule: {self.bid_rule.value!r} is refused with blind_nil (a bid made "

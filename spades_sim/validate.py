@@ -140,6 +140,14 @@ def not_spades_text(seat: int, players: int, bid: int, spades: int, rule: str) -
     )
 
 
+def suicide_pair_text(side: int, bids: Sequence[int]) -> str:
+    """A partnership whose bids are not one nil and one bid of 4 or more under suicide."""
+    return (
+        f"side {side_name(side, 4)} bid {bids[side]} and {bids[side + 2]}; under bid_rule "
+        "'suicide' one partner bids nil and the other at least 4"
+    )
+
+
 def pack_spades_text(total: int, pack: int, players: int, rule: str) -> str:
     """Bids that cannot all be the spades held: they add up to ``total``, and the pack
     holds ``pack`` spades (all of them held with four players)."""

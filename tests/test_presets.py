@@ -248,3 +248,33 @@ def test_whiz_bids_are_nil_or_the_spades_held(engine: ModuleType) -> None:
     assert engine.score_hand((3, 0, 2, 4), (4, 1, 2, 6), rules).score_change == (51, -57)
     with pytest.raises(ValueError, match=r"at most the pack's 13 spades, not 14$"):
         engine.score_hand((13, 0, 1, 0), (4, 4, 2, 3), rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_suicide_one_nil_in_each_partnership(engine: ModuleType) -> None:
+    rules = Rules.preset("suicide")
+    # Deal A: N bids 13 and S nil; E nil and W 4. N takes every trick: N-S 130 + 100 =
+    # 230; E-W: W's 4 set, -40, E's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 4), rules)
+    assert r.score_change == (230, 60) and r.nil_made == (None, True, True, None)
+    # The nil may be either partner's: N nil and S 5, E 4 and W nil. N takes all 13: S's
+    # 5 is set (no counted trick), -50; N's nil -100; its 13 tricks are bags, +13,
+    # reaching the limit once, -100: -237, 3 bags. E-W: E's 4 set -40, W's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (0, 4, 5, 0), rules)
+    assert r.score_change == (-237, 60) and r.bags_after == (3, 0)
+    refused = [
+        ((5, 0, 0, 2), "E-W bid 0 and 2"),
+        ((5, 0, 2, 4), "N-S bid 5 and 2"),
+        ((0, 0, 0, 4), "N-S bid 0 and 0"),
+        ((5, 4, 4, 0), "N-S bid 5 and 4"),
+    ]
+    for bids, side in refused:
+        with pytest.raises(ValueError, match=f"^bids: side {side}; under bid_rule 'suicide' one "):
+            replay(engine, DEAL_A, PLAYS_A, bids, rules)
+        with pytest.raises(ValueError, match=f"^bids: side {side}; "):
+            engine.score_hand(bids, (13, 0, 0, 0), rules)
+
+
+def test_suicide_needs_four_players() -> None:
+    with pytest.raises(ValueError, match=r"^bid_rule: 'suicide' needs four players"):
+        Rules(bid_rule="suicide", blind_nil=False, players=2)

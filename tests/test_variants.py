@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -25,7 +26,7 @@ from spades_sim.simulate import record_hands
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
-VARIANTS = ("ten-for-200", "mirror", "whiz")
+VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide")
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -130,11 +131,46 @@ def test_whiz_builtin_bidders_bid_nil_or_their_spades(bidding: str) -> None:
         assert (lanes.nil & (lanes.spades > 0)).any()
 
 
-@pytest.mark.parametrize("preset", ["mirror", "whiz"])
+def _suicide_pairs_ok(bids: np.ndarray) -> bool:
+    """Per deal (rows of four seats' bids): one nil and one 4 or more in each side."""
+    for a, b in ((bids[:, 0], bids[:, 2]), (bids[:, 1], bids[:, 3])):
+        if not (((a == 0) & (b >= 4)) | ((b == 0) & (a >= 4))).all():
+            return False
+    return True
+
+
+def _first_partner_nils(frame: pd.DataFrame) -> np.ndarray:
+    """Per deal and side: whether the side's first bidder (from the dealer's left) nils."""
+    bids = frame.bid.to_numpy(int).reshape(-1, 4)
+    dealer = frame.dealer.to_numpy(int).reshape(-1, 4)[:, 0]
+    first = (dealer + 1) % 4  # the first bidder; its side's first is it, the other's next
+    out = []
+    for side in (0, 1):
+        seat = np.where(first % 2 == side, first, (first + 1) % 4)
+        out.append(bids[np.arange(len(bids)), seat] == 0)
+    return np.stack(out, axis=1)
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_suicide_builtin_bidders_one_nil_each_side(bidding: str) -> None:
+    rules = Rules.preset("suicide")
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    assert _suicide_pairs_ok(lanes.bid.to_numpy(int).reshape(-1, 4))
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    assert _suicide_pairs_ok(scalar.hands["bid"].astype(int).reshape(-1, 4))
+    if bidding == WILD_BIDDING:  # the first partner's policy chooses: both ways happen
+        first_nils = _first_partner_nils(lanes)
+        assert first_nils.any() and not first_nils.all()
+
+
+@pytest.mark.parametrize("preset", ["mirror", "whiz", "suicide"])
 def test_monte_carlo_bids_what_the_rule_allows(preset: str) -> None:
     rules = Rules.preset(preset)
     df = simulate_hands(8, seed=3, rules=rules, bidding="monte-carlo:samples=4", play="random")
-    assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
+    if preset == "suicide":
+        assert _suicide_pairs_ok(df.bid.to_numpy(int).reshape(-1, 4))
+    else:
+        assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
 
 
 def test_mirror_user_bidders_get_the_allowed_bid() -> None:
@@ -155,6 +191,32 @@ def test_whiz_user_bidders_get_the_allowed_bid() -> None:
     ns, ew = df[df.side == 0], df[df.side == 1]
     assert (ns.bid.astype(int) == _spades(ns)).all()  # a number becomes the spades held
     assert (ew.bid == 0).all()  # nil is always allowed under whiz
+
+
+def test_suicide_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("suicide")
+    # always_seven: its side's first bidder bids 7, so the second must nil. The other side
+    # bids the least it is allowed: nil first, then the partner's least number, 4.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    bids = df.bid.to_numpy(int).reshape(-1, 4)
+    assert _suicide_pairs_ok(bids)
+    first_nils = _first_partner_nils(df)
+    assert not first_nils[:, 0].any() and set(bids[:, [0, 2]].ravel()) == {0, 7}
+    assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
+
+
+def test_suicide_nil_odds_needs_the_seat_to_decide() -> None:
+    rules = Rules.preset("suicide")
+    hand = "Q73.J52.T84.9632"
+    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide' the first "):
+        nil_odds(hand, n=100, rules=rules)
+    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide'"):
+        nil_odds(hand, n=100, rules=rules, dealer="W")  # N bids before S
+    with pytest.raises(ValueError, match=r"^number_bids: under bid_rule 'suicide' a number "):
+        nil_odds(hand, n=100, rules=rules, dealer="E", number_bids=[3, 4])
+    odds = nil_odds(hand, n=200, seed=1, rules=rules, dealer="E")  # S bids first of N-S
+    assert min(odds.number_scores) >= 4 and 0 <= odds.probability <= 1
 
 
 def test_whiz_nil_odds_weighs_nil_against_the_spades() -> None:

@@ -55,9 +55,12 @@ def bid_range_core_nb(bid_rule, spades, partner_bid):
     mirror = bid_rule == BidRuleId.mirror
     # mirror and whiz: the one number allowed is the spades held (none without spades)
     by_spades = mirror | (bid_rule == BidRuleId.whiz)
-    nil_ok = (not mirror) | (spades == 0)
-    lo = max(spades, 1) if by_spades else 1
-    hi = spades if by_spades else 13
+    # suicide: the first partner to bid may nil or bid 4 or more; after a nil the other
+    # bids 4 or more, after a number it bids nil
+    suicide = bid_rule == BidRuleId.suicide
+    nil_ok = ((not mirror) | (spades == 0)) & ((not suicide) | (partner_bid != 0))
+    lo = max(spades, 1) if by_spades else (4 if suicide else 1)
+    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else 13)
     return nil_ok, np.int64(lo), np.int64(hi)
 
 
@@ -91,7 +94,8 @@ def bid_error_nb(rules, bids, hands, has_hands):
     seat or -1). With ``has_hands`` each seat's bid is checked against its ``hands``
     entry (the cards it held when it bid); without, only what the bids alone can show
     (under ``mirror`` four players' bids are all the pack's spades, two players' at most
-    that; under ``whiz`` the number bids at most that)."""
+    that; under ``whiz`` the number bids at most that). Under ``suicide`` the seat is the
+    side whose partners did not bid one nil and one 4 or more."""
     players = rules[RuleField.players]
     rule = rules[RuleField.bid_rule]
     mirror = rule == BidRuleId.mirror
@@ -109,6 +113,12 @@ def bid_error_nb(rules, bids, hands, has_hands):
             pack = 15 if rules[RuleField.jokers] else 13
             if total > pack or (mirror and players == 4 and total != pack):
                 return BidError.pack_spades, -1
+    if rule == BidRuleId.suicide:
+        # whoever decided, each side ends with one nil and one bid of 4 or more
+        for side in range(2):
+            a, b = bids[side], bids[side + 2]
+            if not ((a == 0 and b >= 4) or (b == 0 and a >= 4)):
+                return BidError.suicide_pair, side
     return BidError.ok, -1
 
 

@@ -87,10 +87,10 @@ RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
 N_RULE_FIELDS = len(RuleField)
 
 # What a bid may be (``rules[RuleField.bid_rule]``), by the values of ``rules.BidRule``.
-BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz"))
+BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz", "suicide"))
 
 # Why a hand's recorded bids break the bid rule (``bidding.bid_error_nb``).
-BidError = _positions("BidErrorT", ("ok", "not_spades", "pack_spades"))
+BidError = _positions("BidErrorT", ("ok", "not_spades", "pack_spades", "suicide_pair"))
 
 
 # --- The table state a policy may read (``info``, int64) ------------------------------

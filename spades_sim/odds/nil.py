@@ -191,6 +191,21 @@ def nil_odds(
     )
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
+    if rules.bid_rule is BidRule.SUICIDE:
+        # the first partner to bid decides who nils: the seat must bid before its partner
+        if fixed_dealer < 0 or (hero - fixed_dealer - 1) % 4 >= 2:
+            raise ValueError(
+                "dealer: under bid_rule 'suicide' the first partner to bid chooses who bids "
+                f"nil; give a dealer after whom {seat_name(hero, 4)} bids before its partner"
+            )
+        if number_bids is None:
+            own = max(_own_number_bid(spec, hero, conditions.hand), 4)
+            number_bids = [b for b in (own - 1, own, own + 1) if 4 <= b <= 13]
+        if any(int(b) < 4 for b in number_bids):
+            raise ValueError(
+                f"number_bids: under bid_rule 'suicide' a number bid is at least 4, got "
+                f"{list(number_bids)}"
+            )
     spades = (int(conditions.hand) & SPADE_MASK).bit_count()
     if rules.bid_rule is BidRule.WHIZ and number_bids is None:
         # nil or the spades held: the one number bid to weigh nil against
