@@ -24,9 +24,11 @@ from spades_sim._nb.play import opening_leader_nb, replay_tricks_nb
 from spades_sim.cards import SPADE_MASK, Hand, card_suit, cards_of, deck_mask, mask_of, parse_card
 from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
-from spades_sim.rules import Rules
+from spades_sim.rules import Rules, Shortfall
 from spades_sim.validate import (
     TRICKS_PER_HAND,
+    below_min_bid_text,
+    below_side_min_text,
     check_rules,
     check_tricks,
     illegal_bid,
@@ -100,6 +102,12 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
         raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if code == BidError.suicide_pair:
         raise illegal_bid(suicide_pair_text(int(seat), bids))
+    if code == BidError.below_min_bid:
+        least = rules.min_number_bid
+        raise illegal_bid(below_min_bid_text(int(seat), players, bids[seat], least))
+    if code == BidError.below_side_min:
+        exempt = rules.min_side_bid_shortfall is Shortfall.NIL_EXEMPT
+        raise illegal_bid(below_side_min_text(int(seat), bids, rules.min_side_bid, exempt))
 
 
 def score_hand(

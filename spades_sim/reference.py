@@ -73,6 +73,8 @@ from spades_sim.errors import CardError
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
 from spades_sim.validate import (
+    below_min_bid_text,
+    below_side_min_text,
     check_bids,
     check_blind_nil_seats,
     check_rules,
@@ -153,6 +155,17 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
     alone show."""
     players = rules.players
     rule = rules.bid_rule.value
+    # Minimum bids: every number bid, then every partnership's total.
+    least = rules.min_number_bid
+    for seat in range(players):
+        if 0 < bids[seat] < least:
+            raise illegal_bid(below_min_bid_text(seat, players, bids[seat], least))
+    if rules.min_side_bid:
+        exempt = rules.min_side_bid_shortfall == "nil_exempt"
+        for side in (0, 1):
+            side_bids = [bids[seat] for seat in _members(side, players)]
+            if sum(side_bids) < rules.min_side_bid and not (exempt and 0 in side_bids):
+                raise illegal_bid(below_side_min_text(side, bids, rules.min_side_bid, exempt))
     if rule == "suicide":
         # Each partnership: one nil and one bid of 4 or more (whoever bid first chose).
         for side in (0, 1):

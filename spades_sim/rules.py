@@ -3,8 +3,8 @@
 The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`Rules` is
 validated when it is built (``__post_init__``): a bad value or an impossible combination
 raises ``ValueError`` naming the field. The string options are :class:`FirstLead`,
-:class:`SpadesLead` and :class:`BidRule` (``StrEnum``s; their plain string values are
-accepted and converted).
+:class:`SpadesLead`, :class:`BidRule` and :class:`Shortfall` (``StrEnum``s; their plain
+string values are accepted and converted).
 ``Rules.lower()`` turns a rule set into the int64 array the kernels read, one entry per
 field of ``spades_sim._nb.enums.RuleField``, by name.
 
@@ -68,17 +68,32 @@ class BidRule(StrEnum):
     the two to bid decides which (four players only)."""
 
 
+class Shortfall(StrEnum):
+    """What a side's last bidder may do when the side would stay below ``min_side_bid``
+    (:attr:`Rules.min_side_bid_shortfall`)."""
+
+    RAISE = "raise"
+    """Its bid is raised to what the side still needs, a nil included (a nil only once
+    the partner's number alone reaches the minimum)."""
+    NIL_EXEMPT = "nil_exempt"
+    """A side with a nil needs no minimum: the last bidder may bid nil, and after the
+    partner's nil any number stands; a number beside a number is raised."""
+
+
 FIRST_LEADS = tuple(choice.value for choice in FirstLead)
 """The values :attr:`Rules.first_lead` accepts, as plain strings."""
 SPADES_LEADS = tuple(choice.value for choice in SpadesLead)
 """The values :attr:`Rules.spades_lead` accepts, as plain strings."""
 BID_RULES = tuple(choice.value for choice in BidRule)
 """The values :attr:`Rules.bid_rule` accepts, as plain strings."""
+SHORTFALLS = tuple(choice.value for choice in Shortfall)
+"""The values :attr:`Rules.min_side_bid_shortfall` accepts, as plain strings."""
 
 _CHOICES: dict[str, type[StrEnum]] = {
     "first_lead": FirstLead,
     "spades_lead": SpadesLead,
     "bid_rule": BidRule,
+    "min_side_bid_shortfall": Shortfall,
 }
 
 
@@ -152,6 +167,16 @@ class Rules:
     bid_rule: BidRule = BidRule.FREE
     """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror``, ``whiz`` and
     ``suicide`` only with ``blind_nil`` false, ``suicide`` only with four players."""
+    min_side_bid: int = 0
+    """The least a partnership bids between its two partners (nil counting 0); 0 is off.
+    Default 0; 0..13, four players and ``bid_rule`` free only."""
+    min_number_bid: int = 1
+    """The least number bid (0 is always nil). Default 1; 1..13 (1 unless ``bid_rule``
+    is free)."""
+    min_side_bid_shortfall: Shortfall = Shortfall.RAISE
+    """What a side's last bidder does when the side would stay below ``min_side_bid``
+    (:class:`Shortfall`). Default ``raise``; ``nil_exempt``. With ``raise`` and
+    ``min_side_bid`` on, ``blind_nil`` must be false."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -169,6 +194,7 @@ class Rules:
         "mirror": {"bid_rule": "mirror", "blind_nil": False},
         "whiz": {"bid_rule": "whiz", "blind_nil": False},
         "suicide": {"bid_rule": "suicide", "blind_nil": False},
+        "minimum-bids": {"min_side_bid": 4, "blind_nil": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -207,6 +233,8 @@ class Rules:
         # 10,000 keeps every count and score of a game inside its column (schema.py)
         need(1 <= self.max_hands <= 10_000, "max_hands", "must be 1..10000")
         need(1 <= self.big_bid_multiplier <= 10, "big_bid_multiplier", "must be 1..10")
+        need(0 <= self.min_side_bid <= 13, "min_side_bid", "must be 0..13 tricks (0 is off)")
+        need(1 <= self.min_number_bid <= 13, "min_number_bid", "must be 1..13 tricks")
         if self.big_bid_threshold is not None:
             need(
                 1 <= self.big_bid_threshold <= 26,
@@ -244,10 +272,37 @@ class Rules:
                 f"bid_rule: {self.bid_rule.value!r} is refused with blind_nil (a bid made "
                 "before looking cannot follow the cards); set blind_nil=false"
             )
+        self._check_minimum_bids()
         if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
             raise ValueError(
                 "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "
                 "change nothing)"
+            )
+
+    def _check_minimum_bids(self) -> None:
+        if self.bid_rule is not BidRule.FREE:
+            for name, off in (("min_side_bid", 0), ("min_number_bid", 1)):
+                if getattr(self, name) != off:
+                    raise ValueError(
+                        f"{name}: must stay {off} under bid_rule {self.bid_rule.value!r} "
+                        "(that rule sets the bids)"
+                    )
+        if self.min_side_bid and self.players != 4:
+            raise ValueError(
+                "min_side_bid: needs four players (a minimum of two partners' bids), "
+                f"got players={self.players}"
+            )
+        if not self.min_side_bid and self.min_side_bid_shortfall is not Shortfall.RAISE:
+            raise ValueError(
+                "min_side_bid_shortfall: must stay 'raise' while min_side_bid is 0 (it "
+                "would change nothing)"
+            )
+        raising = self.min_side_bid_shortfall is Shortfall.RAISE
+        if self.min_side_bid and raising and self.blind_nil:
+            raise ValueError(
+                "min_side_bid: with min_side_bid_shortfall 'raise' a side's last bidder may "
+                "not bid nil below the minimum, so blind nil is refused; set blind_nil=false "
+                "or min_side_bid_shortfall='nil_exempt'"
             )
 
     @classmethod
@@ -321,6 +376,7 @@ class Rules:
             # 0 is off: every contract that scores is at least 1
             "big_bid_threshold": self.big_bid_threshold or 0,
             "bid_rule": getattr(BidRuleId, self.bid_rule.value),
+            "min_side_bid_nil_exempt": self.min_side_bid_shortfall is Shortfall.NIL_EXEMPT,
         }
         values = [encoded[f] if f in encoded else getattr(self, f) for f in RuleField._fields]
         return np.array(values, dtype=np.int64)

@@ -140,6 +140,24 @@ def not_spades_text(seat: int, players: int, bid: int, spades: int, rule: str) -
     )
 
 
+def below_min_bid_text(seat: int, players: int, bid: int, least: int) -> str:
+    """A number bid below ``min_number_bid``."""
+    return (
+        f"seat {seat_name(seat, players)} bid {bid}; a number bid is at least {least} "
+        "(min_number_bid), 0 being nil"
+    )
+
+
+def below_side_min_text(side: int, bids: Sequence[int], least: int, nil_exempt: bool) -> str:
+    """A partnership whose bids stay below ``min_side_bid`` (and, with the nil exemption,
+    hold no nil)."""
+    unless = ", unless one of them bids nil" if nil_exempt else ""
+    return (
+        f"side {side_name(side, 4)} bid {bids[side]} and {bids[side + 2]}; a side bids at "
+        f"least {least} between its partners (min_side_bid){unless}"
+    )
+
+
 def suicide_pair_text(side: int, bids: Sequence[int]) -> str:
     """A partnership whose bids are not one nil and one bid of 4 or more under suicide."""
     return (

@@ -31,7 +31,11 @@ RANGES = {
     "target": (1, 100_000),
     "max_hands": (1, 10_000),
     "big_bid_multiplier": (1, 10),
+    "min_side_bid": (0, 13),
+    "min_number_bid": (1, 13),
 }
+# what a field needs beside it to be on at all
+NEEDS = {"big_bid_multiplier": {"big_bid_threshold": 10}, "min_side_bid": {"blind_nil": False}}
 HARSH = Rules(
     bag_limit=1,
     bag_penalty=10_000,
@@ -50,7 +54,7 @@ def test_every_whole_number_field_is_covered() -> None:
 @pytest.mark.parametrize(("name", "bounds"), sorted(RANGES.items()))
 def test_fields_accept_their_extremes_and_refuse_beyond(name: str, bounds: tuple) -> None:
     least, greatest = bounds
-    extra = {"big_bid_threshold": 10} if name == "big_bid_multiplier" else {}
+    extra = NEEDS.get(name, {})
     for value in (least, greatest):
         rules = Rules(**{name: value, **extra})
         assert getattr(rules, name) == value

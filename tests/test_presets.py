@@ -278,3 +278,44 @@ def test_suicide_one_nil_in_each_partnership(engine: ModuleType) -> None:
 def test_suicide_needs_four_players() -> None:
     with pytest.raises(ValueError, match=r"^bid_rule: 'suicide' needs four players"):
         Rules(bid_rule="suicide", blind_nil=False, players=2)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_minimum_bids(engine: ModuleType) -> None:
+    rules = Rules.preset("minimum-bids")  # 4 a side, the last bidder raised
+    # Deal A: N 3 and S 1 (4), E nil and W 4. N takes every trick: N-S 4 made with 13,
+    # 40 + 9 bags = 49. E-W: W's 4 set, -40; E's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (3, 0, 1, 4), rules)
+    assert r.score_change == (49, 60) and r.bags_change == (9, 0)
+    for bids, side in (((5, 0, 0, 2), "E-W bid 0 and 2"), ((2, 4, 1, 0), "N-S bid 2 and 1")):
+        with pytest.raises(ValueError, match=f"^bids: side {side}; a side bids at least 4 "
+                           r"between its partners \(min_side_bid\)$"):  # fmt: skip
+            replay(engine, DEAL_A, PLAYS_A, bids, rules)
+        with pytest.raises(ValueError, match=f"^bids: side {side}; "):
+            engine.score_hand(bids, (13, 0, 0, 0), rules)
+    # With the nil exemption a side with a nil needs no minimum: E nil and W 2 stand. N-S
+    # 5 made with 13, 58, S's nil +100: 158. E-W: W's 2 set -20, E's nil +100: 80.
+    exempt = rules.replace(min_side_bid_shortfall="nil_exempt", blind_nil=True)
+    assert replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), exempt).score_change == (158, 80)
+    with pytest.raises(ValueError, match=r"^bids: side N-S bid 2 and 1; .*, unless one of "):
+        replay(engine, DEAL_A, PLAYS_A, (2, 4, 1, 0), exempt)
+    # A least number bid of 2: a 1 is refused, a nil is not (N's nil fails with 1 trick,
+    # -100 + 1, S's 4 made, 40: -59; E-W 8 made: 80).
+    two = Rules(min_number_bid=2)
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 1; a number bid is at least 2 "):
+        engine.score_hand((1, 3, 4, 5), (1, 3, 4, 5), two)
+    assert engine.score_hand((0, 3, 4, 5), (1, 3, 4, 5), two).score_change == (-59, 80)
+
+
+def test_minimum_bid_fields_are_checked() -> None:
+    refused = [
+        ({"min_side_bid": 4}, r"^min_side_bid: with min_side_bid_shortfall 'raise' a side's "),
+        ({"min_side_bid": 4, "blind_nil": False, "players": 2}, r"^min_side_bid: needs four "),
+        ({"bid_rule": "whiz", "blind_nil": False, "min_number_bid": 2}, r"^min_number_bid: must "),
+        ({"min_side_bid_shortfall": "nil_exempt"}, r"^min_side_bid_shortfall: must stay 'raise'"),
+        ({"min_side_bid": 14}, r"^min_side_bid: must be 0..13"),
+        ({"min_number_bid": 0}, r"^min_number_bid: must be 1..13"),
+    ]
+    for fields, message in refused:
+        with pytest.raises(ValueError, match=message):
+            Rules(**fields)

@@ -26,7 +26,7 @@ from spades_sim.simulate import record_hands
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
-VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide")
+VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide", "minimum-bids")
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -163,12 +163,41 @@ def test_suicide_builtin_bidders_one_nil_each_side(bidding: str) -> None:
         assert first_nils.any() and not first_nils.all()
 
 
-@pytest.mark.parametrize("preset", ["mirror", "whiz", "suicide"])
+def _sides_reach(bids: np.ndarray, least: int, nil_exempt: bool) -> bool:
+    """Per deal: each side's bids add up to ``least`` (or, exempt, hold a nil)."""
+    for a, b in ((bids[:, 0], bids[:, 2]), (bids[:, 1], bids[:, 3])):
+        exempt = nil_exempt & ((a == 0) | (b == 0))
+        if not ((a + b >= least) | exempt).all():
+            return False
+    return True
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_minimum_bids_builtin_bidders_reach_them(bidding: str) -> None:
+    for rules, exempt in (
+        (Rules.preset("minimum-bids", min_number_bid=2), False),
+        (Rules(min_side_bid=5, min_side_bid_shortfall="nil_exempt"), True),
+    ):
+        lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+        bids = lanes.bid.to_numpy(int).reshape(-1, 4)
+        assert _sides_reach(bids, rules.min_side_bid, exempt)
+        assert not ((bids > 0) & (bids < rules.min_number_bid)).any()
+        scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+        assert _sides_reach(
+            scalar.hands["bid"].astype(int).reshape(-1, 4), rules.min_side_bid, exempt
+        )
+        if bidding == WILD_BIDDING and exempt:  # blind nils go through: they are nils
+            assert lanes.blind_nil.any()
+
+
+@pytest.mark.parametrize("preset", ["mirror", "whiz", "suicide", "minimum-bids"])
 def test_monte_carlo_bids_what_the_rule_allows(preset: str) -> None:
     rules = Rules.preset(preset)
     df = simulate_hands(8, seed=3, rules=rules, bidding="monte-carlo:samples=4", play="random")
     if preset == "suicide":
         assert _suicide_pairs_ok(df.bid.to_numpy(int).reshape(-1, 4))
+    elif preset == "minimum-bids":
+        assert _sides_reach(df.bid.to_numpy(int).reshape(-1, 4), 4, False)
     else:
         assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
 
@@ -206,10 +235,33 @@ def test_suicide_user_bidders_get_the_allowed_bid() -> None:
     assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
 
 
+def test_minimum_bids_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("minimum-bids")
+    # always_seven: 7 and 7, nothing to raise. The other side bids the least allowed: its
+    # first bidder nil, the last then the 4 the side needs.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    bids = df.bid.to_numpy(int).reshape(-1, 4)
+    assert (bids[:, [0, 2]] == 7).all()
+    first_nils = _first_partner_nils(df)
+    assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
+
+
+def test_minimum_bids_nil_odds_needs_the_seat_to_bid_first() -> None:
+    rules = Rules.preset("minimum-bids", min_number_bid=2)
+    hand = "Q73.J52.T84.9632"
+    with pytest.raises(ValueError, match=r"^dealer: under min_side_bid the second partner"):
+        nil_odds(hand, n=100, rules=rules)
+    with pytest.raises(ValueError, match=r"^number_bids: under min_number_bid a number bid "):
+        nil_odds(hand, n=100, rules=rules, dealer="E", number_bids=[1, 2])
+    odds = nil_odds(hand, n=200, seed=1, rules=rules, dealer="E")
+    assert min(odds.number_scores) >= 2
+
+
 def test_suicide_nil_odds_needs_the_seat_to_decide() -> None:
     rules = Rules.preset("suicide")
     hand = "Q73.J52.T84.9632"
-    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide' the first "):
+    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide' the second "):
         nil_odds(hand, n=100, rules=rules)
     with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide'"):
         nil_odds(hand, n=100, rules=rules, dealer="W")  # N bids before S

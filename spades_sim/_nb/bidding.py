@@ -47,11 +47,22 @@ OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own par
 
 
 @njit(inline="always", cache=True)
-def bid_range_core_nb(bid_rule, spades, partner_bid):
-    """The bids the bid rule ``bid_rule`` (a ``BidRuleId``) allows a bidder holding
-    ``spades`` spades whose partner bid ``partner_bid`` (-1: not yet, or no partner):
-    (nil allowed, lowest number, highest number), no number when lowest > highest.
-    Selects only, no branch: the lock-step bidding calls it for 64 deals at once."""
+def bid_rules_nb(rules):
+    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars."""
+    return (
+        rules[RuleField.bid_rule], rules[RuleField.min_side_bid],
+        rules[RuleField.min_number_bid], rules[RuleField.min_side_bid_nil_exempt],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def bid_range_core_nb(table, spades, partner_bid):
+    """The bids the bid rule allows a bidder holding ``spades`` spades whose partner bid
+    ``partner_bid`` (-1: not yet, or no partner): (nil allowed, lowest number, highest
+    number), no number when lowest > highest. ``table`` is ``bid_rules_nb``'s tuple: the
+    bid rule (a ``BidRuleId``) and the minimum bids. Selects only, no branch: the
+    lock-step bidding calls it for 64 deals at once."""
+    bid_rule, min_side, min_number, nil_exempt = table
     mirror = bid_rule == BidRuleId.mirror
     # mirror and whiz: the one number allowed is the spades held (none without spades)
     by_spades = mirror | (bid_rule == BidRuleId.whiz)
@@ -59,17 +70,24 @@ def bid_range_core_nb(bid_rule, spades, partner_bid):
     # bids 4 or more, after a number it bids nil
     suicide = bid_rule == BidRuleId.suicide
     nil_ok = ((not mirror) | (spades == 0)) & ((not suicide) | (partner_bid != 0))
-    lo = max(spades, 1) if by_spades else (4 if suicide else 1)
+    lo = max(spades, 1) if by_spades else (4 if suicide else min_number)
     hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else 13)
+    # minimum side bid: the side's last bidder (its partner has bid, 0 for a nil) bids
+    # what the side still needs, a nil only once the partner's number reaches it; with
+    # the nil exemption a side with a nil needs no minimum
+    need = max(min_side - partner_bid, 0) if partner_bid >= 0 else 0
+    need = 0 if (nil_exempt != 0) & (partner_bid == 0) else need
+    nil_ok = nil_ok & ((need == 0) | (nil_exempt != 0))
+    lo = max(lo, need)
     return nil_ok, np.int64(lo), np.int64(hi)
 
 
 @njit(inline="always", cache=True)
-def legal_bid_core_nb(bid_rule, bid, spades, partner_bid):
+def legal_bid_core_nb(table, bid, spades, partner_bid):
     """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
     nil is allowed, a number (or a nil where it is not allowed) is brought into the
     allowed numbers, and with no number allowed the bid is nil."""
-    nil_ok, lo, hi = bid_range_core_nb(bid_rule, spades, partner_bid)
+    nil_ok, lo, hi = bid_range_core_nb(table, spades, partner_bid)
     number = min(max(bid, lo), hi)
     return np.int64(0) if ((bid == 0) & nil_ok) | (lo > hi) else number
 
@@ -78,14 +96,14 @@ def legal_bid_core_nb(bid_rule, bid, spades, partner_bid):
 def bid_range_nb(rules, hand, partner_bid):
     """``bid_range_core_nb`` for the bidder holding ``hand`` under the rule array."""
     spades = popcount_nb(hand & SPADE_MASK)
-    return bid_range_core_nb(rules[RuleField.bid_rule], spades, partner_bid)
+    return bid_range_core_nb(bid_rules_nb(rules), spades, partner_bid)
 
 
 @njit(inline="always", cache=True)
 def legal_bid_nb(rules, bid, hand, partner_bid):
     """``legal_bid_core_nb`` for the bidder holding ``hand`` under the rule array."""
     spades = popcount_nb(hand & SPADE_MASK)
-    return legal_bid_core_nb(rules[RuleField.bid_rule], bid, spades, partner_bid)
+    return legal_bid_core_nb(bid_rules_nb(rules), bid, spades, partner_bid)
 
 
 @njit(cache=True)
@@ -119,6 +137,17 @@ def bid_error_nb(rules, bids, hands, has_hands):
             a, b = bids[side], bids[side + 2]
             if not ((a == 0 and b >= 4) or (b == 0 and a >= 4)):
                 return BidError.suicide_pair, side
+    for s in range(players):
+        if 0 < bids[s] < rules[RuleField.min_number_bid]:
+            return BidError.below_min_bid, s
+    if rules[RuleField.min_side_bid] > 0:
+        # whoever bid last, a side reaches the minimum (with the nil exemption, unless
+        # it has a nil)
+        for side in range(2):
+            a, b = bids[side], bids[side + 2]
+            exempt = rules[RuleField.min_side_bid_nil_exempt] != 0 and (a == 0 or b == 0)
+            if a + b < rules[RuleField.min_side_bid] and not exempt:
+                return BidError.below_side_min, side
     return BidError.ok, -1
 
 

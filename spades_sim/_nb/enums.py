@@ -81,6 +81,9 @@ class RuleFieldT(NamedTuple):
     big_bid_threshold: int  # 0: off
     big_bid_multiplier: int
     bid_rule: int  # a ``BidRuleId``
+    min_side_bid: int  # 0: off
+    min_number_bid: int
+    min_side_bid_nil_exempt: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
@@ -90,7 +93,10 @@ N_RULE_FIELDS = len(RuleField)
 BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz", "suicide"))
 
 # Why a hand's recorded bids break the bid rule (``bidding.bid_error_nb``).
-BidError = _positions("BidErrorT", ("ok", "not_spades", "pack_spades", "suicide_pair"))
+BidError = _positions(
+    "BidErrorT",
+    ("ok", "not_spades", "pack_spades", "suicide_pair", "below_min_bid", "below_side_min"),
+)
 
 
 # --- The table state a policy may read (``info``, int64) ------------------------------

@@ -18,6 +18,7 @@ from numba import njit
 
 from spades_sim._nb.bidding import (
     OWN_SLOT,
+    bid_rules_nb,
     blind_nil_core_nb,
     counting_bid_core_nb,
     legal_bid_core_nb,
@@ -275,7 +276,7 @@ def _settle_nb(rules, ns, ew, lanes, forced_seat):
     with out-of-range bids counted and made what the bid rule allows (as
     ``prepare.ask_bid_nb`` does), or the forced seat's given bid, stored under the
     bidder's seat."""
-    bid_rule = rules[RuleField.bid_rule]  # a scalar before the loop, which it vectorises
+    bid_rules = bid_rules_nb(rules)  # scalars before the loop, which it vectorises
     # which bidder each side runs, as flags (tests of one policy id against several
     # values would become a switch, which the vectoriser refuses)
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
@@ -297,10 +298,10 @@ def _settle_nb(rules, ns, ew, lanes, forced_seat):
         asked = np.int64(blind | forced) ^ 1
         lanes[lane_at_nb(DealLane.errors, b)] += np.int64(bad) & asked
         bid = min(max(bid, 0), 13)
+        spades = popcount_nb(np.uint64(lanes[lane_at_nb(DealLane.hand, b)]) & SPADE_MASK)
         allowed = legal_bid_core_nb(
-            bid_rule, bid, popcount_nb(np.uint64(lanes[lane_at_nb(DealLane.hand, b)]) & SPADE_MASK),
-            lanes[lane_at_nb(DealLane.partner_bid, b)],
-        )  # fmt: skip
+            bid_rules, bid, spades, lanes[lane_at_nb(DealLane.partner_bid, b)]
+        )
         bid = 0 if blind else (bid if forced else allowed)
         kind = 2 if blind else (forced_kind if forced else (1 if bid == 0 else 0))
         for s in range(4):

@@ -191,19 +191,25 @@ def nil_odds(
     )
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
-    if rules.bid_rule is BidRule.SUICIDE:
-        # the first partner to bid decides who nils: the seat must bid before its partner
+    suicide = rules.bid_rule is BidRule.SUICIDE
+    if suicide or rules.min_side_bid:
+        # the first partner to bid is free (suicide: it chooses who nils); the other's
+        # bid follows from it, so the seat must bid before its partner
+        rule = "bid_rule 'suicide'" if suicide else "min_side_bid"
         if fixed_dealer < 0 or (hero - fixed_dealer - 1) % 4 >= 2:
             raise ValueError(
-                "dealer: under bid_rule 'suicide' the first partner to bid chooses who bids "
-                f"nil; give a dealer after whom {seat_name(hero, 4)} bids before its partner"
+                f"dealer: under {rule} the second partner's bid depends on the first's; give "
+                f"a dealer after whom {seat_name(hero, 4)} bids before its partner"
             )
+    least = 4 if suicide else rules.min_number_bid
+    if least > 1:
         if number_bids is None:
-            own = max(_own_number_bid(spec, hero, conditions.hand), 4)
-            number_bids = [b for b in (own - 1, own, own + 1) if 4 <= b <= 13]
-        if any(int(b) < 4 for b in number_bids):
+            own = max(_own_number_bid(spec, hero, conditions.hand), least)
+            number_bids = [b for b in (own - 1, own, own + 1) if least <= b <= 13]
+        if any(int(b) < least for b in number_bids):
+            what = "bid_rule 'suicide'" if suicide else "min_number_bid"
             raise ValueError(
-                f"number_bids: under bid_rule 'suicide' a number bid is at least 4, got "
+                f"number_bids: under {what} a number bid is at least {least}, got "
                 f"{list(number_bids)}"
             )
     spades = (int(conditions.hand) & SPADE_MASK).bit_count()
