@@ -758,13 +758,16 @@ def check_blind_nil_exchange(
     blind_nil: Iterable[int | str],
     rules: Rules,
 ) -> None:
-    """Raise ValueError unless ``held`` follows from ``dealt`` by the blind nil exchange.
+    """Raise ValueError unless ``held`` follows from ``dealt`` by the blind nil exchange
+    (and the nil exchange, ``rules.nil_exchange``).
 
     ``k = rules.blind_nil_exchange``. Four players: a blind nil bidder whose partner did not
-    also bid blind nil passes exactly k cards to the partner and receives k cards back;
-    every other hand is unchanged (all hands, if k is 0). Two players: a blind nil bidder
-    may replace up to k cards with cards from the unused pile (held by neither player after
-    the draw); the other hand is unchanged. Both deals are checked as deals first (Misdeal).
+    also bid blind nil passes exactly k cards to the partner and receives k cards back; a
+    nil bidder (not blind) whose partner bid a number does the same with
+    ``rules.nil_exchange`` cards; every other hand is unchanged (all hands, if both are
+    0). Two players: a blind nil bidder may replace up to k cards with cards from the
+    unused pile (held by neither player after the draw); the other hand is unchanged.
+    Both deals are checked as deals first (Misdeal).
 
     >>> rules = Rules.preset("blind-nil-exchange")
     >>> dealt = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
@@ -792,22 +795,34 @@ def check_blind_nil_exchange(
                 involved |= {seat, partner}
     elif k > 0:
         involved = set(blind)
+    # The cards each nil bidder of an exchange passes: blind nils above; with nil
+    # passing, a seen nil whose partner bid a number trades rules.nil_exchange cards.
+    passing = dict.fromkeys(blind & involved, k) if players == 4 else {}
+    if rules.nil_exchange:
+        for seat in range(4):
+            partner = seat ^ 2
+            if bid_list[seat] == 0 and seat not in blind and bid_list[partner] > 0:
+                passing[seat] = rules.nil_exchange
+                involved |= {seat, partner}
 
     for seat in range(players):
         if seat not in involved and held_masks[seat] != dealt_masks[seat]:
+            kinds = "nil or blind nil" if rules.nil_exchange else "blind nil"
             raise ValueError(
                 f"seat {seat_name(seat, players)}: hand changed, "
-                "but no blind nil exchange involves it"
+                f"but no {kinds} exchange involves it"
             )
 
     if players == 4:
-        for seat in sorted(blind & involved):
+        for seat in sorted(passing):
+            k = passing[seat]
+            kind = "blind nil" if seat in blind else "nil"
             partner = seat ^ 2
             before = dealt_masks[seat] | dealt_masks[partner]
             after = held_masks[seat] | held_masks[partner]
             if before != after:
                 raise ValueError(
-                    f"seat {seat_name(seat, 4)}: the blind nil exchange with partner "
+                    f"seat {seat_name(seat, 4)}: the {kind} exchange with partner "
                     f"{seat_name(partner, 4)} changed the pair's cards"
                 )
             for giver, taker in ((seat, partner), (partner, seat)):
@@ -816,7 +831,7 @@ def check_blind_nil_exchange(
                 if count != k or passed & ~held_masks[taker]:
                     raise ValueError(
                         f"seat {seat_name(giver, 4)}: passed {count} cards to "
-                        f"{seat_name(taker, 4)} in the blind nil exchange, must pass exactly {k}"
+                        f"{seat_name(taker, 4)} in the {kind} exchange, must pass exactly {k}"
                     )
     else:
         dealt_anywhere = dealt_masks[0] | dealt_masks[1]

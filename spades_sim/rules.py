@@ -177,6 +177,10 @@ class Rules:
     """What a side's last bidder does when the side would stay below ``min_side_bid``
     (:class:`Shortfall`). Default ``raise``; ``nil_exempt``. With ``raise`` and
     ``min_side_bid`` on, ``blind_nil`` must be false."""
+    nil_exchange: int = 0
+    """Cards a (not blind) nil bidder and a partner who bid a number pass each other
+    after the bidding. Default 0; 0..3, four players only, not with ``bid_rule``
+    ``mirror`` or ``whiz``."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -195,6 +199,7 @@ class Rules:
         "whiz": {"bid_rule": "whiz", "blind_nil": False},
         "suicide": {"bid_rule": "suicide", "blind_nil": False},
         "minimum-bids": {"min_side_bid": 4, "blind_nil": False},
+        "nil-passing": {"nil_exchange": 2},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -235,6 +240,7 @@ class Rules:
         need(1 <= self.big_bid_multiplier <= 10, "big_bid_multiplier", "must be 1..10")
         need(0 <= self.min_side_bid <= 13, "min_side_bid", "must be 0..13 tricks (0 is off)")
         need(1 <= self.min_number_bid <= 13, "min_number_bid", "must be 1..13 tricks")
+        need(0 <= self.nil_exchange <= 3, "nil_exchange", "must be 0..3 cards")
         if self.big_bid_threshold is not None:
             need(
                 1 <= self.big_bid_threshold <= 26,
@@ -273,6 +279,16 @@ class Rules:
                 "before looking cannot follow the cards); set blind_nil=false"
             )
         self._check_minimum_bids()
+        if self.nil_exchange and self.players != 4:
+            raise ValueError(
+                f"nil_exchange: needs four players (a partner to pass with), got players="
+                f"{self.players}"
+            )
+        if self.nil_exchange and self.bid_rule in (BidRule.MIRROR, BidRule.WHIZ):
+            raise ValueError(
+                f"nil_exchange: must be 0 under bid_rule {self.bid_rule.value!r} (the bids "
+                "are the spades held, which the exchange would change)"
+            )
         if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
             raise ValueError(
                 "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "

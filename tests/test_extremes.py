@@ -33,6 +33,7 @@ RANGES = {
     "big_bid_multiplier": (1, 10),
     "min_side_bid": (0, 13),
     "min_number_bid": (1, 13),
+    "nil_exchange": (0, 3),
 }
 # what a field needs beside it to be on at all
 NEEDS = {"big_bid_multiplier": {"big_bid_threshold": 10}, "min_side_bid": {"blind_nil": False}}

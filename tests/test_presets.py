@@ -319,3 +319,26 @@ def test_minimum_bid_fields_are_checked() -> None:
     for fields, message in refused:
         with pytest.raises(ValueError, match=message):
             Rules(**fields)
+
+
+def test_nil_passing_exchange_is_checked() -> None:
+    rules = Rules.preset("nil-passing")  # 2 cards each way after a seen nil
+    # Deal A: N bids nil and S 4. N passes its AS KS, S its two lowest, 3D 2D.
+    held = ["QJT98765432..32.", DEAL_A[1], "AK..AKQJT987654.", DEAL_A[3]]
+    reference.check_blind_nil_exchange(DEAL_A, held, (0, 3, 4, 3), [], rules)
+    # Only a seen nil beside a partner's number passes: not two nils, not a blind nil.
+    for bids, blind in (((0, 3, 0, 3), []), ((0, 3, 4, 3), [0])):
+        with pytest.raises(ValueError, match=r"^seat N: hand changed, but no nil or blind nil "):
+            reference.check_blind_nil_exchange(DEAL_A, held, bids, blind, rules)
+    three = ["JT98765432..432.", DEAL_A[1], "AKQ..AKQJT98765.", DEAL_A[3]]
+    with pytest.raises(ValueError, match=r"^seat N: passed 3 cards to S in the nil exchange, "):
+        reference.check_blind_nil_exchange(DEAL_A, three, (0, 3, 4, 3), [], rules)
+
+
+def test_nil_exchange_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^nil_exchange: must be 0..3 cards"):
+        Rules(nil_exchange=4)
+    with pytest.raises(ValueError, match=r"^nil_exchange: needs four players"):
+        Rules(nil_exchange=2, players=2)
+    with pytest.raises(ValueError, match=r"^nil_exchange: must be 0 under bid_rule 'mirror'"):
+        Rules(nil_exchange=2, bid_rule="mirror", blind_nil=False)

@@ -26,7 +26,7 @@ from spades_sim.simulate import record_hands
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
-VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide", "minimum-bids")
+VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing")
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -75,6 +75,23 @@ def test_kernel_matches_reference_on_variant_hands(preset: str) -> None:
     check_hands_against_reference(rules, 150, seed=14, bidding=WILD_BIDDING)
     check_hands_against_reference(rules, 100, seed=15, bidding="count")
     check_games_against_reference(rules.replace(max_hands=30), 4, seed=16, bidding="count")
+
+
+def test_nil_passing_exchanges_after_seen_nils_only() -> None:
+    rules = Rules.preset("nil-passing")
+    chunk = record_hands(400, seed=9, rules=rules, bidding=WILD_BIDDING, play="random")
+    held = chunk.hands["hand"].reshape(-1, 4)
+    dealt = chunk.plays["dealt"].astype(held.dtype)
+    bids = chunk.hands["bid"].reshape(-1, 4)
+    kinds = chunk.hands["nil"].reshape(-1, 4).astype(int)
+    blind = chunk.hands["blind_nil"].reshape(-1, 4).astype(bool)
+    for side in (0, 1):
+        a, b = side, side + 2
+        seen = ((kinds[:, a] == 1) & (bids[:, b] > 0)) | ((kinds[:, b] == 1) & (bids[:, a] > 0))
+        seen &= ~(blind[:, a] | blind[:, b])
+        changed = (held[:, a] != dealt[:, a]) | (held[:, b] != dealt[:, b])
+        assert (changed == seen).all() and seen.any()
+        assert (np.bitwise_count(held[:, a] ^ dealt[:, a])[seen] == 4).all()  # 2 out, 2 in
 
 
 @pytest.mark.slow

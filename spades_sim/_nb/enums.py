@@ -84,6 +84,7 @@ class RuleFieldT(NamedTuple):
     min_side_bid: int  # 0: off
     min_number_bid: int
     min_side_bid_nil_exempt: int
+    nil_exchange: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
