@@ -14,10 +14,11 @@ from spades_sim.errors import CardError, IllegalPlay, Misdeal, SpadesError
 from spades_sim.hand import replay_hand, score_hand
 from spades_sim.odds import NilOdds, nil_odds
 from spades_sim.results import HandResult, HandScore
-from spades_sim.rules import FirstLead, Rules, SpadesLead
+from spades_sim.rules import BidRule, FirstLead, Rules, Shortfall, SpadesLead
 from spades_sim.simulate import simulate_games, simulate_hands
 
 __all__ = [
+    "BidRule",
     "CardError",
     "FirstLead",
     "HandResult",
@@ -26,6 +27,7 @@ __all__ = [
     "Misdeal",
     "NilOdds",
     "Rules",
+    "Shortfall",
     "SpadesError",
     "SpadesLead",
     "__version__",

@@ -22,3 +22,8 @@ class Misdeal(SpadesError):
 
 class IllegalPlay(SpadesError):
     """A play that breaks a rule: card not held, revoke, spade led too early, ..."""
+
+
+class IllegalBid(SpadesError):
+    """Bids that break the table's bid rule (``Rules.bid_rule``): a mirror bid that is not
+    the spades held, ..."""

@@ -16,26 +16,33 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from spades_sim._nb.enums import N_INFO, N_SCORE_SLOTS, InfoSlot, ReplayError
+from spades_sim._nb.bidding import bid_error_nb
+from spades_sim._nb.enums import N_INFO, N_SCORE_SLOTS, BidError, InfoSlot, ReplayError
 from spades_sim._nb.enums import ScoreSlot as S
 from spades_sim._nb.loop import score_hand_nb
 from spades_sim._nb.play import opening_leader_nb, replay_tricks_nb
-from spades_sim.cards import Hand, card_suit, cards_of, mask_of, parse_card
+from spades_sim.cards import SPADE_MASK, Hand, card_suit, cards_of, deck_mask, mask_of, parse_card
 from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
-from spades_sim.rules import Rules
+from spades_sim.rules import Rules, Shortfall
 from spades_sim.validate import (
     TRICKS_PER_HAND,
+    below_min_bid_text,
+    below_side_min_text,
     check_rules,
     check_tricks,
+    illegal_bid,
     illegal_play,
     not_held_text,
+    not_spades_text,
+    pack_spades_text,
     play_count_error,
     played_twice_text,
     prepare_bids,
     prepare_hand,
     revoke_text,
     spades_not_broken_text,
+    suicide_pair_text,
     two_clubs_text,
 )
 
@@ -76,6 +83,33 @@ def _score(
     )
 
 
+def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: Rules) -> None:
+    """Refuse bids that break the bid rule (the kernel ``bid_error_nb`` decides); with
+    ``masks`` (the hands as bid) each bid against its hand."""
+    players = rules.players
+    bid_array = np.zeros(4, dtype=np.int64)
+    bid_array[:players] = bids
+    held = np.zeros(4, dtype=np.uint64)
+    if masks is not None:
+        held[:players] = masks
+    code, seat = bid_error_nb(rules.lower(), bid_array, held, masks is not None)
+    rule = rules.bid_rule.value
+    if code == BidError.not_spades and masks is not None:
+        spades = (int(masks[seat]) & SPADE_MASK).bit_count()
+        raise illegal_bid(not_spades_text(int(seat), players, bids[seat], spades, rule))
+    if code == BidError.pack_spades:
+        pack = (deck_mask(rules.jokers) & SPADE_MASK).bit_count()
+        raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
+    if code == BidError.suicide_pair:
+        raise illegal_bid(suicide_pair_text(int(seat), bids))
+    if code == BidError.below_min_bid:
+        least = rules.min_number_bid
+        raise illegal_bid(below_min_bid_text(int(seat), players, bids[seat], least))
+    if code == BidError.below_side_min:
+        exempt = rules.min_side_bid_shortfall is Shortfall.NIL_EXEMPT
+        raise illegal_bid(below_side_min_text(int(seat), bids, rules.min_side_bid, exempt))
+
+
 def score_hand(
     bids: Sequence[int],
     tricks: Sequence[int],
@@ -95,6 +129,7 @@ def score_hand(
     """
     rules = check_rules(rules or Rules())
     bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
+    _check_bid_rule(bid_list, None, rules)
     trick_list = check_tricks(tricks, rules.players)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
@@ -175,6 +210,7 @@ def replay_hand(
     masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
+    _check_bid_rule(bid_list, masks, rules)
     players = rules.players
     play_list, unknown = _parse_plays(plays, players)
     held = np.zeros(4, dtype=np.uint64)

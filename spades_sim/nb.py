@@ -26,8 +26,9 @@ hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are spades); s
 
 - :data:`BidContext`: ``hand``, ``seat``, ``side``, ``players``, ``dealer``,
   ``first_to_act``, ``bids`` (4 seats, -1 where not yet bid), ``nils`` (0 number, 1 nil,
-  2 blind nil), ``partner_bid``, ``scores`` and ``bags`` (per side, before the hand),
-  ``rules``, ``params``, ``rand``.
+  2 blind nil), ``partner_bid``, what the table's bid rule allows (``nil_allowed``, and
+  the numbers ``min_bid`` .. ``max_bid``, none when ``min_bid > max_bid``), ``scores``
+  and ``bags`` (per side, before the hand), ``rules``, ``params``, ``rand``.
 - :data:`PlayContext`: ``hand``, ``legal`` (the cards it may play), ``seat``, ``side``,
   ``players``, ``trick_no`` (0..12), ``leader``, ``n_in_trick`` (cards played to this
   trick), ``trick`` (those cards in play order, -1 empty), ``led_suit``,
@@ -47,6 +48,12 @@ random bits for this decision; draw from it with :func:`uniform_nb`,
 :func:`randint_nb` and :func:`random_card_nb` (the ``k``-th draw of the decision's
 stream), so a run is the same for any thread count. A policy sees only its own cards
 and the public table.
+
+**Bids the rule does not allow.** Under a bid rule (``Rules.bid_rule``, e.g. ``mirror``)
+the engine replaces a bid it does not allow by the nearest allowed one, as it does for
+the built-in bidders: a nil stays nil where nil is allowed, a number (or a nil that is
+not allowed) is brought into ``min_bid .. max_bid``, and a bidder with no number allowed
+bids nil. That is not an error (a forced bid is the bid); a bid outside 0..13 still is.
 
 **Decisions a bidder owns.** ``nb.bidder(blind_nil=...)``: ``None`` (the default) never
 bids blind nil; a function of a :data:`BlindNilContext` returning a bool decides it (only

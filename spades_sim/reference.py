@@ -27,6 +27,9 @@ Where docs/rules.md leaves room, this engine takes the interpretations agreed fo
 * Spades are broken by the first spade played to a trick led in another suit, or led.
 * A side whose contract is 0 scores no contract points (``made`` is None); its counted
   tricks, if any (only with ``nil_tricks_count_for_partner``), are all bags.
+* Under ``bid_rule="suicide"`` the first partner of a side to bid decides who bids nil;
+  a recorded hand is checked for what any order gives: one nil and one bid of 4 or more
+  per side.
 * Bags reaching ``bag_limit`` cost ``bag_penalty`` each time the limit is reached
   (``total // bag_limit`` times) and the count keeps the remainder; with ``bag_penalty = 0``
   bags are never reduced.
@@ -60,6 +63,7 @@ from spades_sim.cards import (
     Hand,
     card_suit,
     check_deal,
+    deck_mask,
     format_card,
     parse_card,
     seat_index,
@@ -69,12 +73,17 @@ from spades_sim.errors import CardError
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules
 from spades_sim.validate import (
+    below_min_bid_text,
+    below_side_min_text,
     check_bids,
     check_blind_nil_seats,
     check_rules,
     check_tricks,
+    illegal_bid,
     illegal_play,
     not_held_text,
+    not_spades_text,
+    pack_spades_text,
     per_side_ints,
     play_count_error,
     played_twice_text,
@@ -82,6 +91,7 @@ from spades_sim.validate import (
     prepare_hand,
     revoke_text,
     spades_not_broken_text,
+    suicide_pair_text,
     two_clubs_text,
 )
 
@@ -135,6 +145,60 @@ def _first_seat(dealer: int, players: int) -> int:
 # --------------------------------------------------------------------------------------
 
 
+def _spades(hand: int) -> int:
+    return (hand & SPADE_MASK).bit_count()
+
+
+def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: Rules) -> None:
+    """Refuse bids that break ``rules.bid_rule`` (docs/rules.md "Bid rules"); with the hands
+    as bid (``masks``) every bid is checked against its hand, without only what the bids
+    alone show."""
+    players = rules.players
+    rule = rules.bid_rule.value
+    # Minimum bids: every number bid, then every partnership's total.
+    least = rules.min_number_bid
+    for seat in range(players):
+        if 0 < bids[seat] < least:
+            raise illegal_bid(below_min_bid_text(seat, players, bids[seat], least))
+    if rules.min_side_bid:
+        exempt = rules.min_side_bid_shortfall == "nil_exempt"
+        for side in (0, 1):
+            side_bids = [bids[seat] for seat in _members(side, players)]
+            if sum(side_bids) < rules.min_side_bid and not (exempt and 0 in side_bids):
+                raise illegal_bid(below_side_min_text(side, bids, rules.min_side_bid, exempt))
+    if rule == "suicide":
+        # Each partnership: one nil and one bid of 4 or more (whoever bid first chose).
+        for side in (0, 1):
+            pair = sorted(bids[seat] for seat in _members(side, players))
+            if not (pair[0] == 0 and pair[1] >= 4):
+                raise illegal_bid(suicide_pair_text(side, bids))
+    if rule == "whiz":
+        # Nil, or a number that is the bidder's spades.
+        if masks is not None:
+            for seat in range(players):
+                spades = _spades(masks[seat])
+                if bids[seat] not in (0, spades):
+                    raise illegal_bid(not_spades_text(seat, players, bids[seat], spades, rule))
+            return
+        # The number bids are spades held by different players.
+        pack = _spades(deck_mask(rules.jokers))
+        if sum(bids) > pack:
+            raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
+    if rule == "mirror":
+        # Every bid is the bidder's spades, jokers included; nil with none.
+        if masks is not None:
+            for seat in range(players):
+                if bids[seat] != _spades(masks[seat]):
+                    text = not_spades_text(seat, players, bids[seat], _spades(masks[seat]), rule)
+                    raise illegal_bid(text)
+            return
+        # Four players hold every spade of the pack between them, two players some.
+        pack = _spades(deck_mask(rules.jokers))
+        total = sum(bids)
+        if total > pack or (players == 4 and total != pack):
+            raise illegal_bid(pack_spades_text(total, pack, players, rule))
+
+
 # --------------------------------------------------------------------------------------
 # Scoring
 # --------------------------------------------------------------------------------------
@@ -162,6 +226,7 @@ def score_hand(
     """
     rules = check_rules(rules)
     bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
+    _check_bid_rule(bid_list, None, rules)
     trick_list = check_tricks(tricks, rules.players)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
@@ -194,14 +259,18 @@ def _score(
         points = 0
         bags = 0
         made: bool | None
+        # A big bid ("ten for two hundred"): its contract points are multiplied.
+        per_trick = 10
+        if rules.big_bid_threshold is not None and contract >= rules.big_bid_threshold:
+            per_trick = 10 * rules.big_bid_multiplier
         if contract > 0:
             made = counted >= contract
             if made:
                 overtricks = counted - contract
-                points += 10 * contract + overtricks
+                points += per_trick * contract + overtricks
                 bags += overtricks
             else:
-                points -= 10 * contract
+                points -= per_trick * contract
         else:
             # Nothing to make; any counted tricks (nil tricks counted for the partner)
             # are all excess, so bags.
@@ -470,6 +539,7 @@ def replay_hand(
     masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, scores_before, bags_before
     )
+    _check_bid_rule(bid_list, masks, rules)
     play_list = list(plays)
     if len(play_list) != TRICKS_PER_HAND * rules.players:
         raise play_count_error(len(play_list), rules.players)
@@ -507,6 +577,7 @@ def play_out(
     masks, dealer_seat, bid_list, blind, scores, bags = prepare_hand(
         hands, dealer, bids, rules, blind_nil, (0, 0), (0, 0)
     )
+    _check_bid_rule(bid_list, masks, rules)
 
     def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:
         return choose(seat, hand, legal, tuple(trick))
@@ -687,13 +758,16 @@ def check_blind_nil_exchange(
     blind_nil: Iterable[int | str],
     rules: Rules,
 ) -> None:
-    """Raise ValueError unless ``held`` follows from ``dealt`` by the blind nil exchange.
+    """Raise ValueError unless ``held`` follows from ``dealt`` by the blind nil exchange
+    (and the nil exchange, ``rules.nil_exchange``).
 
     ``k = rules.blind_nil_exchange``. Four players: a blind nil bidder whose partner did not
-    also bid blind nil passes exactly k cards to the partner and receives k cards back;
-    every other hand is unchanged (all hands, if k is 0). Two players: a blind nil bidder
-    may replace up to k cards with cards from the unused pile (held by neither player after
-    the draw); the other hand is unchanged. Both deals are checked as deals first (Misdeal).
+    also bid blind nil passes exactly k cards to the partner and receives k cards back; a
+    nil bidder (not blind) whose partner bid a number does the same with
+    ``rules.nil_exchange`` cards; every other hand is unchanged (all hands, if both are
+    0). Two players: a blind nil bidder may replace up to k cards with cards from the
+    unused pile (held by neither player after the draw); the other hand is unchanged.
+    Both deals are checked as deals first (Misdeal).
 
     >>> rules = Rules.preset("blind-nil-exchange")
     >>> dealt = ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"]
@@ -721,22 +795,34 @@ def check_blind_nil_exchange(
                 involved |= {seat, partner}
     elif k > 0:
         involved = set(blind)
+    # The cards each nil bidder of an exchange passes: blind nils above; with nil
+    # passing, a seen nil whose partner bid a number trades rules.nil_exchange cards.
+    passing = dict.fromkeys(blind & involved, k) if players == 4 else {}
+    if rules.nil_exchange:
+        for seat in range(4):
+            partner = seat ^ 2
+            if bid_list[seat] == 0 and seat not in blind and bid_list[partner] > 0:
+                passing[seat] = rules.nil_exchange
+                involved |= {seat, partner}
 
     for seat in range(players):
         if seat not in involved and held_masks[seat] != dealt_masks[seat]:
+            kinds = "nil or blind nil" if rules.nil_exchange else "blind nil"
             raise ValueError(
                 f"seat {seat_name(seat, players)}: hand changed, "
-                "but no blind nil exchange involves it"
+                f"but no {kinds} exchange involves it"
             )
 
     if players == 4:
-        for seat in sorted(blind & involved):
+        for seat in sorted(passing):
+            k = passing[seat]
+            kind = "blind nil" if seat in blind else "nil"
             partner = seat ^ 2
             before = dealt_masks[seat] | dealt_masks[partner]
             after = held_masks[seat] | held_masks[partner]
             if before != after:
                 raise ValueError(
-                    f"seat {seat_name(seat, 4)}: the blind nil exchange with partner "
+                    f"seat {seat_name(seat, 4)}: the {kind} exchange with partner "
                     f"{seat_name(partner, 4)} changed the pair's cards"
                 )
             for giver, taker in ((seat, partner), (partner, seat)):
@@ -745,7 +831,7 @@ def check_blind_nil_exchange(
                 if count != k or passed & ~held_masks[taker]:
                     raise ValueError(
                         f"seat {seat_name(giver, 4)}: passed {count} cards to "
-                        f"{seat_name(taker, 4)} in the blind nil exchange, must pass exactly {k}"
+                        f"{seat_name(taker, 4)} in the {kind} exchange, must pass exactly {k}"
                     )
     else:
         dealt_anywhere = dealt_masks[0] | dealt_masks[1]

@@ -2,8 +2,9 @@
 
 The rules themselves, in prose, with every option: ``docs/rules.md``. A :class:`Rules` is
 validated when it is built (``__post_init__``): a bad value or an impossible combination
-raises ``ValueError`` naming the field. The two string options are :class:`FirstLead` and
-:class:`SpadesLead` (``StrEnum``s; their plain string values are accepted and converted).
+raises ``ValueError`` naming the field. The string options are :class:`FirstLead`,
+:class:`SpadesLead`, :class:`BidRule` and :class:`Shortfall` (``StrEnum``s; their plain
+string values are accepted and converted).
 ``Rules.lower()`` turns a rule set into the int64 array the kernels read, one entry per
 field of ``spades_sim._nb.enums.RuleField``, by name.
 
@@ -30,7 +31,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from spades_sim._nb.enums import RuleField
+from spades_sim._nb.enums import BidRuleId, RuleField
 
 
 class FirstLead(StrEnum):
@@ -52,12 +53,48 @@ class SpadesLead(StrEnum):
     """Whenever the leader likes."""
 
 
+class BidRule(StrEnum):
+    """What a bid may be (:attr:`Rules.bid_rule`); the values are also the kernels'
+    ``BidRuleId`` field names."""
+
+    FREE = "free"
+    """Any bid from 0 (nil) to 13."""
+    MIRROR = "mirror"
+    """Each player bids exactly the spades held (nil with none)."""
+    WHIZ = "whiz"
+    """Each player bids nil or exactly the spades held."""
+    SUICIDE = "suicide"
+    """In each partnership one partner bids nil and the other at least 4; the first of
+    the two to bid decides which (four players only)."""
+
+
+class Shortfall(StrEnum):
+    """What a side's last bidder may do when the side would stay below ``min_side_bid``
+    (:attr:`Rules.min_side_bid_shortfall`)."""
+
+    RAISE = "raise"
+    """Its bid is raised to what the side still needs, a nil included (a nil only once
+    the partner's number alone reaches the minimum)."""
+    NIL_EXEMPT = "nil_exempt"
+    """A side with a nil needs no minimum: the last bidder may bid nil, and after the
+    partner's nil any number stands; a number beside a number is raised."""
+
+
 FIRST_LEADS = tuple(choice.value for choice in FirstLead)
 """The values :attr:`Rules.first_lead` accepts, as plain strings."""
 SPADES_LEADS = tuple(choice.value for choice in SpadesLead)
 """The values :attr:`Rules.spades_lead` accepts, as plain strings."""
+BID_RULES = tuple(choice.value for choice in BidRule)
+"""The values :attr:`Rules.bid_rule` accepts, as plain strings."""
+SHORTFALLS = tuple(choice.value for choice in Shortfall)
+"""The values :attr:`Rules.min_side_bid_shortfall` accepts, as plain strings."""
 
-_CHOICES: dict[str, type[StrEnum]] = {"first_lead": FirstLead, "spades_lead": SpadesLead}
+_CHOICES: dict[str, type[StrEnum]] = {
+    "first_lead": FirstLead,
+    "spades_lead": SpadesLead,
+    "bid_rule": BidRule,
+    "min_side_bid_shortfall": Shortfall,
+}
 
 
 @dataclass(frozen=True)
@@ -120,6 +157,30 @@ class Rules:
     max_hands: int = 200
     """Hands after which a simulated game that has not ended stops, recorded as
     unfinished. Default 200; 1..10,000."""
+    big_bid_threshold: int | None = None
+    """A side contract of at least this many tricks wins (made) or loses (set) its
+    contract points times ``big_bid_multiplier`` ("ten for two hundred" at 10); bags and
+    nils are scored as usual. None is off. Default None; 1..26."""
+    big_bid_multiplier: int = 2
+    """What a contract of ``big_bid_threshold`` or more multiplies its contract points by.
+    Default 2; 1..10 (2 unless ``big_bid_threshold`` is set)."""
+    bid_rule: BidRule = BidRule.FREE
+    """What a bid may be (:class:`BidRule`). Default ``free``; ``mirror``, ``whiz`` and
+    ``suicide`` only with ``blind_nil`` false, ``suicide`` only with four players."""
+    min_side_bid: int = 0
+    """The least a partnership bids between its two partners (nil counting 0); 0 is off.
+    Default 0; 0..13, four players and ``bid_rule`` free only."""
+    min_number_bid: int = 1
+    """The least number bid (0 is always nil). Default 1; 1..13 (1 unless ``bid_rule``
+    is free)."""
+    min_side_bid_shortfall: Shortfall = Shortfall.RAISE
+    """What a side's last bidder does when the side would stay below ``min_side_bid``
+    (:class:`Shortfall`). Default ``raise``; ``nil_exempt``. With ``raise`` and
+    ``min_side_bid`` on, ``blind_nil`` must be false."""
+    nil_exchange: int = 0
+    """Cards a (not blind) nil bidder and a partner who bid a number pass each other
+    after the bidding. Default 0; 0..3, four players only, not with ``bid_rule``
+    ``mirror`` or ``whiz``."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -133,6 +194,12 @@ class Rules:
             "nil_tricks_count_as_bags": False,
             "blind_nil": False,
         },
+        "ten-for-200": {"big_bid_threshold": 10},
+        "mirror": {"bid_rule": "mirror", "blind_nil": False},
+        "whiz": {"bid_rule": "whiz", "blind_nil": False},
+        "suicide": {"bid_rule": "suicide", "blind_nil": False},
+        "minimum-bids": {"min_side_bid": 4, "blind_nil": False},
+        "nil-passing": {"nil_exchange": 2},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -170,6 +237,16 @@ class Rules:
         need(1 <= self.target <= 100_000, "target", "must be 1..100000")
         # 10,000 keeps every count and score of a game inside its column (schema.py)
         need(1 <= self.max_hands <= 10_000, "max_hands", "must be 1..10000")
+        need(1 <= self.big_bid_multiplier <= 10, "big_bid_multiplier", "must be 1..10")
+        need(0 <= self.min_side_bid <= 13, "min_side_bid", "must be 0..13 tricks (0 is off)")
+        need(1 <= self.min_number_bid <= 13, "min_number_bid", "must be 1..13 tricks")
+        need(0 <= self.nil_exchange <= 3, "nil_exchange", "must be 0..3 cards")
+        if self.big_bid_threshold is not None:
+            need(
+                1 <= self.big_bid_threshold <= 26,
+                "big_bid_threshold",
+                "must be 1..26 tricks, or None for off",
+            )
         if self.loss_threshold is not None:
             need(
                 -100_000 <= self.loss_threshold < self.target,
@@ -191,6 +268,58 @@ class Rules:
             raise ValueError("blind_nil_exchange: must be 0 when blind_nil is false")
         if not self.blind_nil and self.blind_nil_min_deficit:
             raise ValueError("blind_nil_min_deficit: must be 0 when blind_nil is false")
+        if self.bid_rule is BidRule.SUICIDE and self.players != 4:
+            raise ValueError(
+                "bid_rule: 'suicide' needs four players (one nil in each partnership), "
+                f"got players={self.players}"
+            )
+        if self.bid_rule is not BidRule.FREE and self.blind_nil:
+            raise ValueError(
+                f"bid_rule: {self.bid_rule.value!r} is refused with blind_nil (a bid made "
+                "before looking cannot follow the cards); set blind_nil=false"
+            )
+        self._check_minimum_bids()
+        if self.nil_exchange and self.players != 4:
+            raise ValueError(
+                f"nil_exchange: needs four players (a partner to pass with), got players="
+                f"{self.players}"
+            )
+        if self.nil_exchange and self.bid_rule in (BidRule.MIRROR, BidRule.WHIZ):
+            raise ValueError(
+                f"nil_exchange: must be 0 under bid_rule {self.bid_rule.value!r} (the bids "
+                "are the spades held, which the exchange would change)"
+            )
+        if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
+            raise ValueError(
+                "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "
+                "change nothing)"
+            )
+
+    def _check_minimum_bids(self) -> None:
+        if self.bid_rule is not BidRule.FREE:
+            for name, off in (("min_side_bid", 0), ("min_number_bid", 1)):
+                if getattr(self, name) != off:
+                    raise ValueError(
+                        f"{name}: must stay {off} under bid_rule {self.bid_rule.value!r} "
+                        "(that rule sets the bids)"
+                    )
+        if self.min_side_bid and self.players != 4:
+            raise ValueError(
+                "min_side_bid: needs four players (a minimum of two partners' bids), "
+                f"got players={self.players}"
+            )
+        if not self.min_side_bid and self.min_side_bid_shortfall is not Shortfall.RAISE:
+            raise ValueError(
+                "min_side_bid_shortfall: must stay 'raise' while min_side_bid is 0 (it "
+                "would change nothing)"
+            )
+        raising = self.min_side_bid_shortfall is Shortfall.RAISE
+        if self.min_side_bid and raising and self.blind_nil:
+            raise ValueError(
+                "min_side_bid: with min_side_bid_shortfall 'raise' a side's last bidder may "
+                "not bid nil below the minimum, so blind nil is refused; set blind_nil=false "
+                "or min_side_bid_shortfall='nil_exempt'"
+            )
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -227,7 +356,7 @@ class Rules:
 
         >>> Rules().with_text({"target": "300", "jokers": "true", "loss_threshold": "-200"})
         ... # doctest: +ELLIPSIS
-        Rules(players=4, jokers=True, ..., target=300, loss_threshold=-200, max_hands=200)
+        Rules(players=4, jokers=True, ..., target=300, loss_threshold=-200, max_hands=200, ...)
         """
         types = {spec.name: spec.type for spec in fields(self)}
         changes: dict[str, Any] = {}
@@ -260,6 +389,10 @@ class Rules:
             "nil_tricks_as_bags": self.nil_tricks_count_as_bags,
             "has_loss_threshold": self.loss_threshold is not None,
             "loss_threshold": 0 if self.loss_threshold is None else self.loss_threshold,
+            # 0 is off: every contract that scores is at least 1
+            "big_bid_threshold": self.big_bid_threshold or 0,
+            "bid_rule": getattr(BidRuleId, self.bid_rule.value),
+            "min_side_bid_nil_exempt": self.min_side_bid_shortfall is Shortfall.NIL_EXEMPT,
         }
         values = [encoded[f] if f in encoded else getattr(self, f) for f in RuleField._fields]
         return np.array(values, dtype=np.int64)

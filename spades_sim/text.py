@@ -33,7 +33,7 @@ import numpy as np
 
 from spades_sim.cards import SIDE_NAMES, format_card, format_hand, seat_name, side_name
 from spades_sim.policies import describe, lookup
-from spades_sim.rules import FIRST_LEADS, SPADES_LEADS, Rules
+from spades_sim.rules import BID_RULES, FIRST_LEADS, SHORTFALLS, SPADES_LEADS, Rules
 
 __all__ = [
     "SIDE_NAMES",
@@ -163,7 +163,12 @@ def rules_listing() -> str:
         lines.append(f"  {name:20s} {text}")
     lines.append("")
     lines.append("fields (--set FIELD=VALUE), with their defaults:")
-    choices = {"first_lead": FIRST_LEADS, "spades_lead": SPADES_LEADS}
+    choices = {
+        "first_lead": FIRST_LEADS,
+        "spades_lead": SPADES_LEADS,
+        "bid_rule": BID_RULES,
+        "min_side_bid_shortfall": SHORTFALLS,
+    }
     for f in dataclasses.fields(Rules):
         kind = {"bool": "true/false", "int": "whole number", "int | None": "whole number or off"}
         allowed = " | ".join(choices[f.name]) if f.name in choices else kind.get(str(f.type), "")

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from spades_sim.cards import Hand, check_deal, format_card, seat_index, seat_name, side_name
-from spades_sim.errors import IllegalPlay
+from spades_sim.errors import IllegalBid, IllegalPlay
 from spades_sim.rules import Rules
 
 TRICKS_PER_HAND = 13
@@ -113,6 +113,76 @@ def two_clubs_text(card: int) -> str:
 def spades_not_broken_text(card: int) -> str:
     """A spade led before spades are broken."""
     return f"cannot lead spades before they are broken ({format_card(card)})"
+
+
+# --------------------------------------------------------------------------------------
+# How bids that break the bid rule are said (both engines)
+# --------------------------------------------------------------------------------------
+
+
+def illegal_bid(what: str) -> IllegalBid:
+    """The IllegalBid for recorded bids that break the bid rule: ``what`` is wrong.
+
+    >>> str(illegal_bid(not_spades_text(1, 4, 3, 5, "mirror")))  # doctest: +ELLIPSIS
+    "bids: seat E bid 3 but holds 5 spades; under bid_rule 'mirror' each seat bids ..."
+    """
+    return IllegalBid(f"bids: {what}")
+
+
+def not_spades_text(seat: int, players: int, bid: int, spades: int, rule: str) -> str:
+    """A bid that is not the spades the seat holds, where the bid rule ``rule`` (``mirror``
+    or ``whiz``) wants them."""
+    who = seat_name(seat, players)
+    wanted = "nil or exactly its spades" if rule == "whiz" else "exactly its spades (nil with none)"
+    return (
+        f"seat {who} bid {bid} but holds {spades} spades; under bid_rule {rule!r} each seat "
+        f"bids {wanted}"
+    )
+
+
+def below_min_bid_text(seat: int, players: int, bid: int, least: int) -> str:
+    """A number bid below ``min_number_bid``."""
+    return (
+        f"seat {seat_name(seat, players)} bid {bid}; a number bid is at least {least} "
+        "(min_number_bid), 0 being nil"
+    )
+
+
+def below_side_min_text(side: int, bids: Sequence[int], least: int, nil_exempt: bool) -> str:
+    """A partnership whose bids stay below ``min_side_bid`` (and, with the nil exemption,
+    hold no nil)."""
+    unless = ", unless one of them bids nil" if nil_exempt else ""
+    return (
+        f"side {side_name(side, 4)} bid {bids[side]} and {bids[side + 2]}; a side bids at "
+        f"least {least} between its partners (min_side_bid){unless}"
+    )
+
+
+def suicide_pair_text(side: int, bids: Sequence[int]) -> str:
+    """A partnership whose bids are not one nil and one bid of 4 or more under suicide."""
+    return (
+        f"side {side_name(side, 4)} bid {bids[side]} and {bids[side + 2]}; under bid_rule "
+        "'suicide' one partner bids nil and the other at least 4"
+    )
+
+
+def pack_spades_text(total: int, pack: int, players: int, rule: str) -> str:
+    """Bids that cannot all be the spades held: they add up to ``total``, and the pack
+    holds ``pack`` spades (all of them held with four players)."""
+    if rule == "whiz":
+        return (
+            f"under bid_rule {rule!r} a number bid is the spades held, so the bids add up to "
+            f"at most the pack's {pack} spades, not {total}"
+        )
+    if players == 4:
+        return (
+            f"under bid_rule {rule!r} the bids are the spades held, so they add up to the "
+            f"pack's {pack} spades, not {total}"
+        )
+    return (
+        f"under bid_rule {rule!r} the bids are the spades held, so they add up to at most "
+        f"the pack's {pack} spades, not {total}"
+    )
 
 
 def per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int, ...]:

@@ -178,6 +178,8 @@ def test_score_hand_matches_reference_on_random_inputs(preset: str) -> None:
     for _ in range(400):
         tricks = rng.multinomial(13, np.full(players, 1 / players)).tolist()
         bids = rng.integers(0, 8, players).tolist()
+        if rules.bid_rule != "free" and rng.random() < 0.5:  # bids the hands could make
+            bids = rng.multinomial(13, np.full(players, 1 / players)).tolist()
         scores = rng.integers(-400, 600, 2).tolist()
         limit = rules.bag_limit if rules.bag_penalty else 40
         bags = rng.integers(0, limit, 2).tolist()
@@ -185,7 +187,14 @@ def test_score_hand_matches_reference_on_random_inputs(preset: str) -> None:
             s for s in range(players) if bids[s] == 0 and rules.blind_nil and rng.random() < 0.5
         ]
         args = dict(rules=rules, blind_nil=blind, scores_before=scores, bags_before=bags)
-        assert score_hand(bids, tricks, **args) == reference.score_hand(bids, tricks, **args)
+        try:
+            expected = reference.score_hand(bids, tricks, **args)
+        except ValueError as error:  # bids the bid rule refuses: the same error
+            with pytest.raises(type(error)) as refused:
+                score_hand(bids, tricks, **args)
+            assert str(refused.value) == str(error)
+            continue
+        assert score_hand(bids, tricks, **args) == expected
 
 
 # --- invariants over many simulated hands ---------------------------------------------

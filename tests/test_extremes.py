@@ -30,7 +30,13 @@ RANGES = {
     "bag_penalty": (0, 10_000),
     "target": (1, 100_000),
     "max_hands": (1, 10_000),
+    "big_bid_multiplier": (1, 10),
+    "min_side_bid": (0, 13),
+    "min_number_bid": (1, 13),
+    "nil_exchange": (0, 3),
 }
+# what a field needs beside it to be on at all
+NEEDS = {"big_bid_multiplier": {"big_bid_threshold": 10}, "min_side_bid": {"blind_nil": False}}
 HARSH = Rules(
     bag_limit=1,
     bag_penalty=10_000,
@@ -49,7 +55,7 @@ def test_every_whole_number_field_is_covered() -> None:
 @pytest.mark.parametrize(("name", "bounds"), sorted(RANGES.items()))
 def test_fields_accept_their_extremes_and_refuse_beyond(name: str, bounds: tuple) -> None:
     least, greatest = bounds
-    extra = {"target": 100_000} if name == "loss_threshold" else {}
+    extra = NEEDS.get(name, {})
     for value in (least, greatest):
         rules = Rules(**{name: value, **extra})
         assert getattr(rules, name) == value
@@ -65,6 +71,14 @@ def test_loss_threshold_extremes() -> None:
     for value in (-100_001, 500):
         with pytest.raises(ValueError, match=r"^loss_threshold: "):
             Rules(target=500, loss_threshold=value)
+
+
+def test_big_bid_threshold_extremes() -> None:
+    assert Rules(big_bid_threshold=1).big_bid_threshold == 1
+    assert Rules(big_bid_threshold=26).big_bid_threshold == 26
+    for value in (0, 27):
+        with pytest.raises(ValueError, match=r"^big_bid_threshold: "):
+            Rules(big_bid_threshold=value)
 
 
 def test_harshest_scoring_matches_the_reference_without_wrapping() -> None:

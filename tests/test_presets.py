@@ -152,3 +152,193 @@ def test_mercy_rule_ends_the_game(engine: ModuleType) -> None:
     # N-S: 9 tricks on 8, made: 80 + 1 bag = 81. E-W: 4 on 8, set: -80 -> -230.
     assert score.scores_after == (81, -230)
     assert reference.game_result(score.scores_after, 1, rules) == (0, "loss_threshold")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_ten_for_two_hundred(engine: ModuleType) -> None:
+    rules = Rules.preset("ten-for-200")
+    # Deal A: N bids 10, S 1 (contract 11, at least 10: doubled); E nil, W 2. N takes all
+    # 13: 11 x 20 = 220 + 2 bags = 222, a Boston. E-W: W's 2 set -20, E's nil +100: 80.
+    r = replay(engine, DEAL_A, PLAYS_A, (10, 0, 1, 2), rules)
+    assert r.contracts == (11, 2) and r.made == (True, False)
+    assert r.score_change == (222, 80) and r.bags_change == (2, 0)
+    # The same bids set: N-S bid 10 + 1 and take 9 (10 x 11 doubled: -220); E-W bid 2 + 2
+    # and take 4: 40, no bags. A contract of 9 is not big: 90 + 0 bags on 9 tricks.
+    s = engine.score_hand((10, 2, 1, 2), (5, 2, 4, 2), rules)
+    assert s.score_change == (-220, 40) and s.bags_change == (0, 0)
+    s = engine.score_hand((5, 2, 4, 2), (5, 2, 4, 2), rules)
+    assert s.score_change == (90, 40)
+    # A nil beside a big bid is scored as usual: N 10 made with 11 tricks (200 + 1 bag),
+    # S's nil fails with 1 trick (-100, and its trick a bag and a point): 102, 2 bags.
+    # E-W: E's 1 made exactly, 10; W's nil made, 100: 110.
+    s = engine.score_hand((10, 1, 0, 0), (11, 1, 1, 0), rules)
+    assert s.score_change == (102, 110) and s.bags_change == (2, 0)
+    # A triple multiplier from 8 tricks: N-S 4 + 4 made exactly, 8 x 30 = 240; E-W's
+    # contract of 2 is not big: 20 + 3 bags on 5 tricks.
+    triple = Rules(big_bid_threshold=8, big_bid_multiplier=3)
+    assert engine.score_hand((4, 1, 4, 1), (4, 2, 4, 3), triple).score_change == (240, 23)
+
+
+def test_big_bid_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^big_bid_multiplier: must stay 2 while"):
+        Rules(big_bid_multiplier=3)
+    with pytest.raises(ValueError, match=r"^big_bid_threshold: must be 1..26"):
+        Rules(big_bid_threshold=27)
+    with pytest.raises(ValueError, match=r"^big_bid_multiplier: must be 1..10"):
+        Rules(big_bid_threshold=10, big_bid_multiplier=0)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_mirror_bids_are_the_spades_held(engine: ModuleType) -> None:
+    rules = Rules.preset("mirror")
+    # Deal A: N holds all 13 spades and must bid 13, the others (no spades) nil. N takes
+    # every trick: N-S 13 made, 130, and S's nil +100: 230. E-W: two nils made, 200.
+    r = replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 0), rules)
+    assert r.score_change == (230, 200) and r.contracts == (13, 0)
+    assert r.nil_made == (None, True, True, True) and r.made == (True, None)
+    # Deal B: N holds 12 spades, S the AS: bids 12 and 1, E and W nil. N 12 tricks and S
+    # 1: N-S 13 on 13, 130; E-W's nils made, 200.
+    r = replay(engine, DEAL_B, PLAYS_B, (12, 0, 1, 0), rules)
+    assert r.tricks == (12, 0, 1, 0) and r.score_change == (130, 200)
+    # Any other bid is refused, naming the seat and its spades.
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 5 but holds 13 spades; under "):
+        replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules)
+    with pytest.raises(ValueError, match=r"^bids: seat S bid 0 but holds 1 spades; "):
+        replay(engine, DEAL_B, PLAYS_B, (12, 0, 0, 1), rules)
+    # Without the hands (score_hand) the four bids must add up to the pack's spades.
+    assert engine.score_hand((3, 4, 2, 4), (4, 4, 2, 3), rules).score_change == (51, -80)
+    with pytest.raises(ValueError, match=r"add up to the pack's 13 spades, not 12$"):
+        engine.score_hand((3, 4, 2, 3), (4, 4, 2, 3), rules)
+    jokers = rules.replace(jokers=True)  # 15 spades with the jokers
+    with pytest.raises(ValueError, match=r"add up to the pack's 15 spades, not 13$"):
+        engine.score_hand((3, 4, 2, 4), (4, 4, 2, 3), jokers)
+    assert engine.score_hand((4, 4, 3, 4), (4, 5, 3, 1), jokers).made == (True, False)
+    two = rules.replace(players=2)  # two players hold some of the spades
+    assert engine.score_hand((4, 5), (6, 7), two).score_change == (42, 52)
+    with pytest.raises(ValueError, match=r"add up to at most the pack's 13 spades, not 14$"):
+        engine.score_hand((9, 5), (6, 7), two)
+
+
+def test_mirror_refuses_blind_nil() -> None:
+    with pytest.raises(ValueError, match=r"^bid_rule: 'mirror' is refused with blind_nil"):
+        Rules(bid_rule="mirror")
+    with pytest.raises(ValueError, match=r"^bid_rule: must be one of \('free', 'mirror', 'whiz'"):
+        Rules(bid_rule="bridge", blind_nil=False)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_whiz_bids_are_nil_or_the_spades_held(engine: ModuleType) -> None:
+    rules = Rules.preset("whiz")
+    # Deal A: N (13 spades) bids 13, the others hold no spades and can only bid nil: the
+    # mirror figures, 230 and 200.
+    assert replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 0), rules).score_change == (230, 200)
+    # N may bid nil instead, and takes all 13 tricks: N's nil -100, S's +100, the 13
+    # tricks 13 bags and 13 points: 13; the bags reach the limit once, -100, 3 left: -87.
+    r = replay(engine, DEAL_A, PLAYS_A, (0, 0, 0, 0), rules)
+    assert r.score_change == (-87, 200) and r.bags_after == (3, 0) and r.made == (None, None)
+    # Deal B: N bids its 12 spades, S (the AS) nil, and the AS takes trick 2: N 12 on 12,
+    # 120; S's nil -100 and its trick a bag and a point: 21, 1 bag. E-W: 200.
+    r = replay(engine, DEAL_B, PLAYS_B, (12, 0, 0, 0), rules)
+    assert r.score_change == (21, 200) and r.bags_change == (1, 0)
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 5 but holds 13 spades; under "
+                       r"bid_rule 'whiz' each seat bids nil or exactly its spades$"):  # fmt: skip
+        replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 0), rules)
+    # Without the hands, the number bids are spades of different players: at most 13.
+    # N-S 5 on 6 tricks: 51. E-W: W's 4 on 6, 42; E's nil fails, -100, its trick +1: -57.
+    assert engine.score_hand((3, 0, 2, 4), (4, 1, 2, 6), rules).score_change == (51, -57)
+    with pytest.raises(ValueError, match=r"at most the pack's 13 spades, not 14$"):
+        engine.score_hand((13, 0, 1, 0), (4, 4, 2, 3), rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_suicide_one_nil_in_each_partnership(engine: ModuleType) -> None:
+    rules = Rules.preset("suicide")
+    # Deal A: N bids 13 and S nil; E nil and W 4. N takes every trick: N-S 130 + 100 =
+    # 230; E-W: W's 4 set, -40, E's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (13, 0, 0, 4), rules)
+    assert r.score_change == (230, 60) and r.nil_made == (None, True, True, None)
+    # The nil may be either partner's: N nil and S 5, E 4 and W nil. N takes all 13: S's
+    # 5 is set (no counted trick), -50; N's nil -100; its 13 tricks are bags, +13,
+    # reaching the limit once, -100: -237, 3 bags. E-W: E's 4 set -40, W's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (0, 4, 5, 0), rules)
+    assert r.score_change == (-237, 60) and r.bags_after == (3, 0)
+    refused = [
+        ((5, 0, 0, 2), "E-W bid 0 and 2"),
+        ((5, 0, 2, 4), "N-S bid 5 and 2"),
+        ((0, 0, 0, 4), "N-S bid 0 and 0"),
+        ((5, 4, 4, 0), "N-S bid 5 and 4"),
+    ]
+    for bids, side in refused:
+        with pytest.raises(ValueError, match=f"^bids: side {side}; under bid_rule 'suicide' one "):
+            replay(engine, DEAL_A, PLAYS_A, bids, rules)
+        with pytest.raises(ValueError, match=f"^bids: side {side}; "):
+            engine.score_hand(bids, (13, 0, 0, 0), rules)
+
+
+def test_suicide_needs_four_players() -> None:
+    with pytest.raises(ValueError, match=r"^bid_rule: 'suicide' needs four players"):
+        Rules(bid_rule="suicide", blind_nil=False, players=2)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_minimum_bids(engine: ModuleType) -> None:
+    rules = Rules.preset("minimum-bids")  # 4 a side, the last bidder raised
+    # Deal A: N 3 and S 1 (4), E nil and W 4. N takes every trick: N-S 4 made with 13,
+    # 40 + 9 bags = 49. E-W: W's 4 set, -40; E's nil +100: 60.
+    r = replay(engine, DEAL_A, PLAYS_A, (3, 0, 1, 4), rules)
+    assert r.score_change == (49, 60) and r.bags_change == (9, 0)
+    for bids, side in (((5, 0, 0, 2), "E-W bid 0 and 2"), ((2, 4, 1, 0), "N-S bid 2 and 1")):
+        with pytest.raises(ValueError, match=f"^bids: side {side}; a side bids at least 4 "
+                           r"between its partners \(min_side_bid\)$"):  # fmt: skip
+            replay(engine, DEAL_A, PLAYS_A, bids, rules)
+        with pytest.raises(ValueError, match=f"^bids: side {side}; "):
+            engine.score_hand(bids, (13, 0, 0, 0), rules)
+    # With the nil exemption a side with a nil needs no minimum: E nil and W 2 stand. N-S
+    # 5 made with 13, 58, S's nil +100: 158. E-W: W's 2 set -20, E's nil +100: 80.
+    exempt = rules.replace(min_side_bid_shortfall="nil_exempt", blind_nil=True)
+    assert replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), exempt).score_change == (158, 80)
+    with pytest.raises(ValueError, match=r"^bids: side N-S bid 2 and 1; .*, unless one of "):
+        replay(engine, DEAL_A, PLAYS_A, (2, 4, 1, 0), exempt)
+    # A least number bid of 2: a 1 is refused, a nil is not (N's nil fails with 1 trick,
+    # -100 + 1, S's 4 made, 40: -59; E-W 8 made: 80).
+    two = Rules(min_number_bid=2)
+    with pytest.raises(ValueError, match=r"^bids: seat N bid 1; a number bid is at least 2 "):
+        engine.score_hand((1, 3, 4, 5), (1, 3, 4, 5), two)
+    assert engine.score_hand((0, 3, 4, 5), (1, 3, 4, 5), two).score_change == (-59, 80)
+
+
+def test_minimum_bid_fields_are_checked() -> None:
+    refused = [
+        ({"min_side_bid": 4}, r"^min_side_bid: with min_side_bid_shortfall 'raise' a side's "),
+        ({"min_side_bid": 4, "blind_nil": False, "players": 2}, r"^min_side_bid: needs four "),
+        ({"bid_rule": "whiz", "blind_nil": False, "min_number_bid": 2}, r"^min_number_bid: must "),
+        ({"min_side_bid_shortfall": "nil_exempt"}, r"^min_side_bid_shortfall: must stay 'raise'"),
+        ({"min_side_bid": 14}, r"^min_side_bid: must be 0..13"),
+        ({"min_number_bid": 0}, r"^min_number_bid: must be 1..13"),
+    ]
+    for fields, message in refused:
+        with pytest.raises(ValueError, match=message):
+            Rules(**fields)
+
+
+def test_nil_passing_exchange_is_checked() -> None:
+    rules = Rules.preset("nil-passing")  # 2 cards each way after a seen nil
+    # Deal A: N bids nil and S 4. N passes its AS KS, S its two lowest, 3D 2D.
+    held = ["QJT98765432..32.", DEAL_A[1], "AK..AKQJT987654.", DEAL_A[3]]
+    reference.check_blind_nil_exchange(DEAL_A, held, (0, 3, 4, 3), [], rules)
+    # Only a seen nil beside a partner's number passes: not two nils, not a blind nil.
+    for bids, blind in (((0, 3, 0, 3), []), ((0, 3, 4, 3), [0])):
+        with pytest.raises(ValueError, match=r"^seat N: hand changed, but no nil or blind nil "):
+            reference.check_blind_nil_exchange(DEAL_A, held, bids, blind, rules)
+    three = ["JT98765432..432.", DEAL_A[1], "AKQ..AKQJT98765.", DEAL_A[3]]
+    with pytest.raises(ValueError, match=r"^seat N: passed 3 cards to S in the nil exchange, "):
+        reference.check_blind_nil_exchange(DEAL_A, three, (0, 3, 4, 3), [], rules)
+
+
+def test_nil_exchange_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^nil_exchange: must be 0..3 cards"):
+        Rules(nil_exchange=4)
+    with pytest.raises(ValueError, match=r"^nil_exchange: needs four players"):
+        Rules(nil_exchange=2, players=2)
+    with pytest.raises(ValueError, match=r"^nil_exchange: must be 0 under bid_rule 'mirror'"):
+        Rules(nil_exchange=2, bid_rule="mirror", blind_nil=False)

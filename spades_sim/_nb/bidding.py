@@ -1,4 +1,12 @@
-"""Bidding: hand evaluation and the count, pagat and partner-aware bidders; blind nil.
+"""Bidding: hand evaluation and the count, pagat and partner-aware bidders; blind nil;
+the bids the table's bid rule allows.
+
+``bid_range_nb`` says which bids the bid rule (``RuleField.bid_rule``) allows a bidder
+and ``legal_bid_nb`` turns any bid into an allowed one (the nearest: a nil stays nil
+where nil is allowed, a number is brought into the allowed numbers, and a bidder with
+no number allowed bids nil); every policy's bid goes through it (``prepare.ask_bid_nb``
+and the lock-step bidding), so a bid forced by the rule is the bid. ``bid_error_nb``
+checks recorded bids against the rule.
 
 Every function sees only the bidder's own ``hand`` and the public table state ``info``
 (bids so far, scores, bags). The evaluations (``count_value_nb``, ``pagat_value_nb``,
@@ -13,12 +21,15 @@ from numba import njit
 
 from spades_sim._nb.bitboard import (
     ONE,
+    SPADE_MASK,
     holding_nb,
     popcount_nb,
 )
 from spades_sim._nb.enums import (
+    BidError,
     BidParam,
     BidPolicy,
+    BidRuleId,
     InfoSlot,
     PartnerParam,
     RandomBidParam,
@@ -33,6 +44,111 @@ from spades_sim._nb.rng import (
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
 
 OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own parameters
+
+
+@njit(inline="always", cache=True)
+def bid_rules_nb(rules):
+    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars."""
+    return (
+        rules[RuleField.bid_rule], rules[RuleField.min_side_bid],
+        rules[RuleField.min_number_bid], rules[RuleField.min_side_bid_nil_exempt],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def bid_range_core_nb(table, spades, partner_bid):
+    """The bids the bid rule allows a bidder holding ``spades`` spades whose partner bid
+    ``partner_bid`` (-1: not yet, or no partner): (nil allowed, lowest number, highest
+    number), no number when lowest > highest. ``table`` is ``bid_rules_nb``'s tuple: the
+    bid rule (a ``BidRuleId``) and the minimum bids. Selects only, no branch: the
+    lock-step bidding calls it for 64 deals at once."""
+    bid_rule, min_side, min_number, nil_exempt = table
+    mirror = bid_rule == BidRuleId.mirror
+    # mirror and whiz: the one number allowed is the spades held (none without spades)
+    by_spades = mirror | (bid_rule == BidRuleId.whiz)
+    # suicide: the first partner to bid may nil or bid 4 or more; after a nil the other
+    # bids 4 or more, after a number it bids nil
+    suicide = bid_rule == BidRuleId.suicide
+    nil_ok = ((not mirror) | (spades == 0)) & ((not suicide) | (partner_bid != 0))
+    lo = max(spades, 1) if by_spades else (4 if suicide else min_number)
+    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else 13)
+    # minimum side bid: the side's last bidder (its partner has bid, 0 for a nil) bids
+    # what the side still needs, a nil only once the partner's number reaches it; with
+    # the nil exemption a side with a nil needs no minimum
+    need = max(min_side - partner_bid, 0) if partner_bid >= 0 else 0
+    need = 0 if (nil_exempt != 0) & (partner_bid == 0) else need
+    nil_ok = nil_ok & ((need == 0) | (nil_exempt != 0))
+    lo = max(lo, need)
+    return nil_ok, np.int64(lo), np.int64(hi)
+
+
+@njit(inline="always", cache=True)
+def legal_bid_core_nb(table, bid, spades, partner_bid):
+    """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
+    nil is allowed, a number (or a nil where it is not allowed) is brought into the
+    allowed numbers, and with no number allowed the bid is nil."""
+    nil_ok, lo, hi = bid_range_core_nb(table, spades, partner_bid)
+    number = min(max(bid, lo), hi)
+    return np.int64(0) if ((bid == 0) & nil_ok) | (lo > hi) else number
+
+
+@njit(inline="always", cache=True)
+def bid_range_nb(rules, hand, partner_bid):
+    """``bid_range_core_nb`` for the bidder holding ``hand`` under the rule array."""
+    spades = popcount_nb(hand & SPADE_MASK)
+    return bid_range_core_nb(bid_rules_nb(rules), spades, partner_bid)
+
+
+@njit(inline="always", cache=True)
+def legal_bid_nb(rules, bid, hand, partner_bid):
+    """``legal_bid_core_nb`` for the bidder holding ``hand`` under the rule array."""
+    spades = popcount_nb(hand & SPADE_MASK)
+    return legal_bid_core_nb(bid_rules_nb(rules), bid, spades, partner_bid)
+
+
+@njit(cache=True)
+def bid_error_nb(rules, bids, hands, has_hands):
+    """Why a hand's recorded ``bids`` (per seat) break the bid rule: (``BidError`` code,
+    seat or -1). With ``has_hands`` each seat's bid is checked against its ``hands``
+    entry (the cards it held when it bid); without, only what the bids alone can show
+    (under ``mirror`` four players' bids are all the pack's spades, two players' at most
+    that; under ``whiz`` the number bids at most that). Under ``suicide`` the seat is the
+    side whose partners did not bid one nil and one 4 or more."""
+    players = rules[RuleField.players]
+    rule = rules[RuleField.bid_rule]
+    mirror = rule == BidRuleId.mirror
+    if mirror or rule == BidRuleId.whiz:
+        if has_hands:
+            for s in range(players):
+                spades = popcount_nb(hands[s] & SPADE_MASK)
+                # whiz lets any seat bid nil; mirror only a seat without spades
+                if bids[s] != spades and (mirror or bids[s] != 0):
+                    return BidError.not_spades, s
+        else:
+            total = 0
+            for s in range(players):
+                total += bids[s]
+            pack = 15 if rules[RuleField.jokers] else 13
+            if total > pack or (mirror and players == 4 and total != pack):
+                return BidError.pack_spades, -1
+    if rule == BidRuleId.suicide:
+        # whoever decided, each side ends with one nil and one bid of 4 or more
+        for side in range(2):
+            a, b = bids[side], bids[side + 2]
+            if not ((a == 0 and b >= 4) or (b == 0 and a >= 4)):
+                return BidError.suicide_pair, side
+    for s in range(players):
+        if 0 < bids[s] < rules[RuleField.min_number_bid]:
+            return BidError.below_min_bid, s
+    if rules[RuleField.min_side_bid] > 0:
+        # whoever bid last, a side reaches the minimum (with the nil exemption, unless
+        # it has a nil)
+        for side in range(2):
+            a, b = bids[side], bids[side + 2]
+            exempt = rules[RuleField.min_side_bid_nil_exempt] != 0 and (a == 0 or b == 0)
+            if a + b < rules[RuleField.min_side_bid] and not exempt:
+                return BidError.below_side_min, side
+    return BidError.ok, -1
 
 
 @njit(cache=True, forceinline=True)

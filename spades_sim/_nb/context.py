@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bidding import blind_nil_wanted_nb, counting_bid_nb
+from spades_sim._nb.bidding import bid_range_nb, blind_nil_wanted_nb, counting_bid_nb
 from spades_sim._nb.bitboard import popcount_nb, select_bit_nb
 from spades_sim._nb.enums import COUNT_DEFAULTS, HEURISTIC_DEFAULTS, BidPolicy, InfoSlot, RuleField
 from spades_sim._nb.heuristic import heuristic_play_nb as heuristic_cards_nb
@@ -45,10 +45,13 @@ RULE_NAMES = tuple(
     for name in RuleField._fields
 )
 RulesView = namedtuple("RulesView", RULE_NAMES)
+if len(RULE_NAMES) != 25:  # pragma: no cover - a new rule field must be added below
+    raise ImportError("rules_view_nb lists 25 rule fields; RuleField has another count")
 
 BID_FIELDS = (
     "hand", "seat", "side", "players", "dealer", "first_to_act", "bids", "nils",
-    "partner_bid", "scores", "bags", "rules", "params", "rand", "info", "rule_array",
+    "partner_bid", "nil_allowed", "min_bid", "max_bid", "scores", "bags", "rules", "params",
+    "rand", "info", "rule_array",
 )  # fmt: skip
 BidContext = namedtuple("BidContext", BID_FIELDS)
 
@@ -73,18 +76,23 @@ def rules_view_nb(rules):
     return RulesView(
         rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7],
         rules[8], rules[9], rules[10], rules[11], rules[12], rules[13], rules[14], rules[15],
-        rules[16], rules[17],
+        rules[16], rules[17], rules[18], rules[19], rules[20], rules[21], rules[22], rules[23],
+        rules[24],
     )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def bid_context_nb(hand, seat, info, rules, params, rand):
-    """The :data:`BidContext` of a bid (``params``: the policy's named parameters)."""
+    """The :data:`BidContext` of a bid (``params``: the policy's named parameters); the
+    bids the bid rule allows it (``bidding.bid_range_nb``) as ``nil_allowed`` and the
+    numbers ``min_bid`` .. ``max_bid`` (none when ``min_bid > max_bid``)."""
     table = borrow_nb(info)
+    partner_bid = info[InfoSlot.bids + (seat ^ 2)]
+    nil_ok, lo, hi = bid_range_nb(rules, hand, partner_bid)
     return BidContext(
         hand, seat, seat & 1, info[InfoSlot.players], info[InfoSlot.dealer],
         info[InfoSlot.first_to_act], table[InfoSlot.bids : InfoSlot.bids + 4],
-        table[InfoSlot.nil : InfoSlot.nil + 4], info[InfoSlot.bids + (seat ^ 2)],
+        table[InfoSlot.nil : InfoSlot.nil + 4], partner_bid, nil_ok, lo, hi,
         table[InfoSlot.scores : InfoSlot.scores + 2], table[InfoSlot.bags : InfoSlot.bags + 2],
         rules_view_nb(rules), params, rand, table, borrow_nb(rules),
     )  # fmt: skip

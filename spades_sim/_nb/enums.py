@@ -11,7 +11,9 @@ The contracts:
 
 - ``RuleField``: the int64 rule array ``Rules.lower()`` fills (booleans as 0/1,
   ``first_lead`` as ``first_lead_two_clubs``, ``spades_lead`` as ``spades_any_time``,
-  ``loss_threshold`` as ``has_loss_threshold`` plus ``loss_threshold``). Append only.
+  ``loss_threshold`` as ``has_loss_threshold`` plus ``loss_threshold``,
+  ``big_bid_threshold`` None as 0, ``bid_rule`` as its ``BidRuleId``). Append only.
+  ``BidError``: why recorded bids break the bid rule (``bidding.bid_error_nb``).
 - ``InfoSlot``: the public table state ``info`` a policy may read (int64).
 - ``OutI8``/``OutI32``/``GameOut``: rows of the output blocks. They are built from
   ``spades_sim.schema`` (each column's ``block``), so the row of a column is declared
@@ -76,10 +78,26 @@ class RuleFieldT(NamedTuple):
     has_loss_threshold: int
     loss_threshold: int
     max_hands: int
+    big_bid_threshold: int  # 0: off
+    big_bid_multiplier: int
+    bid_rule: int  # a ``BidRuleId``
+    min_side_bid: int  # 0: off
+    min_number_bid: int
+    min_side_bid_nil_exempt: int
+    nil_exchange: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
 N_RULE_FIELDS = len(RuleField)
+
+# What a bid may be (``rules[RuleField.bid_rule]``), by the values of ``rules.BidRule``.
+BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz", "suicide"))
+
+# Why a hand's recorded bids break the bid rule (``bidding.bid_error_nb``).
+BidError = _positions(
+    "BidErrorT",
+    ("ok", "not_spades", "pack_spades", "suicide_pair", "below_min_bid", "below_side_min"),
+)
 
 
 # --- The table state a policy may read (``info``, int64) ------------------------------

@@ -18,10 +18,13 @@ from numba import njit
 
 from spades_sim._nb.bidding import (
     OWN_SLOT,
+    bid_rules_nb,
     blind_nil_core_nb,
     counting_bid_core_nb,
+    legal_bid_core_nb,
     partner_aware_core_nb,
 )
+from spades_sim._nb.bitboard import SPADE_MASK, popcount_nb
 from spades_sim._nb.deal import DECISION_COUNTER_BASE
 from spades_sim._nb.enums import (
     LANES,
@@ -103,7 +106,7 @@ def bid_lanes_four_nb(rules, params, lanes, forced_seat):
             _counting_nb(ns, ew, lanes, BidPolicy.pagat)
         if aware:
             _aware_nb(rules, ns, ew, lanes)
-        _settle_nb(ns, ew, lanes, forced_seat)
+        _settle_nb(rules, ns, ew, lanes, forced_seat)
 
 
 @njit(cache=True)
@@ -117,7 +120,7 @@ def bid_lanes_count_four_nb(rules, params, lanes, forced_seat):
         _bidder_nb(rules, ns, ew, lanes, k)
         if count:
             _counting_nb(ns, ew, lanes, BidPolicy.count)
-        _settle_nb(ns, ew, lanes, forced_seat)
+        _settle_nb(rules, ns, ew, lanes, forced_seat)
 
 
 @njit(inline="always", cache=True)
@@ -268,10 +271,12 @@ def _aware_nb(rules, ns, ew, lanes):
 
 
 @njit(inline="always", cache=True)
-def _settle_nb(ns, ew, lanes, forced_seat):
+def _settle_nb(rules, ns, ew, lanes, forced_seat):
     """Each deal's bid from its bidder's own policy (blind nil first), clamped to 0..13
-    with out-of-range bids counted, or the forced seat's given bid, stored under the
+    with out-of-range bids counted and made what the bid rule allows (as
+    ``prepare.ask_bid_nb`` does), or the forced seat's given bid, stored under the
     bidder's seat."""
+    bid_rules = bid_rules_nb(rules)  # scalars before the loop, which it vectorises
     # which bidder each side runs, as flags (tests of one policy id against several
     # values would become a switch, which the vectoriser refuses)
     random_ns, random_ew = ns[0] == BidPolicy.random, ew[0] == BidPolicy.random
@@ -292,7 +297,12 @@ def _settle_nb(ns, ew, lanes, forced_seat):
         bad = (bid < 0) | (bid > 13)
         asked = np.int64(blind | forced) ^ 1
         lanes[lane_at_nb(DealLane.errors, b)] += np.int64(bad) & asked
-        bid = 0 if blind else min(max(bid, 0), 13)
+        bid = min(max(bid, 0), 13)
+        spades = popcount_nb(np.uint64(lanes[lane_at_nb(DealLane.hand, b)]) & SPADE_MASK)
+        allowed = legal_bid_core_nb(
+            bid_rules, bid, spades, lanes[lane_at_nb(DealLane.partner_bid, b)]
+        )
+        bid = 0 if blind else (bid if forced else allowed)
         kind = 2 if blind else (forced_kind if forced else (1 if bid == 0 else 0))
         for s in range(4):
             # blended, not selected: ``seat == s`` for s = 0..3 would become a switch

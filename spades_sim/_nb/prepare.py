@@ -18,7 +18,7 @@ rollouts nor the two-player code. Randomness comes from the hand's stream ``key`
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bidding import blind_nil_wanted_nb
+from spades_sim._nb.bidding import blind_nil_wanted_nb, legal_bid_nb
 from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import (
     DECISION_COUNTER_BASE,
@@ -62,16 +62,20 @@ def blind_nil_allowed_nb(rules, info, seat):
 
 @njit(inline="always", cache=True)
 def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
-    """One seat's bid through its side's policy; an out-of-range bid counts as an error."""
+    """One seat's bid through its side's policy; an out-of-range bid counts as an error.
+    The bid is then what the bid rule allows (``bidding.legal_bid_nb``: a forced bid is
+    the bid, an illegal one the nearest allowed)."""
     rand = key + np.uint64(counter) * GOLDEN
     hand = masks[MaskSlot.hands + seat]
     if seat & 1:
         bid = bid_ew(hand, seat, info, rules, params[ParamRow.bid + 1], rand)
     else:
         bid = bid_ns(hand, seat, info, rules, params[ParamRow.bid], rand)
+    error = 0
     if bid < 0 or bid > 13:
-        return min(max(bid, 0), 13), 1
-    return bid, 0
+        bid = min(max(bid, 0), 13)
+        error = 1
+    return legal_bid_nb(rules, bid, hand, info[InfoSlot.bids + (seat ^ 2)]), error
 
 
 @njit(inline="always", cache=True)
@@ -223,21 +227,37 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
 
 @njit(inline="always", cache=True)
 def exchange_four_nb(rules, info, masks):
-    """The blind nil exchange after the bids: a blind nil bidder whose partner did not
-    also bid blind nil swaps ``blind_nil_exchange`` cards with the partner."""
-    exchange = rules[RuleField.blind_nil_exchange]
+    """The exchanges after the bids: a blind nil bidder whose partner did not also bid
+    blind nil swaps ``blind_nil_exchange`` cards with the partner; a nil bidder whose
+    partner bid a number swaps ``nil_exchange`` cards with it (the nil bidder passes its
+    most dangerous cards either way)."""
+    exchange_four_kind_nb(rules[RuleField.blind_nil_exchange], 2, info, masks)
+    exchange_four_kind_nb(rules[RuleField.nil_exchange], 1, info, masks)
+
+
+@njit(inline="always", cache=True)
+def exchange_four_kind_nb(exchange, kind, info, masks):
+    """``exchange`` cards swapped in each side where one partner bid nil of ``kind`` (2
+    blind, 1 seen) and the other did not (blind: not blind nil; seen: a number)."""
     if exchange > 0:
         for side in range(2):
             a, b = side, side + 2
-            if (info[InfoSlot.nil + a] == 2) != (info[InfoSlot.nil + b] == 2):
-                nil_seat, partner = (a, b) if info[InfoSlot.nil + a] == 2 else (b, a)
+            ka, kb = info[InfoSlot.nil + a], info[InfoSlot.nil + b]
+            if kind == 2:
+                swap = (ka == 2) != (kb == 2)
+            else:
+                swap = ((ka == 1) & (kb == 0)) | ((kb == 1) & (ka == 0))
+            if swap:
+                nil_seat, partner = (a, b) if ka == kind else (b, a)
                 # the flag from the table, not a constant: pass_cards_nb is then
                 # compiled once, not once per literal True/False
                 give = pass_cards_nb(
-                    masks[MaskSlot.hands + nil_seat], exchange, info[InfoSlot.nil + nil_seat] == 2
+                    masks[MaskSlot.hands + nil_seat],
+                    exchange,
+                    info[InfoSlot.nil + nil_seat] == kind,
                 )
                 take = pass_cards_nb(
-                    masks[MaskSlot.hands + partner], exchange, info[InfoSlot.nil + partner] == 2
+                    masks[MaskSlot.hands + partner], exchange, info[InfoSlot.nil + partner] == kind
                 )
                 masks[MaskSlot.hands + nil_seat] = (masks[MaskSlot.hands + nil_seat] & ~give) | take
                 masks[MaskSlot.hands + partner] = (masks[MaskSlot.hands + partner] & ~take) | give

@@ -1,7 +1,8 @@
 """Scoring as pure functions: one side's hand score, and the end-of-game test.
 
-``side_score_nb`` implements docs/rules.md "Scoring a hand" for one side (a partnership, or a
-lone player with two players); ``game_result_nb`` implements "Ending a game".
+``side_score_nb`` implements docs/rules.md "Scoring a hand" (big bids included) for one
+side (a partnership, or a lone player with two players); ``game_result_nb`` implements
+"Ending a game".
 """
 
 import numpy as np
@@ -19,6 +20,15 @@ def member_nb(rules, bid, nil_kind, tricks):
     value = rules[RuleField.blind_nil_value] if nil_kind == 2 else rules[RuleField.nil_value]
     made = tricks == 0
     return 0, 0, tricks, value if made else -value, 1 if made else 0
+
+
+@njit(inline="always", cache=True)
+def big_bid_factor_nb(rules, contract):
+    """What the contract points of ``contract`` are multiplied by: ``big_bid_multiplier``
+    from ``big_bid_threshold`` tricks up (0 is off), else 1."""
+    threshold = rules[RuleField.big_bid_threshold]
+    big = (threshold > 0) & (contract >= threshold)
+    return rules[RuleField.big_bid_multiplier] if big else 1
 
 
 @njit(inline="always", cache=True)
@@ -71,11 +81,11 @@ def side_score_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
             bags += counted
     elif counted >= contract:
         made = 1
-        points += 10 * contract
+        points += 10 * contract * big_bid_factor_nb(rules, contract)
         bags += counted - contract
     else:
         made = 0
-        points -= 10 * contract
+        points -= 10 * contract * big_bid_factor_nb(rules, contract)
     if as_bags:
         bags += nil_tricks
     points += bags

@@ -28,11 +28,11 @@ from tqdm import tqdm
 from spades_sim._nb import odds as nb
 from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
-from spades_sim.cards import Hand, format_card, format_hand, seat_name
+from spades_sim.cards import SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
-from spades_sim.rules import Rules
+from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
@@ -228,6 +228,11 @@ def nil_odds(
     dd_n = min(n, dd_completions) if defense == "double-dummy" else 0
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
+    if rules.bid_rule is BidRule.MIRROR:
+        raise ValueError(
+            "rules: under bid_rule 'mirror' every bid is the spades held, so there is no "
+            "choice of nil to weigh"
+        )
     if blind and not rules.blind_nil:
         raise ValueError("blind: these rules do not allow blind nil (blind_nil = false)")
     if blind and rules.blind_nil_min_deficit > 0:
@@ -240,12 +245,42 @@ def nil_odds(
     )
     hero = conditions.hero
     fixed_dealer = -1 if dealer is None else seat_of(dealer, rules.players, "dealer")
+    suicide = rules.bid_rule is BidRule.SUICIDE
+    if suicide or rules.min_side_bid:
+        # the first partner to bid is free (suicide: it chooses who nils); the other's
+        # bid follows from it, so the seat must bid before its partner
+        rule = "bid_rule 'suicide'" if suicide else "min_side_bid"
+        if fixed_dealer < 0 or (hero - fixed_dealer - 1) % 4 >= 2:
+            raise ValueError(
+                f"dealer: under {rule} the second partner's bid depends on the first's; give "
+                f"a dealer after whom {seat_name(hero, 4)} bids before its partner"
+            )
+    least = 4 if suicide else rules.min_number_bid
+    if least > 1:
+        if number_bids is None:
+            own = max(_own_number_bid(spec, hero, conditions.hand), least)
+            number_bids = [b for b in (own - 1, own, own + 1) if least <= b <= 13]
+        if any(int(b) < least for b in number_bids):
+            what = "bid_rule 'suicide'" if suicide else "min_number_bid"
+            raise ValueError(
+                f"number_bids: under {what} a number bid is at least {least}, got "
+                f"{list(number_bids)}"
+            )
+    spades = (int(conditions.hand) & SPADE_MASK).bit_count()
+    if rules.bid_rule is BidRule.WHIZ and number_bids is None:
+        # nil or the spades held: the one number bid to weigh nil against
+        number_bids = [spades] if spades else []
     if number_bids is None:
         own = _own_number_bid(spec, hero, conditions.hand)
         number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
     candidates = sorted({int(b) for b in number_bids})
     if any(not 1 <= b <= 13 for b in candidates):
         raise ValueError(f"number_bids: each must be 1..13, got {list(number_bids)}")
+    if rules.bid_rule is BidRule.WHIZ and candidates not in ([spades], []):
+        raise ValueError(
+            f"number_bids: under bid_rule 'whiz' the only number bid is the {spades} spades "
+            f"held, got {list(number_bids)}"
+        )
     bids = np.array([0, *candidates], dtype=np.int64)
     kinds = np.array([2 if blind else 1] + [0] * len(candidates), dtype=np.int64)
     sums = np.zeros(len(bids))

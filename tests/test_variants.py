@@ -1,0 +1,302 @@
+"""The table variants beyond the rule sheets, end to end: each variant preset simulates
+hands and games from the command line, counts in aggregate mode exactly what its rows
+say, gives the same rows whatever the thread count, and its simulated hands replay
+through the reference engine (a small sample here; ``-m slow`` a large one).
+
+The hand-worked examples of each variant, through both engines, are in
+``tests/test_presets.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from test_aggregate import assert_same_analyses
+from test_engine import WILD_BIDDING, check_games_against_reference, check_hands_against_reference
+
+from spades_sim import Rules, nb, nil_odds, simulate_games, simulate_hands
+from spades_sim.cli import cli
+from spades_sim.dataset import load, load_games
+from spades_sim.simulate import record_hands
+
+BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
+
+VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing")
+"""The presets of the table variants (their rules: docs/rules.md)."""
+
+
+def _ok(*args: str | Path) -> str:
+    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_cli_hands_and_games(tmp_path: Path, preset: str) -> None:
+    common = ("--rules", preset, "--seed", "3", "--quiet", "--out")
+    hands = json.loads(_ok("simulate", "--hands", "300", *common, tmp_path / "h"))
+    assert hands["hands"] == 300
+    assert len(load(tmp_path / "h", columns=["bid"])) == 300 * 4
+    games = json.loads(_ok("simulate", "--games", "5", *common, tmp_path / "g"))
+    assert games["games"] == 5 and len(load_games(tmp_path / "g")) == 5
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_aggregate_counts_what_the_rows_say(preset: str) -> None:
+    rules = Rules.preset(preset)
+    kwargs = {"seed": 8, "rules": rules, "bidding": "count", "play": "random"}
+    rows = simulate_hands(1500, **kwargs)  # type: ignore[arg-type]
+    agg = simulate_hands(1500, aggregate=("spades", "side_contract"), **kwargs)  # type: ignore[arg-type]
+    for keys in ([], ["spades"], ["side_contract"], ["bid"], ["nil", "blind_nil"]):
+        assert_same_analyses(rows, agg, keys)
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_same_rows_whatever_the_threads(preset: str) -> None:
+    rules = Rules.preset(preset, max_hands=30)
+    kwargs = {"seed": 5, "rules": rules, "bidding": WILD_BIDDING}
+    one = simulate_hands(3000, threads=1, chunk_size=3000, play="random", **kwargs)  # type: ignore[arg-type]
+    two = simulate_hands(3000, threads=2, chunk_size=700, play="random", **kwargs)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(one, two)
+    games_one = simulate_games(20, threads=1, chunk_size=20, **kwargs)  # type: ignore[arg-type]
+    games_two = simulate_games(20, threads=2, chunk_size=3, **kwargs)  # type: ignore[arg-type]
+    for a, b in zip(games_one, games_two, strict=True):
+        pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_kernel_matches_reference_on_variant_hands(preset: str) -> None:
+    rules = Rules.preset(preset)
+    check_hands_against_reference(rules, 150, seed=14, bidding=WILD_BIDDING)
+    check_hands_against_reference(rules, 100, seed=15, bidding="count")
+    check_games_against_reference(rules.replace(max_hands=30), 4, seed=16, bidding="count")
+
+
+def test_nil_passing_exchanges_after_seen_nils_only() -> None:
+    rules = Rules.preset("nil-passing")
+    chunk = record_hands(400, seed=9, rules=rules, bidding=WILD_BIDDING, play="random")
+    held = chunk.hands["hand"].reshape(-1, 4)
+    dealt = chunk.plays["dealt"].astype(held.dtype)
+    bids = chunk.hands["bid"].reshape(-1, 4)
+    kinds = chunk.hands["nil"].reshape(-1, 4).astype(int)
+    blind = chunk.hands["blind_nil"].reshape(-1, 4).astype(bool)
+    for side in (0, 1):
+        a, b = side, side + 2
+        seen = ((kinds[:, a] == 1) & (bids[:, b] > 0)) | ((kinds[:, b] == 1) & (bids[:, a] > 0))
+        seen &= ~(blind[:, a] | blind[:, b])
+        changed = (held[:, a] != dealt[:, a]) | (held[:, b] != dealt[:, b])
+        assert (changed == seen).all() and seen.any()
+        assert (np.bitwise_count(held[:, a] ^ dealt[:, a])[seen] == 4).all()  # 2 out, 2 in
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_kernel_matches_reference_on_many_variant_hands(preset: str) -> None:
+    rules = Rules.preset(preset)
+    check_hands_against_reference(rules, 20_000, seed=114, bidding=WILD_BIDDING)
+    check_hands_against_reference(rules, 10_000, seed=115, bidding="count")
+    check_games_against_reference(rules, 300, seed=116, bidding="count")
+
+
+# --- Bid rules: every bidder bids what the rule allows ---------------------------------
+
+
+@nb.bidder
+def always_seven(ctx):  # type: ignore[no-untyped-def]
+    return 7
+
+
+@nb.bidder
+def lowest_allowed(ctx):  # type: ignore[no-untyped-def]
+    # the range the engine tells a bidder: nil when allowed, else the least number
+    if ctx.nil_allowed:
+        return 0
+    return ctx.min_bid
+
+
+def _spades(frame: pd.DataFrame) -> pd.Series:
+    return frame["spades"].astype(int)
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_mirror_builtin_bidders_bid_their_spades(bidding: str) -> None:
+    rules = Rules.preset("mirror")
+    # lock-step (random play) and scalar (recorded play) kernels alike
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    assert (lanes.bid.astype(int) == _spades(lanes)).all()
+    assert (lanes.nil == (lanes.spades == 0)).all() and not lanes.blind_nil.any()
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    assert (scalar.hands["bid"] == scalar.hands["spades"]).all()
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_whiz_builtin_bidders_bid_nil_or_their_spades(bidding: str) -> None:
+    rules = Rules.preset("whiz")
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    bid = lanes.bid.astype(int)
+    assert ((bid == _spades(lanes)) | lanes.nil).all() and (lanes.nil == (bid == 0)).all()
+    assert (lanes.nil[lanes.spades == 0]).all()  # no spades: nil is the only bid
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    h = scalar.hands
+    assert ((h["bid"] == h["spades"]) | (h["bid"] == 0)).all()
+    if bidding == WILD_BIDDING:  # a bidder that goes nil some of the time keeps its nils
+        assert (lanes.nil & (lanes.spades > 0)).any()
+
+
+def _suicide_pairs_ok(bids: np.ndarray) -> bool:
+    """Per deal (rows of four seats' bids): one nil and one 4 or more in each side."""
+    for a, b in ((bids[:, 0], bids[:, 2]), (bids[:, 1], bids[:, 3])):
+        if not (((a == 0) & (b >= 4)) | ((b == 0) & (a >= 4))).all():
+            return False
+    return True
+
+
+def _first_partner_nils(frame: pd.DataFrame) -> np.ndarray:
+    """Per deal and side: whether the side's first bidder (from the dealer's left) nils."""
+    bids = frame.bid.to_numpy(int).reshape(-1, 4)
+    dealer = frame.dealer.to_numpy(int).reshape(-1, 4)[:, 0]
+    first = (dealer + 1) % 4  # the first bidder; its side's first is it, the other's next
+    out = []
+    for side in (0, 1):
+        seat = np.where(first % 2 == side, first, (first + 1) % 4)
+        out.append(bids[np.arange(len(bids)), seat] == 0)
+    return np.stack(out, axis=1)
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_suicide_builtin_bidders_one_nil_each_side(bidding: str) -> None:
+    rules = Rules.preset("suicide")
+    lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+    assert _suicide_pairs_ok(lanes.bid.to_numpy(int).reshape(-1, 4))
+    scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+    assert _suicide_pairs_ok(scalar.hands["bid"].astype(int).reshape(-1, 4))
+    if bidding == WILD_BIDDING:  # the first partner's policy chooses: both ways happen
+        first_nils = _first_partner_nils(lanes)
+        assert first_nils.any() and not first_nils.all()
+
+
+def _sides_reach(bids: np.ndarray, least: int, nil_exempt: bool) -> bool:
+    """Per deal: each side's bids add up to ``least`` (or, exempt, hold a nil)."""
+    for a, b in ((bids[:, 0], bids[:, 2]), (bids[:, 1], bids[:, 3])):
+        exempt = nil_exempt & ((a == 0) | (b == 0))
+        if not ((a + b >= least) | exempt).all():
+            return False
+    return True
+
+
+@pytest.mark.parametrize("bidding", BUILTIN_BIDDERS)
+def test_minimum_bids_builtin_bidders_reach_them(bidding: str) -> None:
+    for rules, exempt in (
+        (Rules.preset("minimum-bids", min_number_bid=2), False),
+        (Rules(min_side_bid=5, min_side_bid_shortfall="nil_exempt"), True),
+    ):
+        lanes = simulate_hands(700, seed=2, rules=rules, bidding=bidding, play="random")
+        bids = lanes.bid.to_numpy(int).reshape(-1, 4)
+        assert _sides_reach(bids, rules.min_side_bid, exempt)
+        assert not ((bids > 0) & (bids < rules.min_number_bid)).any()
+        scalar = record_hands(300, seed=2, rules=rules, bidding=bidding, play="random")
+        assert _sides_reach(
+            scalar.hands["bid"].astype(int).reshape(-1, 4), rules.min_side_bid, exempt
+        )
+        if bidding == WILD_BIDDING and exempt:  # blind nils go through: they are nils
+            assert lanes.blind_nil.any()
+
+
+@pytest.mark.parametrize("preset", ["mirror", "whiz", "suicide", "minimum-bids"])
+def test_monte_carlo_bids_what_the_rule_allows(preset: str) -> None:
+    rules = Rules.preset(preset)
+    df = simulate_hands(8, seed=3, rules=rules, bidding="monte-carlo:samples=4", play="random")
+    if preset == "suicide":
+        assert _suicide_pairs_ok(df.bid.to_numpy(int).reshape(-1, 4))
+    elif preset == "minimum-bids":
+        assert _sides_reach(df.bid.to_numpy(int).reshape(-1, 4), 4, False)
+    else:
+        assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
+
+
+def test_mirror_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("mirror")
+    # A bid the rule does not allow is replaced by the allowed one; the context says
+    # which: nil only without spades, else min_bid = max_bid = the spades.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    assert (df.bid.astype(int) == _spades(df)).all()
+    errors = simulate_hands(40, seed=4, rules=Rules(), bidding=bidding, play="random")
+    assert (errors[errors.side == 0].bid == 7).all() and (errors[errors.side == 1].bid == 0).all()
+
+
+def test_whiz_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("whiz")
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    ns, ew = df[df.side == 0], df[df.side == 1]
+    assert (ns.bid.astype(int) == _spades(ns)).all()  # a number becomes the spades held
+    assert (ew.bid == 0).all()  # nil is always allowed under whiz
+
+
+def test_suicide_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("suicide")
+    # always_seven: its side's first bidder bids 7, so the second must nil. The other side
+    # bids the least it is allowed: nil first, then the partner's least number, 4.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    bids = df.bid.to_numpy(int).reshape(-1, 4)
+    assert _suicide_pairs_ok(bids)
+    first_nils = _first_partner_nils(df)
+    assert not first_nils[:, 0].any() and set(bids[:, [0, 2]].ravel()) == {0, 7}
+    assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
+
+
+def test_minimum_bids_user_bidders_get_the_allowed_bid() -> None:
+    rules = Rules.preset("minimum-bids")
+    # always_seven: 7 and 7, nothing to raise. The other side bids the least allowed: its
+    # first bidder nil, the last then the 4 the side needs.
+    bidding = {"ns": always_seven, "ew": lowest_allowed}
+    df = simulate_hands(400, seed=4, rules=rules, bidding=bidding, play="random")
+    bids = df.bid.to_numpy(int).reshape(-1, 4)
+    assert (bids[:, [0, 2]] == 7).all()
+    first_nils = _first_partner_nils(df)
+    assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
+
+
+def test_minimum_bids_nil_odds_needs_the_seat_to_bid_first() -> None:
+    rules = Rules.preset("minimum-bids", min_number_bid=2)
+    hand = "Q73.J52.T84.9632"
+    with pytest.raises(ValueError, match=r"^dealer: under min_side_bid the second partner"):
+        nil_odds(hand, n=100, rules=rules)
+    with pytest.raises(ValueError, match=r"^number_bids: under min_number_bid a number bid "):
+        nil_odds(hand, n=100, rules=rules, dealer="E", number_bids=[1, 2])
+    odds = nil_odds(hand, n=200, seed=1, rules=rules, dealer="E")
+    assert min(odds.number_scores) >= 2
+
+
+def test_suicide_nil_odds_needs_the_seat_to_decide() -> None:
+    rules = Rules.preset("suicide")
+    hand = "Q73.J52.T84.9632"
+    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide' the second "):
+        nil_odds(hand, n=100, rules=rules)
+    with pytest.raises(ValueError, match=r"^dealer: under bid_rule 'suicide'"):
+        nil_odds(hand, n=100, rules=rules, dealer="W")  # N bids before S
+    with pytest.raises(ValueError, match=r"^number_bids: under bid_rule 'suicide' a number "):
+        nil_odds(hand, n=100, rules=rules, dealer="E", number_bids=[3, 4])
+    odds = nil_odds(hand, n=200, seed=1, rules=rules, dealer="E")  # S bids first of N-S
+    assert min(odds.number_scores) >= 4 and 0 <= odds.probability <= 1
+
+
+def test_whiz_nil_odds_weighs_nil_against_the_spades() -> None:
+    rules = Rules.preset("whiz")
+    hand = "Q73.J52.T84.9632"  # three spades: nil or 3
+    odds = nil_odds(hand, n=200, seed=1, rules=rules)
+    assert list(odds.number_scores) == [3] and odds.best_number_bid == 3
+    with pytest.raises(ValueError, match=r"^number_bids: under bid_rule 'whiz' the only "):
+        nil_odds(hand, n=200, rules=rules, number_bids=[2, 3])
+
+
+def test_mirror_nil_odds_refuses() -> None:
+    with pytest.raises(ValueError, match=r"^rules: under bid_rule 'mirror' every bid is the"):
+        nil_odds("Q73.J52.T84.9632", n=100, rules=Rules.preset("mirror"))
