@@ -81,6 +81,15 @@ def _leaders(hands: np.ndarray, dealers: np.ndarray, rules: Rules) -> np.ndarray
     return leaders.astype(np.int64)
 
 
+def _check_deals(hands: np.ndarray, rules: Rules) -> None:
+    """Refuse a misdeal among ``hands`` (deals x players masks), naming the deal."""
+    for d in range(hands.shape[0]):
+        try:
+            check_deal([int(h) for h in hands[d]], players=rules.players, jokers=rules.jokers)
+        except SpadesError as error:
+            raise SpadesError(f"deal {d}: {error}") from None
+
+
 def _tables(stripes: int, table_bits: int) -> tuple[np.ndarray, np.ndarray]:
     size = 1 << table_bits
     return (
@@ -113,11 +122,7 @@ def nil_table(
         raise SpadesError(f"seat: expected a seat index, got {seat!r}")
     if not 0 <= seat < players:
         raise SpadesError(f"seat: must be 0..{players - 1}, got {seat}")
-    for d in range(masks.shape[0]):
-        try:
-            check_deal([int(h) for h in masks[d]], players=players, jokers=rules.jokers)
-        except SpadesError as error:
-            raise SpadesError(f"deal {d}: {error}") from None
+    _check_deals(masks, rules)
     n = masks.shape[0]
     safe = np.zeros(n, dtype=np.int64)
     if n == 0:
@@ -186,11 +191,7 @@ def dd_table(
             (dealer_arr < 0) | (dealer_arr >= players)
         ):
             raise SpadesError(f"dealers: expected one seat 0..{players - 1} per deal")
-    for d in range(hands.shape[0]):
-        try:
-            check_deal([int(h) for h in hands[d]], players=players, jokers=rules.jokers)
-        except SpadesError as error:
-            raise SpadesError(f"deal {d}: {error}") from None
+    _check_deals(hands, rules)
     if isinstance(part_size, bool) or not isinstance(part_size, int) or part_size < 1:
         raise SpadesError(f"part_size: must be a positive int, got {part_size!r}")
     if (
