@@ -1,7 +1,8 @@
 """The table variants beyond the rule sheets, end to end: each variant preset simulates
 hands and games from the command line, counts in aggregate mode exactly what its rows
-say, gives the same rows whatever the thread count, and its simulated hands replay
-through the reference engine (a small sample here; ``-m slow`` a large one).
+say and gives the same rows whatever the thread count. Its simulated hands and games
+replay through the reference engine with every other preset's, in ``tests/test_engine.py``
+(a small sample in the fast tier, a large one with ``-m slow``).
 
 The hand-worked examples of each variant, through both engines, are in
 ``tests/test_presets.py``.
@@ -17,7 +18,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from test_aggregate import assert_same_analyses
-from test_engine import WILD_BIDDING, check_games_against_reference, check_hands_against_reference
+from test_engine import WILD_BIDDING
 
 from spades_sim import Rules, nb, nil_odds, simulate_games, simulate_hands
 from spades_sim.cli import cli
@@ -69,14 +70,6 @@ def test_same_rows_whatever_the_threads(preset: str) -> None:
         pd.testing.assert_frame_equal(a, b)
 
 
-@pytest.mark.parametrize("preset", VARIANTS)
-def test_kernel_matches_reference_on_variant_hands(preset: str) -> None:
-    rules = Rules.preset(preset)
-    check_hands_against_reference(rules, 150, seed=14, bidding=WILD_BIDDING)
-    check_hands_against_reference(rules, 100, seed=15, bidding="count")
-    check_games_against_reference(rules.replace(max_hands=30), 4, seed=16, bidding="count")
-
-
 def test_nil_passing_exchanges_after_seen_nils_only() -> None:
     rules = Rules.preset("nil-passing")
     chunk = record_hands(400, seed=9, rules=rules, bidding=WILD_BIDDING, play="random")
@@ -92,15 +85,6 @@ def test_nil_passing_exchanges_after_seen_nils_only() -> None:
         changed = (held[:, a] != dealt[:, a]) | (held[:, b] != dealt[:, b])
         assert (changed == seen).all() and seen.any()
         assert (np.bitwise_count(held[:, a] ^ dealt[:, a])[seen] == 4).all()  # 2 out, 2 in
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("preset", VARIANTS)
-def test_kernel_matches_reference_on_many_variant_hands(preset: str) -> None:
-    rules = Rules.preset(preset)
-    check_hands_against_reference(rules, 20_000, seed=114, bidding=WILD_BIDDING)
-    check_hands_against_reference(rules, 10_000, seed=115, bidding="count")
-    check_games_against_reference(rules, 300, seed=116, bidding="count")
 
 
 # --- Bid rules: every bidder bids what the rule allows ---------------------------------
