@@ -351,6 +351,7 @@ def test_cli_nil_odds_errors_are_one_line(args: list[str], message: str) -> None
 DUCKS = "7.J52.T842.96432"  # one low spade, low cards: quick to solve, sometimes safe
 
 
+@pytest.mark.slow  # compiles the solver's nil kernels
 def test_double_dummy_defense_is_nil_safe_of_the_same_completions() -> None:
     from spades_sim.solve import Position, nil_safe
 
@@ -379,6 +380,7 @@ def test_double_dummy_defense_is_nil_safe_of_the_same_completions() -> None:
     assert json.loads(odds.to_json())["dd_pairs"] == dict(pairs)
 
 
+@pytest.mark.slow  # compiles the solver's nil kernels
 def test_double_dummy_defense_solves_the_hands_after_the_exchange() -> None:
     from spades_sim.odds.nil import _perfect_defense
     from spades_sim.solve import Position, nil_safe
@@ -400,6 +402,7 @@ def test_double_dummy_defense_solves_the_hands_after_the_exchange() -> None:
         assert bool(safe[i]) == nil_safe(pos, "S"), f"completion {i}"
 
 
+@pytest.mark.slow  # compiles the solver's nil kernels
 def test_double_dummy_defense_is_the_same_on_any_thread_count_and_for_two_players() -> None:
     one = nil_odds(DUCKS, n=12, seed=9, defense="dd", dd_completions=6, threads=1)
     two = nil_odds(DUCKS, n=12, seed=9, defense="double-dummy", dd_completions=6, threads=2)
@@ -415,6 +418,7 @@ def test_double_dummy_defense_refuses_bad_arguments_in_one_line() -> None:
         nil_odds(DUCKS, n=10, defense="dd", dd_completions=0)
 
 
+@pytest.mark.slow  # compiles the solver's nil kernels
 def test_nil_odds_command_prints_the_double_dummy_answer() -> None:
     runner = CliRunner()
     result = runner.invoke(
