@@ -1202,7 +1202,7 @@ def card_values_nb(
     reps = representatives_nb(legal, hand, live)
     work = hands.copy()
     n = popcount_nb(hand)
-    guess = -1
+    guess = np.int64(-1)  # typed: a literal would compile dd_value_nb once more
     best = -1
     while reps:
         c = highest_card_nb(reps)
@@ -1254,6 +1254,10 @@ def dd_table_nb(
     ``leaders[d]``: its opening leader. Writes ``tricks[d, side]`` (each side's tricks)
     and ``nil[d, seat]`` (1 when a nil of that seat alone is safe, else 0)."""
     n_deals = hands.shape[0]
+    # typed, not literal, so that the solves reuse the compiled searches of single
+    # positions instead of specialising (and compiling) them again for the constants
+    start, none = np.int64(0), np.int64(-1)
+    unbroken, opening = np.bool_(False), np.bool_(True)
     for k in range(first_block, end_block):
         keys_k = tt_keys[k]
         data_k = tt_data[k]
@@ -1262,15 +1266,15 @@ def dd_table_nb(
             leader = leaders[d]
             n = popcount_nb(h[leader])
             v0 = dd_value_nb(
-                h, players, leader, 0, -1, -1, -1, ZERO, False, True, any_time, two_clubs,
-                keys_k, data_k, -1, stats[k],
+                h, players, leader, start, none, none, none, ZERO, unbroken, opening,
+                any_time, two_clubs, keys_k, data_k, none, stats[k],
             )  # fmt: skip
             tricks[d, 0] = v0
             tricks[d, 1] = n - v0
             for s in range(players):
                 safe = nil_safe_nb(
-                    h, players, leader, 0, -1, -1, -1, ZERO, False, True, np.int64(1 << s),
-                    any_time, two_clubs, keys_k, data_k, stats[k],
+                    h, players, leader, start, none, none, none, ZERO, unbroken, opening,
+                    np.int64(1 << s), any_time, two_clubs, keys_k, data_k, stats[k],
                 )  # fmt: skip
                 nil[d, s] = 1 if safe else 0
 
@@ -1283,14 +1287,18 @@ def nil_table_nb(
     """The nil verdict of one seat (or pair, ``nil_masks[d]``) per deal from its opening
     position, for the stripes of :func:`dd_table_nb`: ``safe[d]`` 1 when safe, else 0."""
     n_deals = hands.shape[0]
+    # typed, not literal, so that the solves reuse the compiled searches of single
+    # positions instead of specialising (and compiling) them again for the constants
+    start, none = np.int64(0), np.int64(-1)
+    unbroken, opening = np.bool_(False), np.bool_(True)
     for k in range(first_block, end_block):
         keys_k = tt_keys[k]
         data_k = tt_data[k]
         for d in range(k, n_deals, n_stripes):
             h = hands[d].copy()
             ok = nil_safe_nb(
-                h, players, leaders[d], 0, -1, -1, -1, ZERO, False, True, nil_masks[d],
-                any_time, two_clubs, keys_k, data_k, stats[k],
+                h, players, leaders[d], start, none, none, none, ZERO, unbroken, opening,
+                nil_masks[d], any_time, two_clubs, keys_k, data_k, stats[k],
             )  # fmt: skip
             safe[d] = 1 if ok else 0
 
