@@ -85,6 +85,8 @@ class RuleFieldT(NamedTuple):
     min_number_bid: int
     min_side_bid_nil_exempt: int
     nil_exchange: int
+    must_trump: int
+    must_overtrump: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
