@@ -207,6 +207,8 @@ class Rules:
         "suicide": {"bid_rule": "suicide", "blind_nil": False},
         "minimum-bids": {"min_side_bid": 4, "blind_nil": False},
         "nil-passing": {"nil_exchange": 2},
+        "must-trump": {"must_trump": True},
+        "must-overtrump": {"must_trump": True, "must_overtrump": True},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
