@@ -33,6 +33,8 @@ from spades_sim.validate import (
     check_tricks,
     illegal_bid,
     illegal_play,
+    must_overtrump_text,
+    must_trump_text,
     not_held_text,
     not_spades_text,
     pack_spades_text,
@@ -171,11 +173,18 @@ def _explain(
         return illegal(played_twice_text(card, plays.index(card) // players + 1))
     if code == ReplayError.not_held:
         return illegal(not_held_text(card))
+    led = card_suit(plays[trick_no * players])
+    still_held = masks[seat] & ~mask_of(plays[:index])
     if code == ReplayError.revoke:
-        led = card_suit(plays[trick_no * players])
-        still_held = masks[seat] & ~mask_of(plays[:index])
         example = min(c for c in cards_of(still_held) if card_suit(c) == led)
         return illegal(revoke_text(card, led, seat, players, example))
+    if code == ReplayError.must_trump:
+        example = min(cards_of(still_held & SPADE_MASK))
+        return illegal(must_trump_text(card, led, seat, players, example))
+    if code == ReplayError.must_overtrump:
+        top = max(c for c in plays[trick_no * players : index] if card_suit(c) == 3)
+        example = min(c for c in cards_of(still_held & SPADE_MASK) if c > top)
+        return illegal(must_overtrump_text(card, top, seat, players, example))
     if code == ReplayError.must_lead_two_clubs:
         return illegal(two_clubs_text(card))
     return illegal(spades_not_broken_text(card))

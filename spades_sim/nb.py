@@ -34,8 +34,9 @@ hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are spades); s
   trick), ``trick`` (those cards in play order, -1 empty), ``led_suit``,
   ``winning_card``, ``winning_seat``, ``played`` (mask of every card played so far),
   ``spades_broken``, ``tricks_won`` (per seat), ``bids``, ``nils``, ``voids`` (per seat,
-  bit ``s`` when it has shown out of suit ``s``), ``scores``, ``bags``, ``rules``,
-  ``params``, ``rand``.
+  bit ``s`` when it has shown out of suit ``s``; under ``must_trump`` a discard shows
+  out of spades too), ``scores``, ``bags``, ``rules``, ``params``, ``rand``. ``legal``
+  already follows every rule of play, the trump rules included.
 - :data:`BlindNilContext` (a bidder's own blind nil decision, ``blind_nil=``): the bid
   context without the hand (blind means before looking).
 

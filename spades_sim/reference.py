@@ -30,6 +30,9 @@ Where docs/rules.md leaves room, this engine takes the interpretations agreed fo
 * Under ``bid_rule="suicide"`` the first partner of a side to bid decides who bids nil;
   a recorded hand is checked for what any order gives: one nil and one bid of 4 or more
   per side.
+* Under ``must_overtrump`` a spade played to a trick that holds one must beat its highest
+  spade when the player can, a spade lead included and whoever is winning the trick; a
+  player who cannot plays any spade (``must_overtrump`` comes with ``must_trump``).
 * Bags reaching ``bag_limit`` cost ``bag_penalty`` each time the limit is reached
   (``total // bag_limit`` times) and the count keeps the remainder; with ``bag_penalty = 0``
   bags are never reduced.
@@ -81,6 +84,8 @@ from spades_sim.validate import (
     check_tricks,
     illegal_bid,
     illegal_play,
+    must_overtrump_text,
+    must_trump_text,
     not_held_text,
     not_spades_text,
     pack_spades_text,
@@ -375,9 +380,21 @@ def _legal(
 ) -> int:
     """Mask of legal cards (see :func:`legal_cards`); the caller checks the 2C rule."""
     if trick:
-        # Following: the suit led if held (jokers are spades), otherwise anything.
+        # Following: the suit led if held (jokers are spades), otherwise anything; under
+        # must_trump a spade when the player holds one.
         follow = hand & SUIT_MASKS[card_suit(trick[0])]
-        return follow if follow else hand
+        if follow:
+            legal = follow
+        elif rules.must_trump and hand & SPADE_MASK:
+            legal = hand & SPADE_MASK
+        else:
+            legal = hand
+        # Under must_overtrump a spade played to a trick that holds one must beat the
+        # highest spade in it, when the player has a spade that does.
+        higher = _spades_above(legal, trick)
+        if rules.must_overtrump and higher:
+            legal = higher
+        return legal
     if first_trick:
         if rules.first_lead == "two_of_clubs":
             return hand & (1 << TWO_OF_CLUBS)
@@ -390,13 +407,25 @@ def _legal(
     return non_spades if non_spades else hand
 
 
+def _spades_above(cards: int, trick: Sequence[int]) -> int:
+    """The spades of ``cards`` higher than every spade in ``trick`` (0 if it holds none)."""
+    trick_spades = [card for card in trick if card_suit(card) == SPADES]
+    if not trick_spades:
+        return 0
+    spades = cards & SPADE_MASK
+    return sum(1 << c for c in range(max(trick_spades) + 1, 54) if spades >> c & 1)
+
+
 def legal_cards(
     hand: int, trick: Sequence[int], spades_broken: bool, first_trick: bool, rules: Rules
 ) -> int:
     """The mask of the cards in ``hand`` that may be played to ``trick``.
 
     ``trick`` holds the cards already played to this trick, in order (empty when leading).
-    Following: cards of the suit led if held (jokers count as spades), otherwise any card.
+    Following: cards of the suit led if held (jokers count as spades), otherwise any card,
+    or with ``must_trump`` any spade if the hand holds one. With ``must_overtrump``, when
+    the trick holds a spade and these cards include spades higher than its highest, only
+    those (following a spade lead or trumping alike).
     Leading the first trick: with ``first_lead="any_but_spades"`` any non-spade if held,
     else anything; with ``"two_of_clubs"`` only the 2C (a leader without it is a
     ValueError). Leading later tricks: with ``spades_lead="after_broken"`` non-spades
@@ -491,8 +520,14 @@ def _why_illegal(
     """Explain why a held card is not a legal play (the caller knows it is not legal)."""
     if trick:
         led = card_suit(trick[0])
-        example = _lowest_card(hand & SUIT_MASKS[led])
-        return revoke_text(card, led, seat, rules.players, example)
+        players = rules.players
+        if hand & SUIT_MASKS[led] and card_suit(card) != led:
+            return revoke_text(card, led, seat, players, _lowest_card(hand & SUIT_MASKS[led]))
+        if card_suit(card) != SPADES:
+            return must_trump_text(card, led, seat, players, _lowest_card(hand & SPADE_MASK))
+        top = max(c for c in trick if card_suit(c) == SPADES)
+        example = _lowest_card(_spades_above(hand, trick))
+        return must_overtrump_text(card, top, seat, players, example)
     if first_trick and rules.first_lead == "two_of_clubs":
         return two_clubs_text(card)
     return spades_not_broken_text(card)

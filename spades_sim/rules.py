@@ -181,6 +181,13 @@ class Rules:
     """Cards a (not blind) nil bidder and a partner who bid a number pass each other
     after the bidding. Default 0; 0..3, four players only, not with ``bid_rule``
     ``mirror`` or ``whiz``."""
+    must_trump: bool = False
+    """A player who cannot follow the suit led and holds a spade (jokers included) must
+    play a spade. Default false."""
+    must_overtrump: bool = False
+    """A player who plays to a trick that already holds a spade, and plays a spade (by
+    following a spade lead, or trumping under ``must_trump``), must play one higher
+    than the trick's highest spade when able. Default false; only with ``must_trump``."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -200,6 +207,8 @@ class Rules:
         "suicide": {"bid_rule": "suicide", "blind_nil": False},
         "minimum-bids": {"min_side_bid": 4, "blind_nil": False},
         "nil-passing": {"nil_exchange": 2},
+        "must-trump": {"must_trump": True},
+        "must-overtrump": {"must_trump": True, "must_overtrump": True},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -288,6 +297,11 @@ class Rules:
             raise ValueError(
                 f"nil_exchange: must be 0 under bid_rule {self.bid_rule.value!r} (the bids "
                 "are the spades held, which the exchange would change)"
+            )
+        if self.must_overtrump and not self.must_trump:
+            raise ValueError(
+                "must_overtrump: needs must_trump (a player obliged to beat a trump in the "
+                "trick is obliged to trump); set must_trump=true"
             )
         if self.big_bid_threshold is None and self.big_bid_multiplier != 2:
             raise ValueError(

@@ -105,6 +105,34 @@ def revoke_text(card: int, led: int, seat: int, players: int, example: int) -> s
     )
 
 
+def must_trump_text(card: int, led: int, seat: int, players: int, example: int) -> str:
+    """A discard under ``must_trump`` by a seat that cannot follow ``led`` and holds a
+    spade (``example``, one of them).
+
+    >>> must_trump_text(5, 2, 3, 4, 40)
+    'W must trump: holds spades and cannot follow hearts (7C played, W holds 3S)'
+    """
+    who = seat_name(seat, players)
+    return (
+        f"{who} must trump: holds spades and cannot follow {SUIT_WORDS[led]} "
+        f"({format_card(card)} played, {who} holds {format_card(example)})"
+    )
+
+
+def must_overtrump_text(card: int, top: int, seat: int, players: int, example: int) -> str:
+    """A spade under ``must_overtrump`` no higher than ``top``, the trick's highest spade,
+    by a seat that holds a higher one (``example``).
+
+    >>> must_overtrump_text(40, 46, 1, 4, 49)
+    'E must overtrump the 9S: holds a higher spade (3S played, E holds QS)'
+    """
+    who = seat_name(seat, players)
+    return (
+        f"{who} must overtrump the {format_card(top)}: holds a higher spade "
+        f"({format_card(card)} played, {who} holds {format_card(example)})"
+    )
+
+
 def two_clubs_text(card: int) -> str:
     """A first lead other than the 2C under ``first_lead="two_of_clubs"``."""
     return f"must lead the 2C to the first trick, not {format_card(card)}"

@@ -135,11 +135,21 @@ def unit(bits: int) -> float:
 
 
 def legal_cards(
-    hand: int, led_suit: int, broken: bool, trick_no: int, two_clubs: bool, spades_any_time: bool
+    hand: int,
+    led_suit: int,
+    broken: bool,
+    trick_no: int,
+    two_clubs: bool,
+    spades_any_time: bool,
+    must_trump: bool = False,
+    must_overtrump: bool = False,
+    win_card: int = -1,
 ) -> int:
     """The cards of ``hand`` that may be played (docs/rules.md "Play").
 
-    Following: the suit led if the hand has any, else anything. Leading the first trick:
+    Following: the suit led if the hand has any, else anything (with ``must_trump`` a
+    spade if the hand has one); with ``must_overtrump`` and a spade winning the trick
+    (``win_card``), a spade above it if the hand has one among those. Leading the first trick:
     the 2C when the rules say so and the hand holds it, else no spade unless the hand has
     nothing else. Leading later: anything once spades are broken (or when spades may be
     led any time), else no spade unless the hand has nothing else.
@@ -147,7 +157,12 @@ def legal_cards(
     held = cards(hand)
     if led_suit >= 0:
         follow = [c for c in held if suit_of(c) == led_suit]
-        return sum(1 << c for c in (follow or held))
+        spades = [c for c in held if suit_of(c) == SPADES]
+        allowed = follow or (spades if must_trump and spades else held)
+        if must_overtrump and suit_of(win_card) == SPADES:
+            over = [c for c in allowed if suit_of(c) == SPADES and c > win_card]
+            allowed = over or allowed
+        return sum(1 << c for c in allowed)
     if trick_no == 0 and two_clubs and 0 in held:
         return 1
     if trick_no > 0 and (broken or spades_any_time):

@@ -131,6 +131,16 @@ def test_splitmix_streams_and_draws() -> None:
 # --- Play: legal cards and the winner of each trick -------------------------------------
 
 
+def _winning_card(m: int, led: int, r: np.random.Generator) -> int:
+    """A card not in ``m`` that could be winning a trick led in ``led`` (-1 when leading):
+    one of the suit led, or a spade."""
+    if led < 0:
+        return -1
+    suits = (led, naive.SPADES)
+    pool = [c for c in range(54) if not m >> c & 1 and naive.suit_of(c) in suits]
+    return int(r.choice(pool)) if pool else -1
+
+
 def test_legal_cards() -> None:
     r = np.random.default_rng(SEED + 3)
     for m in hands():
@@ -138,11 +148,18 @@ def test_legal_cards() -> None:
             led = int(r.integers(-1, 4))
             broken, two_clubs, any_time = (bool(v) for v in r.integers(0, 2, size=3))
             trick_no = int(r.choice([0, 0, 1, 5, 12]))
+            # the trump rules: off, must_trump, or both (must_overtrump needs must_trump)
+            trump_rule = int(r.integers(0, 3))
+            must_trump, must_over = trump_rule >= 1, trump_rule == 2
+            win = _winning_card(m, led, r)
             got = play.legal_cards_nb(
-                np.uint64(m), np.int64(led), broken, np.int64(trick_no), two_clubs, any_time
+                np.uint64(m), np.int64(led), broken, np.int64(trick_no), two_clubs, any_time,
+                must_trump, must_over, np.int64(win),
+            )  # fmt: skip
+            want = naive.legal_cards(
+                m, led, broken, trick_no, two_clubs, any_time, must_trump, must_over, win
             )
-            want = naive.legal_cards(m, led, broken, trick_no, two_clubs, any_time)
-            assert got == want, (hex(m), led, broken, trick_no, two_clubs, any_time)
+            assert got == want, (hex(m), led, broken, trick_no, two_clubs, any_time, win)
 
 
 def _random_hand_played(rules: Rules, r: np.random.Generator) -> tuple[list[int], int, list[int]]:
@@ -156,12 +173,16 @@ def _random_hand_played(rules: Rules, r: np.random.Generator) -> tuple[list[int]
     lowered = rules.lower()
     two_clubs = bool(lowered[RuleField.first_lead_two_clubs])
     any_time = bool(lowered[RuleField.spades_any_time])
+    trump_rules = (bool(lowered[RuleField.must_trump]), bool(lowered[RuleField.must_overtrump]))
     broken, plays, seat = False, [], leader
     for trick_no in range(13):
         led = -1
-        trick = []
+        trick: list[tuple[int, int]] = []
         for _ in range(4):
-            legal = naive.legal_cards(held[seat], led, broken, trick_no, two_clubs, any_time)
+            win = dict(trick)[naive.trick_winner(trick)] if trick else -1
+            legal = naive.legal_cards(
+                held[seat], led, broken, trick_no, two_clubs, any_time, *trump_rules, win
+            )
             card = int(r.choice(naive.cards(legal)))
             held[seat] &= ~(1 << card)
             led = naive.suit_of(card) if led < 0 else led
@@ -179,8 +200,9 @@ def _random_hand_played(rules: Rules, r: np.random.Generator) -> tuple[list[int]
         Rules.preset("standard"),
         Rules.preset("jokers"),
         Rules(first_lead="two_of_clubs", spades_lead="any_time"),
+        Rules(must_trump=True, must_overtrump=True, jokers=True),
     ],
-    ids=["standard", "jokers", "two-of-clubs-any-time"],
+    ids=["standard", "jokers", "two-of-clubs-any-time", "must-overtrump-jokers"],
 )
 def test_trick_winners_of_random_legal_hands(rules: Rules) -> None:
     lowered = rules.lower()

@@ -171,6 +171,8 @@ def test_the_pilot_measures_rare_conditions_and_the_answer_says_how_many_were_dr
         ("two-player", True, "heuristic"),
         ("two-player", False, "random"),
         ("openspiel", False, "heuristic"),
+        ("must-trump", True, "random"),
+        ("must-overtrump", False, "heuristic"),
     ],
 )
 def test_forced_bid_play_matches_the_reference_engine(preset: str, blind: bool, play: str) -> None:

@@ -339,6 +339,29 @@ def test_heuristic_ruffs_discards_and_ducks() -> None:
     assert play("heuristic:bag_avoid=0", "KH JH 8H 2H", info, 3) == "JH"
 
 
+def test_heuristic_trumps_as_cheaply_as_the_trump_rules_let_it() -> None:
+    # North won trick 1 and leads the 9H; West, void in hearts, holds KS 3S 5D 3D KC
+    opening = cards("AD 3D 4D 6D")
+    hand = "KS 3S 5D 3D KC"
+    cases = [
+        ("standard", "9H AH 7H", "3D"),  # East (partner) wins: discard
+        ("must-trump", "9H AH 7H", "3S"),  # ... obliged to trump: the lowest spade
+        ("must-trump", "9H 4H 9S", "KS"),  # South (opponent) ruffed: overruff to win
+        ("must-trump", "9H 9S 4H", "3S"),  # East ruffed: a low spade under the partner's
+        ("must-overtrump", "9H 9S 4H", "KS"),  # ... unless it must beat it
+    ]
+    for preset, trick, want in cases:
+        rules = Rules.preset(preset)
+        info, seat = table_info([*opening, *cards(trick)], first=0)
+        mask = parse_hand(hand)
+        legal = reference.legal_cards(mask, cards(trick), True, False, rules)
+        card = nbp.builtin_play_nb(
+            np.uint64(mask), np.uint64(legal), seat, info, rules.lower(),
+            parse_policy("heuristic", "play").lower(), np.uint64(1),
+        )  # fmt: skip
+        assert seat == 3 and "23456789TJQKA"[card % 13] + "CDHS"[card // 13] == want, preset
+
+
 def test_heuristic_nil_play() -> None:
     opening = cards("AD 3D 4D 6D")
     nil_east = (3, 0, 3, 3), (0, 1, 0, 0)
@@ -459,9 +482,13 @@ def test_exchange_passes_danger_and_low_cards() -> None:
 @pytest.mark.parametrize(
     "rules",
     [Rules.preset(name) for name in ("standard", "two-player", "jokers", "openspiel")]
-    + [Rules(first_lead="two_of_clubs"), Rules(spades_lead="any_time")],
-    ids=["standard", "two-player", "jokers", "openspiel", "two-of-clubs", "spades-any-time"],
-)
+    + [Rules(first_lead="two_of_clubs"), Rules(spades_lead="any_time")]
+    + [Rules.preset("must-trump", players=2), Rules.preset("must-overtrump", jokers=True)],
+    ids=[
+        "standard", "two-player", "jokers", "openspiel", "two-of-clubs", "spades-any-time",
+        "must-trump-two-player", "must-overtrump-jokers",
+    ],
+)  # fmt: skip
 def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
     """``play_heuristic_lockstep_nb`` (branch-free, for SIMD kernels) takes exactly the
     tricks the scalar kernel's ``heuristic`` takes, per side parameters and nils included."""
@@ -484,7 +511,7 @@ def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
         st[LockstepField.leader * LANES + b] = leader
     play_heuristic_lockstep_nb(
         st, players, rules.first_lead == "two_of_clubs", rules.spades_lead == "any_time",
-        rules.jokers, rules.nil_tricks_count_for_partner,
+        rules.must_trump, rules.must_overtrump, rules.jokers, rules.nil_tricks_count_for_partner,
         parse_policy(play[0], "play").lower(), parse_policy(play[1], "play").lower(),
     )  # fmt: skip
     tricks = np.array(

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 from spades_sim import hand as kernel_api
 from spades_sim import reference
+from spades_sim._nb.enums import RuleField
+from spades_sim._nb.play import legal_cards_nb
+from spades_sim.cards import card_suit, format_hand, parse_card, parse_hand
+from spades_sim.errors import IllegalPlay
 from spades_sim.rules import Rules
 
 ENGINES = [kernel_api, reference]
@@ -342,3 +347,167 @@ def test_nil_exchange_fields_are_checked() -> None:
         Rules(nil_exchange=2, players=2)
     with pytest.raises(ValueError, match=r"^nil_exchange: must be 0 under bid_rule 'mirror'"):
         Rules(nil_exchange=2, bid_rule="mirror", blind_nil=False)
+
+
+# Deal X (the trump rules): N all hearts; E 9S 5S 3S and AC..5C; S QS 2S and AD..4D;
+# W AS KS JS TS 8S 7S 6S 4S, 3D 2D, 4C 3C 2C. West deals, North leads the AH: every
+# other seat is void in hearts and holds spades, so each must trump (must_trump).
+DEAL_X = [".AKQJT98765432..", "953...AKQJT98765", "Q2..AKQJT987654.", "AKJT8764..32.432"]
+# Under must_overtrump (so also under must_trump alone):
+# T1: AH; E trumps 3S (no spade to beat yet); S must beat it: QS (not 2S); W must beat
+#     the QS: AS. W wins and spades are broken.
+# T2: W leads KS; N KH; E cannot beat the KS: any spade, 5S; S 2S. W wins.
+# T3: W leads JS; N QH; E 9S (still cannot beat); S has no spade left: AD. W wins.
+# T4-T8: W leads TS 8S 7S 6S 4S; N discards hearts, E clubs, S diamonds. W wins.
+# T9: W leads 4C; N 6H; E 9C wins. T10-T13: E leads 8C 7C 6C 5C and wins each.
+PLAYS_X = (
+    ["AH", "3S", "QS", "AS", "KS", "KH", "5S", "2S", "JS", "QH", "9S", "AD"]
+    + [
+        card
+        for w, n, e, s in zip(
+            ["TS", "8S", "7S", "6S", "4S", "4C"],
+            "JT9876",
+            ["AC", "KC", "QC", "JC", "TC", "9C"],
+            "KQJT98",
+            strict=True,
+        )
+        for card in (w, n + "H", e, s + "D")
+    ]
+    + [
+        "8C",
+        "7D",
+        "3C",
+        "5H",
+        "7C",
+        "6D",
+        "2C",
+        "4H",
+        "6C",
+        "5D",
+        "3D",
+        "3H",
+        "5C",
+        "4D",
+        "2D",
+        "2H",
+    ]
+)
+
+
+def _replaced(plays: list[str], changes: dict[int, str]) -> list[str]:
+    """``plays`` with the cards at some positions replaced (the first illegal one stops the
+    replay, so what follows it need not be legal)."""
+    return [changes.get(i, card) for i, card in enumerate(plays)]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+@pytest.mark.parametrize("preset", ["must-trump", "must-overtrump"])
+def test_trump_rules_deal_x(engine: ModuleType, preset: str) -> None:
+    rules = Rules.preset(preset)
+    # Bids N nil, E 4, S nil, W 8: W takes T1-T8, E T9-T13. E-W 12 made with 13: 120 + 1
+    # bag = 121; both nils made: N-S +200.
+    r = replay(engine, DEAL_X, PLAYS_X, (0, 4, 0, 8), rules)
+    assert r.trick_winners == (3,) * 8 + (1,) * 5 and r.tricks == (0, 5, 0, 8)
+    assert r.score_change == (200, 121) and r.bags_change == (0, 1)
+    # E discards the 5C on the AH while holding spades: refused (the standard game allows it).
+    with pytest.raises(IllegalPlay) as refused:
+        replay(engine, DEAL_X, _replaced(PLAYS_X, {1: "5C"}), (0, 4, 0, 8), rules)
+    assert str(refused.value) == (
+        "trick 1, seat E: E must trump: holds spades and cannot follow hearts "
+        "(5C played, E holds 3S)"
+    )
+    with pytest.raises(IllegalPlay, match=r"^trick (?!1,)"):  # E's 3S must follow later
+        replay(engine, DEAL_X, _replaced(PLAYS_X, {1: "5C"}), (0, 4, 0, 8), Rules())
+    # S plays the 2S under E's 3S while holding the QS; W the 4S under the QS.
+    underruffs = {
+        2: "trick 1, seat S: S must overtrump the 3S: holds a higher spade (2S played, S holds QS)",
+        3: "trick 1, seat W: W must overtrump the QS: holds a higher spade (4S played, W holds KS)",
+    }
+    for position, message in underruffs.items():
+        plays = _replaced(PLAYS_X, {position: "2S" if position == 2 else "4S"})
+        if rules.must_overtrump:
+            with pytest.raises(IllegalPlay) as refused:
+                replay(engine, DEAL_X, plays, (0, 4, 0, 8), rules)
+            assert str(refused.value) == message
+        else:  # must_trump alone: any spade will do; the replay fails later, not here
+            with pytest.raises(IllegalPlay, match=r"^trick (?!1,)"):
+                replay(engine, DEAL_X, plays, (0, 4, 0, 8), rules)
+    # Spades led: E trumps T1 with the 9S (S QS, W AS); W leads the 4S at T2 and E, holding
+    # the 5S and 3S, must beat it: the 3S is refused under must_overtrump.
+    plays = _replaced(PLAYS_X, {1: "9S", 4: "4S", 6: "3S"})
+    if rules.must_overtrump:
+        with pytest.raises(IllegalPlay) as refused:
+            replay(engine, DEAL_X, plays, (0, 4, 0, 8), rules)
+        assert str(refused.value) == (
+            "trick 2, seat E: E must overtrump the 4S: holds a higher spade (3S played, E holds 5S)"
+        )
+    else:
+        with pytest.raises(IllegalPlay, match=r"^trick (?![12],)"):
+            replay(engine, DEAL_X, plays, (0, 4, 0, 8), rules)
+
+
+def _kernel_legal(hand: str, trick: list[str], rules: Rules, broken: bool) -> str:
+    """The kernels' legal cards (``_nb.play.legal_cards_nb``) for a later trick."""
+    ids = [parse_card(card) for card in trick]
+    led = card_suit(ids[0]) if ids else -1
+    win = ids[reference.trick_winner(ids)] if ids else -1
+    lowered = rules.lower()
+    legal = legal_cards_nb(
+        np.uint64(parse_hand(hand)), np.int64(led), broken, np.int64(4),
+        bool(lowered[RuleField.first_lead_two_clubs]), bool(lowered[RuleField.spades_any_time]),
+        bool(lowered[RuleField.must_trump]), bool(lowered[RuleField.must_overtrump]),
+        np.int64(win),
+    )  # fmt: skip
+    return format_hand(int(legal))
+
+
+# (hand, trick so far, legal cards) under must_trump, must_overtrump, each with jokers
+TRUMP_CASES = {
+    "must-trump": [
+        ("AK.Q9..2", ["3D"], "AK..."),  # void in diamonds: a spade
+        (".Q9..2", ["3D"], ".Q9..2"),  # no spade: anything
+        ("AK.Q9..2", ["3H"], ".Q9.."),  # can follow: follows
+        ("Q3.K..2", ["3D", "9S"], "Q3..."),  # any spade, under the 9S too
+        ("Q3.K..2", ["9S"], "Q3..."),  # spades led: any spade
+        ("AK.Q9..2", [], "AK.Q9..2"),  # leading is unchanged (spades broken)
+    ],
+    "must-overtrump": [
+        ("Q3.K..2", ["3D", "9S"], "Q..."),  # the QS beats the 9S: it must be played
+        ("83.K..2", ["3D", "9S"], "83..."),  # cannot beat it: any spade (still must trump)
+        (".K..2", ["3D", "9S"], ".K..2"),  # no spade: anything
+        ("Q3.K..2", ["3D"], "Q3..."),  # no spade in the trick yet: any spade
+        ("Q3.K..", ["3H", "9S"], ".K.."),  # can follow hearts: follows, spade or no spade
+        ("Q3.K..", ["9S", "JS"], "Q..."),  # spades led: beat the highest spade, the JS
+        ("Q3.K..", ["4S", "KS"], "Q3..."),  # cannot beat the KS: any spade
+        ("Q3.K..", ["KS", "4S"], "Q3..."),  # the KS is the highest, wherever it lies
+    ],
+    "must-trump-jokers": [
+        ("LJ.K..2", ["3D"], "LJ..."),  # a joker is a trump
+        ("BJ3.K..2", ["3D", "AS"], "BJ3..."),
+    ],
+    "must-overtrump-jokers": [
+        ("BJ3.K..2", ["3D", "AS"], "BJ..."),  # the Big Joker beats the AS
+        ("LJ3.K..2", ["3D", "BJ"], "LJ3..."),  # nothing beats the Big Joker
+        ("BJ3...", ["LJ"], "BJ..."),  # a joker lead is a spade lead
+        ("LJA...", ["3D", "KS"], "LJA..."),  # both beat the KS
+    ],
+}
+
+
+@pytest.mark.parametrize("case", TRUMP_CASES)
+def test_trump_rules_legal_cards(case: str) -> None:
+    rules = Rules.preset(case.removesuffix("-jokers"), jokers=case.endswith("-jokers"))
+    for hand, trick, want in TRUMP_CASES[case]:
+        ids = [parse_card(card) for card in trick]
+        got = format_hand(reference.legal_cards(parse_hand(hand), ids, True, False, rules))
+        assert got == want, (hand, trick)
+        assert _kernel_legal(hand, trick, rules, True) == want, (hand, trick)
+
+
+def test_trump_rule_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^must_overtrump: needs must_trump \(.*\); set "):
+        Rules(must_overtrump=True)
+    with pytest.raises(ValueError, match=r"^must_trump: expected true or false, got 1$"):
+        Rules(must_trump=1)
+    assert Rules.preset("must-overtrump").to_dict()["must_overtrump"] is True
+    assert Rules(**Rules.preset("must-trump").to_dict()) == Rules.preset("must-trump")

@@ -20,14 +20,19 @@ from click.testing import CliRunner
 from test_aggregate import assert_same_analyses
 from test_engine import WILD_BIDDING
 
-from spades_sim import Rules, nb, nil_odds, simulate_games, simulate_hands
+from spades_sim import Rules, nb, nil_odds, reference, simulate_games, simulate_hands
+from spades_sim.cards import SPADE_MASK, SPADES, card_suit
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games
+from spades_sim.run import PolicyError
 from spades_sim.simulate import record_hands
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
-VARIANTS = ("ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing")
+VARIANTS = (
+    "ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing", "must-trump",
+    "must-overtrump",
+)  # fmt: skip
 """The presets of the table variants (their rules: docs/rules.md)."""
 
 
@@ -288,3 +293,73 @@ def test_whiz_nil_odds_weighs_nil_against_the_spades() -> None:
 def test_mirror_nil_odds_refuses() -> None:
     with pytest.raises(ValueError, match=r"^rules: under bid_rule 'mirror' every bid is the"):
         nil_odds("Q73.J52.T84.9632", n=100, rules=Rules.preset("mirror"))
+
+
+# --- Trump rules: every built-in and user-written player plays what the rule allows ---
+
+
+def _replay_all(rules: Rules, n: int, seed: int, play: object) -> int:
+    """Record ``n`` four-player hands, replay each through the reference engine (which
+    checks every card against the rules); how often a player who could not follow
+    played a non-spade while holding a spade."""
+    chunk = record_hands(n, seed=seed, rules=rules, bidding=WILD_BIDDING, play=play)  # type: ignore[arg-type]
+    h = chunk.hands
+    discards = 0
+    for i in range(n):
+        rows = slice(i * 4, (i + 1) * 4)
+        blind = [s for s in range(4) if h["blind_nil"][rows][s]]
+        plays = [int(c) for c in chunk.plays["plays"][i]]
+        held = [int(x) for x in h["hand"][rows]]
+        dealer = int(h["dealer"][rows][0])
+        bids = [int(b) for b in h["bid"][rows]]
+        result = reference.replay_hand(held, dealer, bids, plays, rules, blind_nil=blind)
+        assert result.tricks == tuple(int(t) for t in h["tricks"][rows])
+        leader = (dealer + 1) % 4
+        for t in range(13):
+            led = card_suit(plays[4 * t])
+            for j in range(1, 4):
+                seat, card = (leader + j) % 4, plays[4 * t + j]
+                void = not held[seat] & reference.SUIT_MASKS[led]
+                discards += void and bool(held[seat] & SPADE_MASK) and card_suit(card) != SPADES
+            for j in range(4):
+                held[(leader + j) % 4] &= ~(1 << plays[4 * t + j])
+            leader = result.trick_winners[t]
+    return discards
+
+
+@pytest.mark.parametrize("play", ["heuristic", "lookahead:samples=2", "random"])
+@pytest.mark.parametrize("preset", ["must-trump", "must-overtrump"])
+def test_trump_rules_builtin_players_play_legally(preset: str, play: str) -> None:
+    rules = Rules.preset(preset, jokers=play == "heuristic")
+    n = 20 if play.startswith("lookahead") else 200
+    assert _replay_all(rules, n, 6, play) == 0
+    if play == "random":  # the same deals in the standard game: void players do discard
+        assert _replay_all(Rules(jokers=rules.jokers), n, 6, play) > 100
+
+
+@nb.player
+def lowest_legal(ctx):  # type: ignore[no-untyped-def]
+    return nb.lowest_card_nb(ctx.legal)
+
+
+@nb.player
+def discards_when_void(ctx):  # type: ignore[no-untyped-def]
+    # a discard from the side suits whenever it cannot follow, whatever the rules
+    if ctx.n_in_trick > 0 and not ctx.hand & nb.SUIT_MASKS[ctx.led_suit]:
+        side = ctx.hand & nb.NON_SPADE_MASK
+        if side:
+            return nb.lowest_card_nb(side)
+    return nb.lowest_card_nb(ctx.legal)
+
+
+@pytest.mark.slow  # compiles kernels for the user players
+def test_trump_rules_user_players_get_the_legal_cards() -> None:
+    rules = Rules.preset("must-overtrump")
+    plays = {"ns": lowest_legal, "ew": lowest_legal}
+    _replay_all(rules, 200, 9, plays)
+    # a player that discards when void stops a must-trump run (a card outside ctx.legal)
+    # and plays on in the standard game
+    plays = {"ns": discards_when_void, "ew": lowest_legal}
+    simulate_hands(100, seed=9, rules=Rules(), bidding="count", play=plays)
+    with pytest.raises(PolicyError, match="returned an illegal bid or card"):
+        simulate_hands(100, seed=9, rules=Rules.preset("must-trump"), bidding="count", play=plays)

@@ -45,8 +45,8 @@ RULE_NAMES = tuple(
     for name in RuleField._fields
 )
 RulesView = namedtuple("RulesView", RULE_NAMES)
-if len(RULE_NAMES) != 25:  # pragma: no cover - a new rule field must be added below
-    raise ImportError("rules_view_nb lists 25 rule fields; RuleField has another count")
+if len(RULE_NAMES) != 27:  # pragma: no cover - a new rule field must be added below
+    raise ImportError("rules_view_nb lists 27 rule fields; RuleField has another count")
 
 BID_FIELDS = (
     "hand", "seat", "side", "players", "dealer", "first_to_act", "bids", "nils",
@@ -77,7 +77,7 @@ def rules_view_nb(rules):
         rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7],
         rules[8], rules[9], rules[10], rules[11], rules[12], rules[13], rules[14], rules[15],
         rules[16], rules[17], rules[18], rules[19], rules[20], rules[21], rules[22], rules[23],
-        rules[24],
+        rules[24], rules[25], rules[26],
     )  # fmt: skip
 
 

@@ -85,6 +85,8 @@ class RuleFieldT(NamedTuple):
     min_number_bid: int
     min_side_bid_nil_exempt: int
     nil_exchange: int
+    must_trump: int
+    must_overtrump: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
@@ -122,7 +124,8 @@ class InfoSlotT(NamedTuple):
     tricks_won: int = 22  # 4 slots
     scores: int = 26  # 2 slots, per side, before this hand
     bags: int = 28  # 2 slots, per side, before this hand
-    voids: int = 30  # 4 slots: bit s set when the seat has shown out of suit s
+    voids: int = 30  # 4 slots: bit s set when the seat has shown out of suit s (spades
+    # too for a discard under must_trump)
     first_to_act: int = 34  # first bidder and first leader of the hand (before the 2C rule)
 
 
@@ -284,6 +287,8 @@ class ReplayErrorT(NamedTuple):
     spades_not_broken: int = 4
     must_lead_two_clubs: int = 5
     unknown_card: int = 6
+    must_trump: int = 7  # a discard by a player void in the suit led who holds a spade
+    must_overtrump: int = 8  # a spade not above the trick's highest spade, when one is held
 
 
 ReplayError = ReplayErrorT()

@@ -21,7 +21,16 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from spades_sim._nb.bitboard import JOKERS, NON_SPADE_MASK, ONE, RANK_BITS, ZERO, popcount_nb
+from spades_sim._nb.bitboard import (
+    JOKERS,
+    NON_SPADE_MASK,
+    ONE,
+    RANK_BITS,
+    SPADE_MASK,
+    ZERO,
+    lane_above_nb,
+    popcount_nb,
+)
 from spades_sim._nb.enums import LANES, LockstepField
 from spades_sim._nb.rng import GOLDEN, LOW32, mix64_nb
 
@@ -69,7 +78,19 @@ def _select_bit_nb(mask, k):
 
 
 @njit(inline="always", cache=True)
-def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
+def lane_trump_rules_nb(hand, follow, legal, win_card, must_trump, must_over):
+    """``legal`` (a follower's: ``follow``, else ``hand``) narrowed by ``must_trump`` and
+    ``must_overtrump`` as ``play.legal_cards_nb`` narrows it, without a branch
+    (``win_card``: the trick's winning card)."""
+    trumps = hand & SPADE_MASK
+    forced = must_trump & (follow == ZERO) & (trumps != ZERO)
+    legal = trumps if forced else legal
+    over = legal & SPADE_MASK & lane_above_nb(win_card)
+    return over if (must_over & (over != ZERO)) else legal
+
+
+@njit(inline="always", cache=True)
+def _play_position_nb(st, trick_no, j, players, two_clubs, any_time, must_trump, must_over):
     seat_mask = np.uint64(players - 1)
     play_step = np.uint64(trick_no * players + j) * GOLDEN
     uj = np.uint64(j)
@@ -99,6 +120,10 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
             suit_mask = (RANK_BITS << (U13 * led)) | (JOKERS if led == np.uint64(3) else ZERO)
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
+            legal = lane_trump_rules_nb(
+                hand, follow, legal, np.int64(st[lane_at_nb(LockstepField.win_card, b)]),
+                must_trump, must_over,
+            )  # fmt: skip
         n = np.uint64(popcount_nb(legal))
         bits = mix64_nb(st[lane_at_nb(LockstepField.key, b)] + play_step)
         k = ((bits & LOW32) * n) >> np.uint64(32)
@@ -125,7 +150,7 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time):
 
 
 @njit(cache=True)
-def play_random_lockstep_nb(st, players, two_clubs, any_time):
+def play_random_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over):
     """Play 13 tricks of uniformly random legal cards in all ``LANES`` deals of ``st``.
 
     On entry each deal's hands, leader and ``key + counter * GOLDEN``
@@ -137,7 +162,7 @@ def play_random_lockstep_nb(st, players, two_clubs, any_time):
         st[lane_at_nb(LockstepField.broken, b)] = ZERO
     for trick_no in range(13):
         for j in range(players):
-            _play_position_nb(st, trick_no, j, players, two_clubs, any_time)
+            _play_position_nb(st, trick_no, j, players, two_clubs, any_time, must_trump, must_over)
         end_trick_nb(st)
 
 

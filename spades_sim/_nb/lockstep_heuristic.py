@@ -34,7 +34,7 @@ from spades_sim._nb.enums import (
     HeuristicParam,
     LockstepField,
 )
-from spades_sim._nb.lockstep import end_trick_nb, prefer_wide_vectors_nb
+from spades_sim._nb.lockstep import end_trick_nb, lane_trump_rules_nb, prefer_wide_vectors_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -202,8 +202,9 @@ def heuristic_flags_nb(params):
 
 @njit(cache=True, forceinline=True)
 def _heuristic_position_nb(
-    st, trick_no, j, leading, players, two_clubs, any_time, deck, flags0, flags1, push0, push1
-):
+    st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck, flags0,
+    flags1, push0, push1,
+):  # fmt: skip
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
     seat_bits = np.uint64(players - 1)
@@ -230,13 +231,16 @@ def _heuristic_position_nb(
         lead_legal = hand if free else restricted
         lead_legal = ONE if (first_trick and two_clubs and hand & ONE) else lead_legal
         follow = hand & lane_suit_mask_nb(max(led_now, 0))
-        legal = lead_legal if leading else (follow if follow != ZERO else hand)
+        win_card = np.int64(st[_at_nb(LockstepField.win_card, b)])
+        follow_legal = lane_trump_rules_nb(
+            hand, follow, follow if follow != ZERO else hand, win_card, must_trump, must_over
+        )
+        legal = lead_legal if leading else follow_legal
         # the table state the heuristic reads (kept per trick by _heuristic_needs_nb)
         alive = np.int64(st[_at_nb(HeuristicField.alive, b)])
         need0 = np.int64(st[_at_nb(HeuristicField.need, b)])
         need1 = np.int64(st[_at_nb(HeuristicField.need + 1, b)])
         odd = (seat & 1) == 1
-        win_card = np.int64(st[_at_nb(LockstepField.win_card, b)])
         win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
         voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
         card = _heuristic_lane_nb(
@@ -258,7 +262,9 @@ def _heuristic_position_nb(
         st[_at_nb(LockstepField.broken, b)] |= np.uint64(spade)
         st[_at_nb(HeuristicField.played, b)] = played | (ONE << ucard)
         beats_now = (card > win_card) and ((suit == led_now) or spade)
-        shown_out = np.int64(suit != led_now) << (4 * seat + max(led_now, 0))
+        off = np.int64(suit != led_now)
+        discard = off & np.int64(must_trump) & np.int64(suit != 3)  # no spade left either
+        shown_out = (off << (4 * seat + max(led_now, 0))) | (discard << (4 * seat + 3))
         st[_at_nb(HeuristicField.voids, b)] = np.uint64(voids if leading else voids | shown_out)
         st[_at_nb(LockstepField.led, b)] = np.uint64(suit) if leading else np.uint64(led_now)
         take = leading or beats_now
@@ -302,8 +308,8 @@ def _heuristic_needs_nb(st, for_partner):
 
 
 @njit(cache=True)
-def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_partner, params0,
-                               params1):  # fmt: skip
+def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over, jokers,
+                               for_partner, params0, params1):  # fmt: skip
     """Play 13 tricks of the ``heuristic`` in all ``LANES`` deals of ``st``
     (``LockstepField`` and ``HeuristicField``: hands, leader, tricks 0, bids and nil flags
     set), side s with parameters ``params{s}``.
@@ -323,11 +329,12 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, jokers, for_par
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
         _heuristic_position_nb(
-            st, trick_no, 0, True, players, two_clubs, any_time, deck, flags0, flags1, push0, push1
-        )
+            st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
+            flags0, flags1, push0, push1,
+        )  # fmt: skip
         for j in range(1, players):
             _heuristic_position_nb(
-                st, trick_no, j, False, players, two_clubs, any_time, deck, flags0, flags1,
-                push0, push1,
+                st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
+                deck, flags0, flags1, push0, push1,
             )  # fmt: skip
         end_trick_nb(st)

@@ -359,7 +359,8 @@ def play_heuristic_lanes_nb(st, rules, params):
     """Play the 13 tricks of every lane with the ``heuristic`` on both sides."""
     play_heuristic_lockstep_nb(
         st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
-        rules[RuleField.spades_any_time] != 0, rules[RuleField.jokers] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers] != 0,
         rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
         params[ParamRow.play + 1],
     )  # fmt: skip
@@ -370,7 +371,8 @@ def play_random_lanes_nb(st, rules, params):
     """Play the 13 tricks of every lane at random on both sides (``params`` unused)."""
     play_random_lockstep_nb(
         st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
-        rules[RuleField.spades_any_time] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0,
     )  # fmt: skip
 
 

@@ -1,8 +1,10 @@
 """Card play: the legal-card mask, one whole hand of 13 tricks, and a validating replay.
 
-Legal cards (docs/rules.md "Play"): follow the suit led if able (jokers are spades); the first
-lead obeys ``first_lead`` (no spade unless only spades, or the 2C); later leads may not be
-spades before they are broken unless the hand holds only spades (``spades_lead``
+Legal cards (docs/rules.md "Play"): follow the suit led if able (jokers are spades); with
+``must_trump`` a player who cannot follow trumps if able, and with ``must_overtrump`` a
+spade played to a trick holding a spade beats it if able; the first lead obeys
+``first_lead`` (no spade unless only spades, or the 2C); later leads may not be spades
+before they are broken unless the hand holds only spades (``spades_lead``
 ``after_broken``). A trick goes to its highest spade, else the highest card of the suit
 led: as spades have the highest ids, a card takes the lead when it is higher than the
 winning card and is a spade or of the suit led.
@@ -14,8 +16,10 @@ from numba import njit
 from spades_sim._nb.bitboard import (
     NON_SPADE_MASK,
     ONE,
+    SPADE_MASK,
     SUIT_MASKS,
     ZERO,
+    above_nb,
     bit_nb,
     lowest_card_nb,
     suit_of_nb,
@@ -25,11 +29,25 @@ from spades_sim._nb.rng import GOLDEN
 
 
 @njit(inline="always", cache=True)
-def legal_cards_nb(hand, led_suit, broken, trick_no, two_clubs, spades_any_time):
-    """Mask of the cards of ``hand`` that may be played; ``led_suit`` -1 when leading."""
+def legal_cards_nb(
+    hand, led_suit, broken, trick_no, two_clubs, spades_any_time, must_trump, must_overtrump,
+    win_card,
+):  # fmt: skip
+    """Mask of the cards of ``hand`` that may be played; ``led_suit`` -1 when leading,
+    ``win_card`` the card winning the trick so far (read only when following)."""
     if led_suit >= 0:
         follow = hand & SUIT_MASKS[led_suit]
-        return follow if follow else hand
+        legal = follow if follow else hand
+        if must_trump and not follow:
+            trumps = hand & SPADE_MASK
+            legal = trumps if trumps else hand
+        if must_overtrump:
+            # the spades of ``legal`` that beat the winning card: when it is not a spade,
+            # every spade (must_overtrump comes with must_trump, so ``legal`` is then all
+            # spades, or holds none)
+            over = legal & SPADE_MASK & above_nb(win_card)
+            legal = over if over else legal
+        return legal
     if trick_no == 0:
         if two_clubs and hand & ONE:
             return ONE
@@ -37,6 +55,16 @@ def legal_cards_nb(hand, led_suit, broken, trick_no, two_clubs, spades_any_time)
         return hand
     side = hand & NON_SPADE_MASK
     return side if side else hand
+
+
+@njit(inline="always", cache=True)
+def shown_out_nb(suit, led, must_trump):
+    """The suits (bits) a seat shows out of by playing a card of ``suit`` to a trick led
+    in ``led``: none when it follows; the suit led when it does not, and spades too when
+    it discards under ``must_trump`` (it would have had to trump)."""
+    off = np.int64(suit != led)
+    discard = off & np.int64(must_trump) & np.int64(suit != 3)
+    return (off << led) | (discard << 3)
 
 
 @njit(inline="always", cache=True)
@@ -99,6 +127,8 @@ def play_tricks_nb(
     players = rules[RuleField.players]
     two_clubs = rules[RuleField.first_lead_two_clubs] != 0
     any_time = rules[RuleField.spades_any_time] != 0
+    must_trump = rules[RuleField.must_trump] != 0
+    must_over = rules[RuleField.must_overtrump] != 0
     record = plays.shape[0] > 0
     broken = False
     errors = 0
@@ -112,7 +142,9 @@ def play_tricks_nb(
         win_seat = -1
         for j in range(players):
             hand = masks[base + seat]
-            legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
+            legal = legal_cards_nb(
+                hand, led, broken, trick_no, two_clubs, any_time, must_trump, must_over, win_card
+            )
             rand = key + np.uint64(counter) * GOLDEN
             counter += 1
             if seat & 1:
@@ -135,7 +167,7 @@ def play_tricks_nb(
                 beats = (card > win_card) & ((suit == led) | (card >= 39))
                 win_card = card if beats else win_card
                 win_seat = seat if beats else win_seat
-                info[InfoSlot.voids + seat] |= np.int64(suit != led) << led
+                info[InfoSlot.voids + seat] |= shown_out_nb(suit, led, must_trump)
             broken |= card >= 39
             played |= bit
             info[InfoSlot.trick_cards + j] = card
@@ -164,6 +196,8 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
     players = rules[RuleField.players]
     two_clubs = rules[RuleField.first_lead_two_clubs] != 0
     any_time = rules[RuleField.spades_any_time] != 0
+    must_trump = rules[RuleField.must_trump] != 0
+    must_over = rules[RuleField.must_overtrump] != 0
     broken = False
     played = ZERO
     n = 0
@@ -180,10 +214,17 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
             bit = bit_nb(card)
             if not hand & bit:
                 return (ReplayError.played_twice if played & bit else ReplayError.not_held), n, seat
-            legal = legal_cards_nb(hand, led, broken, trick_no, two_clubs, any_time)
+            legal = legal_cards_nb(
+                hand, led, broken, trick_no, two_clubs, any_time, must_trump, must_over, win_card
+            )
             if not legal & bit:
                 if led >= 0:
-                    return ReplayError.revoke, n, seat
+                    if hand & SUIT_MASKS[led] and not bit & SUIT_MASKS[led]:
+                        return ReplayError.revoke, n, seat
+                    # a spade that follows or trumps but does not beat the trick's spade
+                    if bit & SPADE_MASK:
+                        return ReplayError.must_overtrump, n, seat
+                    return ReplayError.must_trump, n, seat
                 if trick_no == 0 and two_clubs and legal == ONE:
                     return ReplayError.must_lead_two_clubs, n, seat
                 return ReplayError.spades_not_broken, n, seat

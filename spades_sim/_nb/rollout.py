@@ -50,6 +50,7 @@ from spades_sim._nb.play import (
     has_played_nb,
     legal_cards_nb,
     reset_trick_info_nb,
+    shown_out_nb,
 )
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
 from spades_sim._nb.score import score_side_nb
@@ -143,9 +144,10 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 
 
 @njit(cache=True, forceinline=True)
-def apply_card_nb(hands, info, seat, card, players):
-    """Play ``card`` for ``seat``: update hands and ``info`` as the kernel does; a full
-    trick goes to its winner, who leads the next (``info[InfoSlot.trick]`` is 13 at the end)."""
+def apply_card_nb(hands, info, seat, card, players, must_trump):
+    """Play ``card`` for ``seat``: update hands and ``info`` as the kernel does (``must_trump``:
+    the rule, for the suits a discard shows out of); a full trick goes to its winner, who
+    leads the next (``info[InfoSlot.trick]`` is 13 at the end)."""
     bit = bit_nb(card)
     hands[seat] &= ~bit
     j = info[InfoSlot.n_in_trick]
@@ -161,8 +163,7 @@ def apply_card_nb(hands, info, seat, card, players):
         if card > win_card and (suit == led or card >= 39):
             win_card = card
             win_seat = seat
-        if suit != led:
-            info[InfoSlot.voids + seat] |= np.int64(1) << led
+        info[InfoSlot.voids + seat] |= shown_out_nb(suit, led, must_trump)
     if card >= 39:
         info[InfoSlot.broken] = 1
     info[InfoSlot.played] |= np.int64(bit)
@@ -194,6 +195,8 @@ def playout_nb(hands, info, rules, params):
     players = info[InfoSlot.players]
     two_clubs = rules[RuleField.first_lead_two_clubs] != 0
     any_time = rules[RuleField.spades_any_time] != 0
+    must_trump = rules[RuleField.must_trump] != 0
+    must_over = rules[RuleField.must_overtrump] != 0
     while info[InfoSlot.trick] < 13:
         seat = (info[InfoSlot.leader] + info[InfoSlot.n_in_trick]) % players
         hand = hands[seat]
@@ -204,9 +207,12 @@ def playout_nb(hands, info, rules, params):
             info[InfoSlot.trick],
             two_clubs,
             any_time,
+            must_trump,
+            must_over,
+            info[InfoSlot.winning_card],
         )
         card = heuristic_play_nb(hand, legal, seat, info, rules, params)
-        apply_card_nb(hands, info, seat, card, players)
+        apply_card_nb(hands, info, seat, card, players, must_trump)
 
 
 @njit(cache=True, forceinline=True)
@@ -247,6 +253,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
     players = info[InfoSlot.players]
+    must_trump = rules[RuleField.must_trump] != 0
     deck = deck_mask_nb(rules[RuleField.jokers])
     unseen = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     cands = np.empty(14, dtype=np.int64)
@@ -282,7 +289,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
         )
         for i in range(n):
             copy_state_nb(sampled, info, hands, scratch)
-            apply_card_nb(hands, scratch, seat, cands[i], players)
+            apply_card_nb(hands, scratch, seat, cands[i], players, must_trump)
             playout_nb(hands, scratch, rules, params)
             totals[i] += side_points_nb(rules, scratch, side, cost, out) - side_points_nb(
                 rules, scratch, 1 - side, cost, out
