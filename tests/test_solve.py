@@ -3,8 +3,9 @@
 The reference below shares no code with the kernels: it plays the rules of "Play"
 (follow suit; spades are trumps; a spade may not be led before spades are broken unless
 the leader holds only spades; the first lead under ``first_lead``; any spade played
-breaks them) over every line of play, with a memo. ``dd_tricks``, ``dd_cards``,
-``nil_safe`` and ``nil_cards`` must equal it on random small endings; the invariants
+breaks them; "The trump rules" ``must_trump`` and ``must_overtrump``) over every line
+of play, with a memo. ``dd_tricks``, ``dd_cards``, ``nil_safe`` and ``nil_cards`` must
+equal it on random small endings; the invariants
 and the input errors are tested after it.
 """
 
@@ -33,11 +34,19 @@ def rank(card: int) -> int:
     return card - 39 if card >= 39 else card % 13
 
 
-def may_play(hand, trick, broken, first, any_time, two_clubs):
+def may_play(hand, trick, broken, first, any_time, two_clubs, must_trump=False, over=False):
     if trick:
         led = suit(trick[0][1])
         follow = [c for c in hand if suit(c) == led]
-        return follow or list(hand)
+        spades = [c for c in hand if suit(c) == 3]
+        # "The trump rules": a void player trumps if it can; a spade beats the trick's
+        # spades if it can
+        cards = follow or (must_trump and spades) or list(hand)
+        in_trick = [rank(c) for _, c in trick if suit(c) == 3]
+        if over and in_trick:
+            higher = [c for c in cards if suit(c) == 3 and rank(c) > max(in_trick)]
+            cards = higher or cards
+        return cards
     if first and two_clubs and 0 in hand:
         return [0]
     if not first and (broken or any_time):
@@ -57,13 +66,18 @@ def trick_winner(trick):
 
 
 class Reference:
-    def __init__(self, players, any_time=False, two_clubs=False):
+    def __init__(self, players, any_time=False, two_clubs=False, must_trump=False, over=False):
         self.players, self.any_time, self.two_clubs = players, any_time, two_clubs
+        self.must_trump, self.over = must_trump, over
         self.tricks = lru_cache(maxsize=None)(self._tricks)
         self.safe = lru_cache(maxsize=None)(self._safe)
 
     def moves(self, hands, seat, trick, broken, first):
-        for card in may_play(hands[seat], trick, broken, first, self.any_time, self.two_clubs):
+        legal = may_play(
+            hands[seat], trick, broken, first, self.any_time, self.two_clubs, self.must_trump,
+            self.over,
+        )  # fmt: skip
+        for card in legal:
             rest = list(hands)
             rest[seat] = tuple(c for c in hands[seat] if c != card)
             now = (*trick, (seat, card))
@@ -136,12 +150,15 @@ def random_case(rng: random.Random, max_cards: int = 4):
     leader = rng.randrange(players)
     if two_clubs:
         leader = next(s for s in range(players) if 0 in hands[s])
-    ref = Reference(players, any_time, two_clubs)
+    must_trump = rng.random() < 0.25
+    over = must_trump and rng.random() < 0.5
+    ref = Reference(players, any_time, two_clubs, must_trump, over)
     hands_t = tuple(tuple(h) for h in hands)
     trick: tuple = ()
     seat = leader
     for _ in range(rng.randrange(players)):
-        card = rng.choice(may_play(hands_t[seat], trick, broken, first, any_time, two_clubs))
+        legal = may_play(hands_t[seat], trick, broken, first, any_time, two_clubs, must_trump, over)
+        card = rng.choice(legal)
         rest = list(hands_t)
         rest[seat] = tuple(c for c in hands_t[seat] if c != card)
         hands_t = tuple(rest)
@@ -152,6 +169,8 @@ def random_case(rng: random.Random, max_cards: int = 4):
         jokers=jokers,
         spades_lead="any_time" if any_time else "after_broken",
         first_lead="two_of_clubs" if two_clubs else "any_but_spades",
+        must_trump=must_trump,
+        must_overtrump=over,
     )
     pos = Position(list(hands_t), seat, [c for _, c in trick], broken, first, rules)
     broken_now = broken or any(suit(c) == 3 for _, c in trick)
@@ -458,3 +477,26 @@ def test_dd_table_refuses_bad_input():
         dd_table(np.zeros((1, 4), dtype=np.uint64))
     with pytest.raises(SpadesError, match="deal 0: card 2C is missing"):
         dd_table(np.zeros((1, 4), dtype=np.uint64), [0])
+
+
+def test_trump_rules_in_positions():
+    """Under must_trump a void seat holding a spade must play one; under must_overtrump
+    a spade must beat the trick's spade when it can; a trick that broke a rule is refused."""
+    trump = Rules(must_trump=True)
+    over = Rules(must_trump=True, must_overtrump=True)
+    # N led the QH; E, void in hearts, holds the KS
+    hands = ["AH", "2C KS", "KH 2H", "3S 4D"]
+    assert list(dd_cards(Position(hands, "E", ["QH"]))) == ["KS", "2C"]
+    assert list(dd_cards(Position(hands, "E", ["QH"], rules=trump))) == ["KS"]
+    # N led the QD and E ruffed with the 9S: S must beat it with the KS, not the 2S
+    hands = ["AH", "5C", "KS 2S", "3H 4H"]
+    assert list(dd_cards(Position(hands, "S", ["QD", "9S"], rules=trump))) == ["KS", "2S"]
+    assert list(dd_cards(Position(hands, "S", ["QD", "9S"], rules=over))) == ["KS"]
+    # unable to beat it, S still trumps
+    hands = ["AH", "5C", "3H 2S", "4H 5H"]
+    assert list(dd_cards(Position(hands, "S", ["QD", "9S"], rules=over))) == ["2S"]
+    with pytest.raises(SpadesError, match="must_trump"):
+        Position(["AH", "3S", "KH 2H", "3D 4D"], "S", ["QH", "4C"], rules=trump)
+    with pytest.raises(SpadesError, match="must_overtrump"):
+        # E followed N's 9S lead with the 2S, holding the KS
+        Position(["AH", "KS", "KH 2H", "3D 4D"], "S", ["9S", "2S"], True, rules=over)

@@ -8,10 +8,11 @@ checks positions at the boundary). A position is the four hand masks ``hands[0..
 (two players: seats 0 and 1, the others 0), the seat to play, how many cards the current
 trick holds (``pos``), the suit led (-1 when leading), the winning card and seat so far,
 the mask of the trick's cards, whether spades are broken, whether this is the first
-trick, and the rule flags ``any_time`` (``spades_lead`` any_time) and ``two_clubs``
-(``first_lead`` two_of_clubs). The side of a seat is ``seat & 1`` (N-S 0, E-W 1; with two
-players each seat is its own side). Legal cards are those of ``_nb.play.legal_cards_nb``
-(docs/rules.md "Play"); any spade played breaks spades.
+trick, and the rules of play as the ``PLAY_*`` bits of ``play_rules`` (``spades_lead``
+any_time, ``first_lead`` two_of_clubs, ``must_trump``, ``must_overtrump``). The side of
+a seat is ``seat & 1`` (N-S 0, E-W 1; with two players each seat is its own side).
+Legal cards are those of ``_nb.play.legal_cards_nb`` (docs/rules.md "Play"); any spade
+played breaks spades.
 
 - :func:`dd_value_nb` gives side 0's tricks from a node to the end, the current trick
   included.
@@ -97,6 +98,11 @@ this package)
   best move of a depth; measured: a sixth fewer nodes on deals with spades broken, a
   tenth more from opening positions). A history count of cut-offs breaks ties.
 
+Under ``must_trump`` and ``must_overtrump`` the quick tricks and the two partners' shared
+top spades are not counted (both assume a player free to discard or to play any spade);
+under ``must_overtrump`` every live spade is among the cards a result rests on, since who
+may play which spade depends on each spade's rank.
+
 The nil search is the same machinery with a boolean objective: the nil side (OR nodes)
 against the others (AND nodes); a trick won by a nil seat ends the line as lost. Two
 bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat's ``j``
@@ -124,6 +130,17 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     suit_of_nb,
 )
+
+PLAY_ANY_TIME = 1
+"""``play_rules`` bit: spades may be led at any time (``spades_lead`` any_time)."""
+PLAY_TWO_CLUBS = 2
+"""``play_rules`` bit: the first trick is led with the 2C (``first_lead`` two_of_clubs)."""
+PLAY_MUST_TRUMP = 4
+"""``play_rules`` bit: a player who cannot follow trumps when able (``must_trump``)."""
+PLAY_MUST_OVERTRUMP = 8
+"""``play_rules`` bit: a spade played to a trick beats its spade when able
+(``must_overtrump``)."""
+PLAY_FORCED = PLAY_MUST_TRUMP | PLAY_MUST_OVERTRUMP
 
 MAX_DEPTH = 56
 """Plies a search can go down (52 cards, and a margin); the rows of the move scratch."""
@@ -179,15 +196,25 @@ pext_nb = _pext_hw_nb if HAS_PDEP else _pext_sw_nb
 
 
 @njit(inline="always", cache=True)
-def legal_nb(hand, led, broken, first, any_time, two_clubs):
-    """The cards of ``hand`` that may be played (``led`` -1 when leading)."""
+def legal_nb(hand, led, win_card, broken, first, play_rules):
+    """The cards of ``hand`` that may be played (``led`` -1 when leading, ``win_card``
+    the card winning the trick so far); ``play_rules`` the ``PLAY_*`` bits."""
     if led >= 0:
         follow = hand & SUIT_MASKS[led]
-        return follow if follow else hand
+        legal = follow if follow else hand
+        if not follow and play_rules & PLAY_MUST_TRUMP and hand & SPADE_MASK:
+            legal = hand & SPADE_MASK
+        if play_rules & PLAY_MUST_OVERTRUMP:
+            # a spade played to a trick beats its highest spade when it can (every
+            # spade beats a winning card of another suit)
+            over = legal & SPADE_MASK & above_nb(win_card)
+            if over:
+                legal = over
+        return legal
     if first:
-        if two_clubs and hand & ONE:
+        if play_rules & PLAY_TWO_CLUBS and hand & ONE:
             return ONE
-    elif broken or any_time:
+    elif broken or play_rules & PLAY_ANY_TIME:
         return hand
     side = hand & NON_SPADE_MASK
     return side if side else hand
@@ -225,10 +252,10 @@ def _run_of_nb(card, hand, live):
 # --- the transposition table ----------------------------------------------------------
 # A bucket of WAYS slots per hash of (shape, flags, top spade's owner). A slot holds the
 # shape (each hand's length in each suit, 4 bits each), the flags (leader, whether a
-# spade may be led, the kind), the mask M of the cards that matter in relative-rank
-# layout (the top cards of each suit down to the lowest that mattered), and each hand's
-# cards under M: a position matches when it has the same shape and flags and each hand
-# holds the same cards under M.
+# spade may be led, the kind, the trump rules), the mask M of the cards that matter in
+# relative-rank layout (the top cards of each suit down to the lowest that mattered),
+# and each hand's cards under M: a position matches when it has the same shape and flags
+# and each hand holds the same cards under M.
 
 WAYS = 64
 """Slots a bucket of the table holds."""
@@ -287,11 +314,15 @@ def _shape_nb(hands):
 
 
 @njit(inline="always", cache=True)
-def _flags_nb(leader, lead_spades, kind):
+def _flags_nb(leader, lead_spades, kind, play_rules):
+    """The exact part of an entry's key besides the shape: the leader, whether a spade
+    may be led, the kind (tricks, or which seats are nil) and the trump rules, under
+    which the same cards play out differently."""
     return (
         np.uint64(leader)
         | (np.uint64(lead_spades) << np.uint64(2))
         | (np.uint64(kind) << np.uint64(3))
+        | (np.uint64(play_rules & PLAY_FORCED) << np.uint64(12))
     )
 
 
@@ -405,7 +436,7 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
 
 
 @njit(inline="always", cache=True)
-def _sure_spades_nb(hands, side, players):
+def _sure_spades_nb(hands, side, players, paired):
     """Tricks ``side`` takes for sure with its spades above every opponent's spade (the
     side's top spades): each wins the trick it falls in, and with four players the two
     partners' top spades fall in different tricks except when both have only top spades
@@ -429,9 +460,10 @@ def _sure_spades_nb(hands, side, players):
             if popcount_nb(mine) > best:
                 best = popcount_nb(mine)
             rel |= mine
-    if players == 4:
+    if players == 4 and paired:
         # both partners' top spades: they meet in one trick only when both hold nothing
-        # but top spades and must play one, so they take min(tops, longer holding)
+        # but top spades and must play one, so they take min(tops, longer holding); not
+        # under must_trump or must_overtrump, which force spades into a trick more often
         best = max(best, min(popcount_nb(rel), longest))
     return best, rel
 
@@ -736,12 +768,22 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
         # its partner: cover high, above all over a nil seat that is winning
         base = 40 + r if (pos == 0 or beats) else 20 - r
     elif pos == 0:
-        # an opponent leading: a suit a nil seat must follow, low
-        must = False
+        # an opponent leading: a suit a nil seat must follow, low; first a card under
+        # every card the nil seat holds in it, when its partner cannot take the trick
+        # over the nil seat's card (following below it, or void with no spade to ruff)
+        base = 20 - r
         for p in range(4):
-            if (nil_mask >> p) & 1 and hands[p] & SUIT_MASKS[s]:
-                must = True
-        base = 50 - r if must else 20 - r
+            mine = hands[p] & SUIT_MASKS[s]
+            if not (nil_mask >> p) & 1 or not mine:
+                continue
+            base = max(base, 50 - r)
+            low = lowest_card_nb(mine)
+            if card < low:
+                mate = hands[p ^ 2] & SUIT_MASKS[s]
+                stuck = (mate and highest_card_nb(mate) < low) or (
+                    not mate and not (hands[p ^ 2] & SPADE_MASK)
+                )
+                base = max(base, (90 if stuck else 60) - r)
     else:
         # an opponent: stay low so that a nil seat is left winning
         base = 40 - r if not beats else 10 - r
@@ -857,7 +899,7 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
 @njit(cache=True)
 def search_nb(
     mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, target,
-    nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
+    nil_mask, play_rules, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
 ):  # fmt: skip
     """The boolean search from a node (``hands`` is changed during it and restored).
 
@@ -928,20 +970,24 @@ def search_nb(
                 v = target <= won0 if mode == MODE_TRICKS else ((nil_mask >> ws1) & 1) == 0
                 phase = 2
             if phase == 1 and pos == 0 and not st[d, _FIRST]:
-                lead_spades = 1 if (st[d, _BROKEN] or any_time) else 0
+                lead_spades = 1 if (st[d, _BROKEN] or play_rules & PLAY_ANY_TIME) else 0
                 kind = KIND_TRICKS if mode == MODE_TRICKS else 1 + nil_mask
                 live = hands[0] | hands[1] | hands[2] | hands[3]
                 shape = _shape_nb(hands)
-                flags = _flags_nb(seat, lead_spades, kind)
+                flags = _flags_nb(seat, lead_spades, kind, play_rules)
                 st[d, _BASE] = 0
                 ust[d, _SHAPE] = shape
                 ust[d, _FLAGS] = flags
                 for h in range(4):
                     ust[d, _R0 + h] = pext_nb(hands[h], live)
                 if phase == 1 and mode == MODE_TRICKS:
-                    q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
-                    s0, r0 = _sure_spades_nb(hands, 0, players)
-                    s1, r1 = _sure_spades_nb(hands, 1, players)
+                    free = (play_rules & PLAY_FORCED) == 0
+                    # the quick tricks assume players free to discard
+                    q, rq = 0, ZERO
+                    if free:
+                        q, rq = _quick_tricks_nb(hands, seat, lead_spades, players)
+                    s0, r0 = _sure_spades_nb(hands, 0, players, free)
+                    s1, r1 = _sure_spades_nb(hands, 1, players, free)
                     if seat & 1:
                         if q > s1:
                             s1, r1 = q, rq
@@ -1008,7 +1054,9 @@ def search_nb(
                             break
             if phase == 1:
                 led = st[d, _LED]
-                legal = legal_nb(hand, led, st[d, _BROKEN], st[d, _FIRST], any_time, two_clubs)
+                legal = legal_nb(
+                    hand, led, st[d, _WCARD], st[d, _BROKEN], st[d, _FIRST], play_rules
+                )
                 live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
                 reps = representatives_nb(legal, hand, live)
                 best = st[d, _BEST]
@@ -1121,6 +1169,9 @@ def search_nb(
         else:
             hands[st[d, _SEAT]] = ust[d, _HAND]
             r_move = vrel | ust[d, _WREL]
+            if play_rules & PLAY_MUST_OVERTRUMP:
+                # who may play which spade depends on every spade's rank
+                r_move |= SPADE_MASK & (hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK])
             if v == (st[d, _MAX] == 1):
                 c = moves[d, st[d, _IDX] - 1]
                 st[d, _KILL] = c
@@ -1167,8 +1218,8 @@ def estimate_nb(hands, players, seat):
 
 @njit(cache=True)
 def dd_value_nb(
-    hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, any_time,
-    two_clubs, tt_keys, tt_data, guess, stats,
+    hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, play_rules,
+    tt_keys, tt_data, guess, stats,
 ):  # fmt: skip
     """Side 0's tricks from this node to the end, the current trick included, under
     perfect play: zero-window searches from ``guess`` (clipped to the possible range;
@@ -1184,7 +1235,7 @@ def dd_value_nb(
         g = min(max(g, lo + 1), hi)
         if search_nb(
             MODE_TRICKS, work, players, seat, pos, led, win_card, win_seat, trick, broken,
-            first, g, 0, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist,
+            first, g, 0, play_rules, tt_keys, tt_data, st, ust, moves, scores, hist,
             stats,
         ):  # fmt: skip
             lo = g
@@ -1198,7 +1249,7 @@ def dd_value_nb(
 @njit(cache=True)
 def nil_safe_nb(
     hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, nil_mask,
-    any_time, two_clubs, tt_keys, tt_data, stats,
+    play_rules, tt_keys, tt_data, stats,
 ):  # fmt: skip
     """Whether the nil side keeps the seats of ``nil_mask`` (a bit per seat) from winning
     any trick from this node on, the current one included."""
@@ -1207,7 +1258,7 @@ def nil_safe_nb(
     work = hands.copy()
     return search_nb(
         MODE_NIL, work, players, seat, pos, led, win_card, win_seat, trick, broken, first, 0,
-        nil_mask, any_time, two_clubs, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
+        nil_mask, play_rules, tt_keys, tt_data, st, ust, moves, scores, hist, stats,
     )  # fmt: skip
 
 
@@ -1231,7 +1282,7 @@ def _child_nb(players, seat, pos, led, win_card, win_seat, card):
 @njit(cache=True)
 def card_values_nb(
     mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first,
-    nil_mask, any_time, two_clubs, tt_keys, tt_data, out, stats,
+    nil_mask, play_rules, tt_keys, tt_data, out, stats,
 ):  # fmt: skip
     """For every legal card of the seat to play, ``out[card]``: ``MODE_TRICKS``, the
     tricks of the mover's side from here after it; ``MODE_NIL``, 1 if the nil of
@@ -1239,7 +1290,7 @@ def card_values_nb(
     for c in range(out.shape[0]):
         out[c] = -1
     hand = hands[seat]
-    legal = legal_nb(hand, led, broken, first, any_time, two_clubs)
+    legal = legal_nb(hand, led, win_card, broken, first, play_rules)
     live = hands[0] | hands[1] | hands[2] | hands[3] | trick
     reps = representatives_nb(legal, hand, live)
     work = hands.copy()
@@ -1261,7 +1312,7 @@ def card_values_nb(
             won = 1 if (winner >= 0 and (winner & 1) == 0) else 0
             v0 = won + dd_value_nb(
                 work, players, n_seat, n_pos, n_led, n_card, n_win, n_trick, n_broken,
-                n_first, any_time, two_clubs, tt_keys, tt_data, guess, stats,
+                n_first, play_rules, tt_keys, tt_data, guess, stats,
             )  # fmt: skip
             guess = v0 - won
             v = v0 if (seat & 1) == 0 else n - v0
@@ -1270,7 +1321,7 @@ def card_values_nb(
             v = 0
             if not lost and nil_safe_nb(
                 work, players, n_seat, n_pos, n_led, n_card, n_win, n_trick, n_broken,
-                n_first, nil_mask, any_time, two_clubs, tt_keys, tt_data, stats,
+                n_first, nil_mask, play_rules, tt_keys, tt_data, stats,
             ):  # fmt: skip
                 v = 1
         run = _run_of_nb(c, hand, live)
@@ -1287,7 +1338,7 @@ def card_values_nb(
 
 @njit(cache=True, nogil=True)
 def dd_table_nb(
-    first_block, end_block, n_stripes, hands, leaders, players, any_time, two_clubs,
+    first_block, end_block, n_stripes, hands, leaders, players, play_rules,
     tt_keys, tt_data, tricks, nil, stats,
 ):  # fmt: skip
     """Opening positions of deals ``k, k + n_stripes, ...`` for each block ``k`` in
@@ -1309,22 +1360,22 @@ def dd_table_nb(
             n = popcount_nb(h[leader])
             v0 = dd_value_nb(
                 h, players, leader, start, none, none, none, ZERO, unbroken, opening,
-                any_time, two_clubs, keys_k, data_k, none, stats[k],
+                play_rules, keys_k, data_k, none, stats[k],
             )  # fmt: skip
             tricks[d, 0] = v0
             tricks[d, 1] = n - v0
             for s in range(players):
                 safe = nil_safe_nb(
                     h, players, leader, start, none, none, none, ZERO, unbroken, opening,
-                    np.int64(1 << s), any_time, two_clubs, keys_k, data_k, stats[k],
+                    np.int64(1 << s), play_rules, keys_k, data_k, stats[k],
                 )  # fmt: skip
                 nil[d, s] = 1 if safe else 0
 
 
 @njit(cache=True, nogil=True)
 def nil_table_nb(
-    first_block, end_block, n_stripes, hands, leaders, nil_masks, players, any_time,
-    two_clubs, tt_keys, tt_data, safe, stats,
+    first_block, end_block, n_stripes, hands, leaders, nil_masks, players, play_rules,
+    tt_keys, tt_data, safe, stats,
 ):  # fmt: skip
     """The nil verdict of one seat (or pair, ``nil_masks[d]``) per deal from its opening
     position, for the stripes of :func:`dd_table_nb`: ``safe[d]`` 1 when safe, else 0."""
@@ -1340,7 +1391,7 @@ def nil_table_nb(
             h = hands[d].copy()
             ok = nil_safe_nb(
                 h, players, leaders[d], start, none, none, none, ZERO, unbroken, opening,
-                nil_masks[d], any_time, two_clubs, keys_k, data_k, stats[k],
+                nil_masks[d], play_rules, keys_k, data_k, stats[k],
             )  # fmt: skip
             safe[d] = 1 if ok else 0
 

@@ -200,6 +200,13 @@ class Position:
                     f"trick: seat {seat_name(seat, players)} played {format_card(card)} on a "
                     f"{'CDHS'[led]} lead while still holding {'CDHS'[led]}"
                 )
+            held = self.hands[seat] | (1 << card)
+            if not _following(held, self.trick[:j], self.rules) >> card & 1:
+                rule = "must_overtrump" if card_suit(card) == 3 else "must_trump"
+                raise SpadesError(
+                    f"trick: seat {seat_name(seat, players)} played {format_card(card)}, "
+                    f"which {rule} does not allow with the cards it held"
+                )
 
     # --- derived state ------------------------------------------------------------------
 
@@ -226,8 +233,7 @@ class Position:
         """The cards the seat to play may play, highest id first."""
         hand = self.hands[self.to_play]
         if self.trick:
-            follow = hand & SUIT_CARDS[card_suit(self.trick[0])]
-            legal = follow or hand
+            legal = _following(hand, self.trick, self.rules)
         elif (
             self.first_trick
             and self.rules.first_lead is FirstLead.TWO_OF_CLUBS
@@ -338,6 +344,20 @@ class HandRecord:
             object.__setattr__(self, "plays", tuple(parse_card(c) for c in self.plays))
         except CardError as error:
             raise SpadesError(f"plays: {error}") from None
+
+
+def _following(hand: int, trick: Sequence[int], rules: Rules) -> int:
+    """The cards of ``hand`` that may follow to ``trick`` (docs/rules.md "Following" and
+    "The trump rules")."""
+    follow = hand & SUIT_CARDS[card_suit(trick[0])]
+    legal = follow or hand
+    if not follow and rules.must_trump and hand & SPADE_MASK:
+        legal = hand & SPADE_MASK
+    trick_spades = [c for c in trick if card_suit(c) == 3]
+    if rules.must_overtrump and trick_spades:
+        over = sum(1 << c for c in _cards(legal & SPADE_MASK) if c > max(trick_spades))
+        legal = over or legal
+    return legal
 
 
 def _cards(mask: int) -> list[int]:

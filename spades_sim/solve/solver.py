@@ -31,7 +31,7 @@ import numpy as np
 from spades_sim._nb import dd
 from spades_sim.cards import format_card, seat_index, seat_name
 from spades_sim.errors import SpadesError
-from spades_sim.rules import FirstLead, SpadesLead
+from spades_sim.rules import FirstLead, Rules, SpadesLead
 from spades_sim.run.threads import ensure_compiled
 from spades_sim.solve.position import Position
 
@@ -44,6 +44,7 @@ __all__ = [
     "nil_cards",
     "nil_mask",
     "nil_safe",
+    "play_rules",
 ]
 
 DEFAULT_TABLE_BITS = 20
@@ -86,7 +87,7 @@ def thread_table() -> Table:
 
 
 def _node(pos: Position) -> tuple[object, ...]:
-    """The kernel's arguments for a position, from ``hands`` to ``two_clubs``."""
+    """The kernel's arguments for a position, from ``hands`` to ``first``."""
     if not isinstance(pos, Position):
         raise SpadesError(f"expected a Position, got {type(pos).__name__}")
     players = pos.rules.players
@@ -112,11 +113,22 @@ def _node(pos: Position) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def _flags(pos: Position) -> tuple[bool, bool]:
-    return (
-        pos.rules.spades_lead is SpadesLead.ANY_TIME,
-        pos.rules.first_lead is FirstLead.TWO_OF_CLUBS,
-    )
+def play_rules(rules: Rules) -> np.int64:
+    """The kernels' ``play_rules`` bits of a rule set (``spades_sim._nb.dd.PLAY_*``)."""
+    bits = 0
+    if rules.spades_lead is SpadesLead.ANY_TIME:
+        bits |= dd.PLAY_ANY_TIME
+    if rules.first_lead is FirstLead.TWO_OF_CLUBS:
+        bits |= dd.PLAY_TWO_CLUBS
+    if rules.must_trump:
+        bits |= dd.PLAY_MUST_TRUMP
+    if rules.must_overtrump:
+        bits |= dd.PLAY_MUST_OVERTRUMP
+    return np.int64(bits)
+
+
+def _flags(pos: Position) -> tuple[np.int64]:
+    return (play_rules(pos.rules),)
 
 
 def _call(kernel: object, args: tuple[object, ...]) -> object:

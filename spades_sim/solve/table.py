@@ -37,9 +37,9 @@ from tqdm import tqdm
 from spades_sim._nb import dd
 from spades_sim.cards import check_deal, seat_name
 from spades_sim.errors import SpadesError
-from spades_sim.rules import FirstLead, Rules, SpadesLead
+from spades_sim.rules import FirstLead, Rules
 from spades_sim.run.threads import current_threads, run_blocks
-from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS
+from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS, play_rules
 
 __all__ = ["dd_table", "nil_table", "table_columns"]
 
@@ -135,8 +135,7 @@ def nil_table(
     nil_masks = np.full(n, 1 << int(seat), dtype=np.int64)
     run_blocks(
         dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
-        nil_masks, np.int64(players), rules.spades_lead is SpadesLead.ANY_TIME,
-        rules.first_lead is FirstLead.TWO_OF_CLUBS, keys, data, safe, stats,
+        nil_masks, np.int64(players), play_rules(rules), keys, data, safe, stats,
     )  # fmt: skip
     return safe.astype(bool)
 
@@ -210,8 +209,7 @@ def dd_table(
         out_dir.mkdir(parents=True, exist_ok=True)
     stripes = max(1, current_threads())
     tables: tuple[np.ndarray, np.ndarray] | None = None
-    any_time = rules.spades_lead is SpadesLead.ANY_TIME
-    two_clubs = rules.first_lead is FirstLead.TWO_OF_CLUBS
+    rule_bits = play_rules(rules)
     columns = table_columns(players)
     frames = []
     starts = range(0, n, part_size)
@@ -234,8 +232,7 @@ def dd_table(
                 part_leaders = np.ascontiguousarray(leaders[start:end])
                 run_blocks(
                     dd.dd_table_nb, stripes, np.int64(stripes), part_hands, part_leaders,
-                    np.int64(players), any_time, two_clubs, tables[0], tables[1], tricks, nil,
-                    stats,
+                    np.int64(players), rule_bits, tables[0], tables[1], tricks, nil, stats,
                 )  # fmt: skip
                 part = {
                     "deal": ids[start:end],
