@@ -235,7 +235,7 @@ def _interrupt_after_one(progress: object) -> None:
 def with_columns() -> pd.DataFrame:
     """An ordinary frame with double-dummy columns made up from its own play: side tricks
     moved by a deal-seeded noise, and nils called safe for hands with few spades."""
-    df = simulate_hands(1500, seed=4)
+    df = simulate_hands(800, seed=4)
     rng = np.random.default_rng(0)
     noise = rng.integers(-2, 3, size=df["deal"].max() + 1)
     side_noise = np.where(df["side"] == 0, noise[df["deal"]], -noise[df["deal"]])
