@@ -107,6 +107,26 @@ PLAY_COLUMNS: tuple[Column, ...] = (
     _c("trick_winners", "int8", "the seat that won each of the 13 tricks (list)"),
 )
 
+DD_COLUMNS: tuple[Column, ...] = (
+    _c(
+        "dd_side_tricks",
+        "int8",
+        "tricks the seat's side takes from the opening lead under double-dummy play (with --dd)",
+        hands_only=True,
+    ),
+    _c(
+        "dd_nil_safe",
+        "bool",
+        "a nil of this seat alone survives double-dummy defence from the opening lead (with --dd)",
+        hands_only=True,
+    ),
+)
+"""Per-seat columns of a hands run solved double-dummy (``--dd``, ``spades-sim solve RUN``):
+never null, present only then. They describe the hands as play began (the ``hand``
+column, after any blind nil or nil exchange) with the opening leader to lead; the
+solver's per-deal table lives beside the rows (``_dd/``) and readers join it on ``deal``
+and ``seat`` (:mod:`spades_sim.run.double_dummy`)."""
+
 # The ``reason`` codes of a game's end (the kernels' ``_nb.enums.EndReason`` is built
 # from this; 0 there means the game goes on).
 REASONS = {1: "target", 2: "loss_threshold", 3: "unfinished"}

@@ -25,6 +25,7 @@ import pandas as pd
 from spades_sim.rules import Rules
 from spades_sim.run.aggregate import Aggregate
 from spades_sim.run.counting import layout
+from spades_sim.run.double_dummy import with_dd
 from spades_sim.run.plan import default_aggregate_chunk, plan
 from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.sinks import FrameSink, TablesSink, drive
@@ -58,6 +59,7 @@ def simulate_hands(
     threads: int | None = None,
     chunk_size: int | None = None,
     aggregate: Literal[False] | None = None,
+    dd: bool = False,
 ) -> pd.DataFrame: ...
 @overload
 def simulate_hands(
@@ -71,6 +73,7 @@ def simulate_hands(
     threads: int | None = None,
     chunk_size: int | None = None,
     aggregate: Literal[True] | str | Sequence[str],
+    dd: Literal[False] = False,
 ) -> Aggregate: ...
 
 
@@ -85,12 +88,16 @@ def simulate_hands(
     threads: int | None = None,
     chunk_size: int | None = None,
     aggregate: AggregateArg = None,
+    dd: bool = False,
 ) -> pd.DataFrame | Aggregate:
     """Play ``n`` independent hands (fresh scores, dealer rotating); one row per seat.
 
     ``aggregate`` (True, or the keys to count by: ``"spades,seat"``, a list) counts the
     hands instead of keeping rows and returns an :class:`~spades_sim.run.aggregate.Aggregate`,
-    which every analysis accepts.
+    which every analysis accepts. ``dd`` solves every deal double-dummy from the hands as
+    play began and adds the columns ``dd_side_tricks`` and ``dd_nil_safe``
+    (:mod:`spades_sim.run.double_dummy`; a deal takes a fraction of a second to a few
+    seconds, so keep ``n`` small).
 
     ``bidding``/``play`` take one policy for every seat, or one per side as a pair
     ``(ns, ew)`` or a mapping ``{"ns": ..., "ew": ...}``; a policy is a name with optional
@@ -103,7 +110,14 @@ def simulate_hands(
     [0, 1, 2, 3]
     """
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
+    if not isinstance(dd, bool):
+        raise ValueError(f"dd: expected True or False, got {dd!r}")
     if aggregate is not None and aggregate is not False:
+        if dd:
+            raise ValueError(
+                "dd: aggregate mode counts in kernels that never call the solver; drop "
+                "aggregate to have the rows with their double-dummy columns"
+            )
         return _aggregate(spec, n, aggregate, threads, chunk_size)
     if chunk_size is None:
         # One chunk: the frame keeps every row anyway, and a single chunk's columns go
@@ -113,7 +127,8 @@ def simulate_hands(
     sink = FrameSink()
     with kernel_threads(threads):
         drive(spec, plan(spec, n, chunk_size, max_parts=None, names=_NAMES), sink)
-    return sink.hands(spec)
+        hands = sink.hands(spec)
+        return with_dd(hands, spec.rules) if dd else hands
 
 
 @overload

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim.cli import cli
-from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, PLAY_COLUMNS, markdown_table
+from spades_sim.schema import DD_COLUMNS, GAME_COLUMNS, HAND_COLUMNS, PLAY_COLUMNS, markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -34,7 +34,9 @@ def test_every_page_is_in_the_site_nav() -> None:
 
 
 @pytest.mark.parametrize(
-    "columns", [HAND_COLUMNS, GAME_COLUMNS, PLAY_COLUMNS], ids=["hands", "games", "plays"]
+    "columns",
+    [HAND_COLUMNS, GAME_COLUMNS, PLAY_COLUMNS, DD_COLUMNS],
+    ids=["hands", "games", "plays", "dd"],
 )
 def test_schema_page_tables_are_the_code_columns(columns: tuple) -> None:
     page = PAGES["docs/schema.md"]

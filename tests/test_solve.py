@@ -464,8 +464,8 @@ def test_solve_command_errors_are_one_line():
     result = CliRunner().invoke(cli, ["solve", *EASY[:3], "AKQ..."])
     assert result.exit_code == 1
     assert result.output.count("\n") == 1 and result.output.startswith("error: ")
-    result = CliRunner().invoke(cli, ["solve", "runs/none"])
-    assert result.exit_code == 2 and "needs --out DIR" in result.output
+    result = CliRunner().invoke(cli, ["solve", "runs/none"])  # a run, solved into itself
+    assert result.exit_code == 1 and "runs/none is not a spades_sim run" in result.output
 
 
 def test_dd_table_refuses_bad_input():

@@ -24,6 +24,20 @@ Groups of these two: the side's own columns (:data:`~spades_sim.analysis.source.
 per group and ``bid``: measure ``tricks``, the mean tricks the seat took. Groups: any
 per-seat column (:data:`~spades_sim.analysis.source.SEAT_KEYS`), ``policy``, ``rules``.
 
+``against="dd"`` (data with the double-dummy columns: ``--dd`` or ``spades-sim solve
+RUN``) measures the bid against the cards instead of the play: the *difference* is
+``dd_side_tricks - side_contract``, the tricks the side's cards take from the opening
+lead under double-dummy play minus its contract, for the ``summary`` and
+``distribution`` views (same measures, same shape). Units are sides with a contract and
+no nil or blind nil in the side: the solver maximises the side's tricks, its nil bidder's
+included, which is another game than making a contract beside a nil. Then ``exact`` is
+the share of contracts that bid exactly what the cards make, ``over`` those that bid
+less (tricks left on the table, or bags), ``set`` those that bid more than perfect play
+makes (a set against perfect defence, made only through the opponents' mistakes). By
+``side_contract`` it is the same by bid level. ``view="calibration"`` compares a seat's
+bid with its own tricks, and the double-dummy tricks are the side's: it has no
+``against="dd"``.
+
 Sufficient statistics: per group (and ``difference`` or ``bid``), the measures' ``n``,
 sum and sum of squares; from an aggregate, its sides table by ``difference`` and its
 seats table by ``bid`` (:mod:`.aggregated`).
@@ -70,6 +84,18 @@ SUMMARY_MEASURES = {
 }
 DISTRIBUTION_MEASURES = {"share": "share of side-hands with this difference (tricks - contract)"}
 CALIBRATION_MEASURES = {"tricks": "tricks a seat took with this bid (number bids), mean"}
+DD_SUMMARY_MEASURES = {
+    "difference": "double-dummy side tricks minus contract, mean (sides without a nil)",
+    "abs_difference": "|double-dummy side tricks - contract|, mean",
+    "exact": "share of contracts equal to the double-dummy tricks",
+    "over": "share of contracts below the double-dummy tricks (tricks the cards had spare)",
+    "set": "share of contracts above the double-dummy tricks (set against perfect defence)",
+}
+DD_DISTRIBUTION_MEASURES = {
+    "share": "share of side-hands with this difference (double-dummy tricks - contract)"
+}
+AGAINST = ("played", "dd")
+"""What :func:`bid_accuracy` measures a bid against: the tricks taken, or the cards."""
 _SUMMARY_KINDS: dict[str, Kind] = {
     "difference": "mean",
     "abs_difference": "mean",
@@ -87,10 +113,23 @@ def _contracts(hands: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return sides, tricks - contract[sides].astype(np.int64)
 
 
-def _derive_summary(
-    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+def _dd_contracts(hands: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The side rows with a contract and no nil in the side (a mask) and their
+    double-dummy tricks minus contract."""
+    contract = hands["side_contract"].to_numpy()
+    nil = hands["nil"].to_numpy() | hands["blind_nil"].to_numpy()
+    # a nil anywhere in the side: count the nils of each (deal, side), then look them up
+    code = hands["deal"].to_numpy().astype(np.int64) * 2 + hands["side"].to_numpy()
+    groups, inverse = np.unique(code, return_inverse=True)
+    side_nil = np.bincount(inverse, weights=nil, minlength=len(groups))[inverse] > 0
+    sides = (hands["seat"].to_numpy() < 2) & (contract > 0) & ~side_nil
+    tricks = hands["dd_side_tricks"].to_numpy()[sides].astype(np.int64)
+    return sides, tricks - contract[sides].astype(np.int64)
+
+
+def _summary_units(
+    hands: pd.DataFrame, keys: list[str], sides: np.ndarray, difference: np.ndarray
 ) -> list[pd.DataFrame]:
-    sides, difference = _contracts(hands)
     units = unit_frame(hands, keys, sides)
     units["difference"] = difference
     units["abs_difference"] = np.abs(difference)
@@ -100,14 +139,37 @@ def _derive_summary(
     return [units]
 
 
-def _derive_distribution(
-    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+def _distribution_units(
+    hands: pd.DataFrame, keys: list[str], sides: np.ndarray, difference: np.ndarray
 ) -> list[pd.DataFrame]:
-    sides, difference = _contracts(hands)
     units = unit_frame(hands, keys, sides)
     units["difference"] = difference
     units["sides"] = np.ones(len(difference))
     return [units]
+
+
+def _derive_summary(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    return _summary_units(hands, keys, *_contracts(hands))
+
+
+def _derive_distribution(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    return _distribution_units(hands, keys, *_contracts(hands))
+
+
+def _derive_dd_summary(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    return _summary_units(hands, keys, *_dd_contracts(hands))
+
+
+def _derive_dd_distribution(
+    hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
+) -> list[pd.DataFrame]:
+    return _distribution_units(hands, keys, *_dd_contracts(hands))
 
 
 def _finalize_distribution(stats: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
@@ -207,11 +269,33 @@ CALIBRATION_PLAN = Plan(
     unit="a seat in a hand",
     measures=CALIBRATION_MEASURES,
 )
+DD_COLUMNS_READ = ("side_contract", "dd_side_tricks", "nil", "blind_nil", "deal", "side")
+DD_SUMMARY_PLAN = Plan(
+    name="bid_accuracy (summary, against dd)",
+    keys=SIDE_KEYS,
+    hands_columns=DD_COLUMNS_READ,
+    derive=_derive_dd_summary,
+    finalize=lambda stats, by, level: finalize(stats, by, _SUMMARY_KINDS, level),
+    unit="a side in a hand, with a contract and no nil",
+    measures=DD_SUMMARY_MEASURES,
+)
+DD_DISTRIBUTION_PLAN = Plan(
+    name="bid_accuracy (distribution, against dd)",
+    keys=SIDE_KEYS,
+    hands_columns=DD_COLUMNS_READ,
+    derive=_derive_dd_distribution,
+    finalize=_finalize_distribution,
+    internal=("difference",),
+    unit="a side in a hand, with a contract and no nil",
+    measures=DD_DISTRIBUTION_MEASURES,
+)
 PLANS = {
     "summary": SUMMARY_PLAN,
     "distribution": DISTRIBUTION_PLAN,
     "calibration": CALIBRATION_PLAN,
 }
+DD_PLANS = {"summary": DD_SUMMARY_PLAN, "distribution": DD_DISTRIBUTION_PLAN}
+"""The views of ``against="dd"``."""
 
 
 def bid_accuracy(
@@ -219,6 +303,7 @@ def bid_accuracy(
     by: str | Sequence[str] | None = None,
     *,
     view: Literal["summary", "distribution", "calibration"] = "summary",
+    against: Literal["played", "dd"] = "played",
     level: float = 0.95,
 ) -> pd.DataFrame:
     """How well contracts match the tricks taken, per group of ``by``.
@@ -226,7 +311,10 @@ def bid_accuracy(
     ``data``: a frame, a ``(hands, games)`` pair, a run directory, or a list of them.
     ``view``: ``"summary"`` (mean difference, mean absolute difference, exact / over /
     set rates), ``"distribution"`` (share of each difference) or ``"calibration"``
-    (mean tricks per number bid). Returns the tidy table of :mod:`.reduce`.
+    (mean tricks per number bid). ``against``: ``"played"`` (the tricks the side took) or
+    ``"dd"`` (the tricks its cards take under double-dummy play; the summary and
+    distribution views, on data with the double-dummy columns: module docstring).
+    Returns the tidy table of :mod:`.reduce`.
 
     >>> from spades_sim import simulate_hands
     >>> df = simulate_hands(1000, seed=3, play="heuristic")
@@ -237,14 +325,27 @@ def bid_accuracy(
     >>> bool((c.groupby("bid").estimate.first().diff().dropna() > 0).all())
     True
     """
-    plan = PLANS.get(view)
-    if plan is None:
+    if against not in AGAINST:
+        raise ValueError(f"against: must be one of {', '.join(AGAINST)}, got {against!r}")
+    if view not in PLANS:
         raise ValueError(f"view: must be one of {', '.join(PLANS)}, got {view!r}")
+    plan = PLANS[view] if against == "played" else DD_PLANS.get(view)
+    if plan is None:
+        raise ValueError(
+            f"view: {view!r} compares a seat's bid with its own tricks, and double-dummy "
+            f"tricks are the side's; with against='dd' use {' or '.join(map(repr, DD_PLANS))}"
+        )
     return run_plan(data, plan, by, level)
 
 
 __all__ = [
+    "AGAINST",
     "CALIBRATION_MEASURES",
+    "DD_DISTRIBUTION_MEASURES",
+    "DD_DISTRIBUTION_PLAN",
+    "DD_PLANS",
+    "DD_SUMMARY_MEASURES",
+    "DD_SUMMARY_PLAN",
     "DISTRIBUTION_MEASURES",
     "PLANS",
     "SUMMARY_MEASURES",

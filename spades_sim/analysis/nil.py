@@ -17,6 +17,14 @@ and ``blind``: False for a nil, True for a blind nil. With ``blind`` among the k
 ``nil_rate`` is the share of the group's seats that bid that kind of nil (a seat's hand
 features describe the cards it held in play, after any blind nil exchange).
 
+Against the solver: on data with the double-dummy columns (``--dd``, ``spades-sim solve
+RUN``), ``by="dd_nil_safe"`` splits the nils by whether the bidder's hand, as play began,
+makes a nil that survives double-dummy defence (the seat's nil alone; its partner
+covering, every card seen). ``success_rate`` where it is True falls short of 1 by the
+safe nils the policies still lost (the cover's weakness); where it is False, it is the
+share of unsafe nils that survived (the defence's weakness: perfect defence sets every
+one). ``nil_rate`` where it is True is how often a seat holding a safe nil bid it.
+
 Sufficient statistics (:mod:`.reduce`): per group and kind of bid (0 a number, 1 nil,
 2 blind nil), ``seats`` (one per seat) and ``made`` (``nil_made`` of nil bids); from an
 aggregate, its seats table's ``count`` and ``nils_made`` (:mod:`.aggregated`).

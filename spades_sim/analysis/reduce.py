@@ -55,12 +55,14 @@ import pandas as pd
 from spades_sim.analysis.source import (
     SOURCE_KEYS,
     Data,
+    NoDoubleDummy,
     Source,
     UnknownKey,
     key_list,
     sources,
 )
 from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_ci
+from spades_sim.run.double_dummy import DD_NAMES, missing_dd
 
 if TYPE_CHECKING:
     from spades_sim.run.aggregate import Aggregate
@@ -412,6 +414,8 @@ def check_keys(plan: Plan, by: Sequence[str], source: Source) -> None:
             )
         if key in plan.measures:  # grouping by the value measured left the table empty
             raise UnknownKey(f"by: {key!r} is what {plan.name} measures, not a key of it")
+        if key in DD_NAMES and key not in source.hands_columns:
+            raise NoDoubleDummy(_no_dd(source))
         raw = key in plan.keys and key not in plan.derived and key not in plan.late
         if raw and source.aggregate is not None and key not in source.hands_columns:
             counted = ",".join(source.aggregate.by) or "no key"
@@ -421,6 +425,8 @@ def check_keys(plan: Plan, by: Sequence[str], source: Source) -> None:
             )
         if raw and key not in source.hands_columns:
             raise UnknownKey(f"by: {key!r} is not a column of {source.label} (a {source.mode} run)")
+    if any(c in DD_NAMES and c not in source.hands_columns for c in plan.hands_columns):
+        raise NoDoubleDummy(f"{plan.name}: " + _no_dd(source))
     if source.aggregate is not None and plan.from_aggregate is None:
         raise ValueError(f"{plan.name}: needs the rows of a run; {source.label} is an aggregate")
     if plan.needs_games and not source.has_games:
@@ -433,6 +439,16 @@ def check_keys(plan: Plan, by: Sequence[str], source: Source) -> None:
         source.policy_labels()
     if "rules" in by:
         source.rules_label()
+
+
+def _no_dd(source: Source) -> str:
+    """Why ``source`` has no double-dummy columns, and how to get them, in one line."""
+    if source.aggregate is not None:
+        return (
+            f"{source.label} is an aggregate, counted in kernels that never call the solver: "
+            "it has no double-dummy columns; make a run of rows with --dd"
+        )
+    return missing_dd(source.label)
 
 
 def _row_keys(plan: Plan, by: Sequence[str]) -> list[str]:

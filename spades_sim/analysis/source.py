@@ -27,6 +27,12 @@ unless asked for a partial answer. Memory therefore stays flat
 however large the run (a part is at most about a million hands rows, or a bounded number
 of games). A part holds whole games and the games table's part ``k`` holds the games of
 the hands table's part ``k``, so a per-game derivation never straddles two batches.
+A run directory solved double-dummy (``--dd``, ``spades-sim solve RUN``: its manifest
+records the stage complete) also has the columns ``dd_side_tricks`` and ``dd_nil_safe``,
+joined onto each batch's rows on ``deal`` and ``seat`` from its ``_dd/`` table
+(:mod:`spades_sim.run.double_dummy`); a frame has them when ``simulate_hands(..., dd=True)``
+made it. Asking data without them for them is one :class:`NoDoubleDummy` error saying how
+to get them.
 Nullable booleans (``made``, ``nil_made``) arrive as plain booleans, False where null:
 analyses read them only on rows where they are defined. A frame and the directory it
 was written to thus give equal batches.
@@ -35,7 +41,8 @@ Group keys. An analysis groups by columns of its unit of observation:
 
 - a **seat** row (:data:`SEAT_KEYS`): every per-seat column except the row identifiers
   (``deal``, ``game``, ``hand``: one group per row) and the outcomes with nulls
-  (``made``, ``nil_made``: measures, not keys);
+  (``made``, ``nil_made``: measures, not keys); with the double-dummy columns, both of
+  them (``dd_nil_safe``: nil success where the nil was safe or not);
 - a **side** row (:data:`SIDE_KEYS`, the rows of seats 0 and 1, which carry their side's
   figures): the columns that describe the side rather than one of its players;
 - and, from the run meta (:data:`SOURCE_KEYS`): ``policy``, each side's
@@ -70,6 +77,7 @@ import pyarrow.compute as pc
 from spades_sim.dataset import read_manifest
 from spades_sim.dataset.store import Store, open_store
 from spades_sim.run.aggregate import Aggregate, load_aggregate
+from spades_sim.run.double_dummy import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.schema import HAND_COLUMNS
 from spades_sim.text import policy_text, rules_text
 
@@ -83,8 +91,9 @@ ROW_IDS = ("deal", "game", "hand")
 NULLABLE_OUTCOMES = ("made", "nil_made")
 SOURCE_KEYS = ("policy", "rules")
 
-SEAT_KEYS: tuple[str, ...] = tuple(
-    c.name for c in HAND_COLUMNS if c.name not in ROW_IDS + NULLABLE_OUTCOMES
+SEAT_KEYS: tuple[str, ...] = (
+    *(c.name for c in HAND_COLUMNS if c.name not in ROW_IDS + NULLABLE_OUTCOMES),
+    *DD_NAMES,
 )
 """Columns a per-seat analysis may group by."""
 
@@ -102,12 +111,18 @@ SIDE_KEYS: tuple[str, ...] = (
     "score_after",
     "bags_before",
     "bags_after",
+    "dd_side_tricks",
 )
 """Columns a per-side analysis may group by (the side's own figures)."""
 
 
 class UnknownKey(ValueError):
     """A group key the analysis or the data does not have (the message names it)."""
+
+
+class NoDoubleDummy(UnknownKey):
+    """Data without the double-dummy columns asked for them (the message says how to get
+    them: ``--dd`` or ``spades-sim solve RUN``)."""
 
 
 def key_list(by: str | Sequence[str] | None) -> list[str]:
@@ -149,6 +164,16 @@ class Source:
     """Deals (games) a run directory's parts hold, and how many its run was to have."""
     on_batch: Callable[[int], Any] | None = None
     """Called with 1 after each part file is read (a progress bar's ``update``)."""
+    dd_parts: tuple[str, ...] = ()
+    """A solved run directory's double-dummy part files, relative to it (joined by
+    :meth:`batches` when their columns are asked for)."""
+
+    @property
+    def players(self) -> int:
+        """Players of the run (4 unless its meta's rules say otherwise)."""
+        rules = (self.meta or {}).get("rules")
+        players = rules.get("players", 4) if isinstance(rules, Mapping) else 4
+        return int(players)
 
     def batches(
         self, hands_columns: Sequence[str], games_columns: Sequence[str] = ()
@@ -159,6 +184,8 @@ class Source:
         hands_columns = list(dict.fromkeys(hands_columns))
         games_columns = list(dict.fromkeys(games_columns))
         missing = sorted(set(hands_columns) - self.hands_columns)
+        if set(missing) & set(DD_NAMES):
+            raise NoDoubleDummy(missing_dd(self.label))
         if missing:
             raise ValueError(f"{self.label}: no column {missing[0]!r} in its rows")
         if games_columns and not self.has_games:
@@ -174,12 +201,22 @@ class Source:
             )
             return
         assert self.store is not None
+        joined = [c for c in hands_columns if c in DD_NAMES]
+        stored = [c for c in hands_columns if c not in DD_NAMES]
+        if joined:  # the join's keys are read too, and dropped unless asked for
+            stored += [c for c in ("deal", "seat") if c not in stored]
+            table = pd.concat([_read_all(self.store, f) for f in self.dd_parts])
         for hands_file, games_file in self.parts:
             games_frame = None
             if games_columns:
                 assert games_file is not None
                 games_frame = _read(self.store, games_file, games_columns)
-            yield _read(self.store, hands_file, hands_columns), games_frame
+            hands = _read(self.store, hands_file, stored)
+            if joined:
+                deal, seat = hands["deal"].to_numpy(), hands["seat"].to_numpy()
+                got = seat_columns(table, deal, seat, self.players)
+                hands = hands.assign(**{c: got[c] for c in joined})[hands_columns]
+            yield hands, games_frame
             if self.on_batch is not None:
                 self.on_batch(1)
 
@@ -399,6 +436,12 @@ def _directory_source(location: str | os.PathLike[str]) -> Source:
     columns = frozenset(store.schema(parts[0][0]).names)
     mode = str(meta.get("mode") or ("games" if "game" in columns else "hands"))
     has_games = all(g is not None for _, g in parts)
+    solved = tuple(dd_parts(manifest)) if dd_state(manifest) == "solved" else ()
+    for f in solved:
+        if store.kind(f) != "file":
+            raise FileNotFoundError(f"{store.describe(f)}: listed in the manifest but missing")
+    if solved:
+        columns |= frozenset(DD_NAMES)
     return Source(
         root,
         mode,
@@ -410,6 +453,7 @@ def _directory_source(location: str | os.PathLike[str]) -> Source:
         complete=manifest.get("complete") is True,
         done=done,
         total=total,
+        dd_parts=solved,
     )
 
 
@@ -461,6 +505,12 @@ def _plain(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(data, copy=False)
 
 
+def _read_all(store: Store, rel: str) -> pd.DataFrame:
+    """Every column of one small part file (a double-dummy table's), as NumPy arrays."""
+    table = store.read_part(rel)
+    return pd.DataFrame({name: table.column(name).to_numpy() for name in table.column_names})
+
+
 def _read(store: Store, rel: str, columns: Sequence[str]) -> pd.DataFrame:
     """One part file's columns as NumPy arrays (as :func:`_plain` makes them); a file that
     cannot be read as written is one :class:`~spades_sim.dataset.store.CorruptPart`."""
@@ -481,6 +531,7 @@ __all__ = [
     "SOURCE_KEYS",
     "Batch",
     "Data",
+    "NoDoubleDummy",
     "Overlapping",
     "Source",
     "Unfinished",

@@ -5,10 +5,12 @@ Contract
 Parses the run's options (a ``--config`` TOML file gives defaults, flags override it,
 ``--set`` merges field by field), checks what only the command line can (``--hands`` or
 ``--games``, ``--resume`` or ``--overwrite``, ``--threads`` against this machine's
-cores unless ``--scheduler`` sends the run to a Dask cluster), then calls
-:func:`spades_sim.run.run_dataset`. A progress bar on stderr when it is a terminal; the
-summary on stdout as text on a terminal, else one line of JSON (``--summary``). Ctrl-C or
-SIGTERM keeps every finished part, says so in one line and exits 130 / 143.
+cores unless ``--scheduler`` sends the run to a Dask cluster, ``--dd`` with hands and
+rows only), then calls :func:`spades_sim.run.run_dataset` (with ``--dd``, its deals are
+then solved double-dummy on this machine, :mod:`spades_sim.run.double_dummy`). A
+progress bar on stderr when it is a terminal; the summary on stdout as text on a
+terminal, else one line of JSON (``--summary``). Ctrl-C or SIGTERM keeps every finished
+part, says so in one line and exits 130 / 143.
 """
 
 from __future__ import annotations
@@ -92,6 +94,12 @@ __all__ = ["simulate"]
     metavar="KEYS",
     help="With --aggregate: count by these keys, comma-separated (spades,high_spades,seat,...).",
 )
+@click.option(
+    "--dd",
+    is_flag=True,
+    help="Then solve every deal double-dummy into DIR/_dd (resumable; a fraction of a second "
+    "to seconds a deal): the rows gain dd_side_tricks and dd_nil_safe.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar; summary as one JSON line.")
 @click.option(
     "--summary",
@@ -111,6 +119,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
       spades-sim simulate --config run.toml --seed 2
       spades-sim simulate --hands 100000000 --scheduler tcp://10.0.0.5:8786 --out /shared/r
       spades-sim simulate --hands 1000000000 --aggregate --by spades,seat --out runs/agg
+      spades-sim simulate --hands 200 --dd --out runs/dd
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.run import RunInterrupted, run_dataset
@@ -129,6 +138,10 @@ def simulate(ctx: click.Context, **params: Any) -> None:
         params["assignments"] = [*from_config, *params["assignments"]]
     spec = build_spec(params, seed=params["seed"], mode=mode, record_play=params["record_play"])
     aggregate = _aggregate_option(params, spec)
+    if params["dd"] and aggregate is not None:
+        usage("--aggregate counts in kernels that never call the solver: drop --dd")
+    if params["dd"] and mode == "games":
+        usage("--dd solves runs of hands: use --hands N")
     # numba only for a run that may compile (to word the notice)
     import numba
 
@@ -165,6 +178,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
                 progress=show_bar,
                 scheduler=scheduler,
                 aggregate=aggregate,
+                dd=params["dd"],
             )
     except ConnectionError as exc:  # the --scheduler cannot be reached
         raise UserError(one_line(str(exc))) from None

@@ -6,8 +6,12 @@ Contract
 from the opening lead (``--leader`` to choose the leader; spades are then unbroken and
 the first-trick rules apply only when the leader is the opening one), with ``--cards``
 the value of every legal card of the leader and with ``--nil SEAT`` whether a nil of that
-seat is safe. ``solve RUN --out DIR`` solves every deal of a run into resumable Parquet
-parts (:func:`spades_sim.solve.dd_table`) with a progress bar. Every mistake is one
+seat is safe. ``solve RUN`` solves every deal of a finished hands run into the run
+itself (``RUN/_dd/``, recorded in its manifest: :func:`spades_sim.run.double_dummy.solve_run`,
+resumable, the same parts ``simulate --dd`` writes), after which its rows read with the
+columns ``dd_side_tricks`` and ``dd_nil_safe``; ``solve RUN --out DIR`` writes the
+per-deal table into resumable Parquet parts elsewhere instead
+(:func:`spades_sim.solve.dd_table`). Both show a progress bar. Every mistake is one
 ``error:`` line (:mod:`spades_sim.cli.errors`).
 """
 
@@ -34,7 +38,10 @@ __all__ = ["solve"]
     "--nil", "nil_seats", multiple=True, metavar="SEAT", help="Check a nil; repeat for partners."
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path), metavar="DIR", help="With RUN: Parquet parts here."
+    "--out",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="With RUN: the per-deal table's parts here [default: into RUN itself, RUN/_dd].",
 )
 @rules_options
 def solve(**params: Any) -> None:
@@ -44,6 +51,7 @@ def solve(**params: Any) -> None:
     Examples:
       spades-sim solve AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765
       spades-sim solve N.hand E.hand S.hand W.hand --leader S --cards --nil E
+      spades-sim solve runs/first
       spades-sim solve runs/first --out runs/first-dd
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
@@ -54,9 +62,20 @@ def solve(**params: Any) -> None:
     from spades_sim.solve.table import dd_table
 
     hands = list(params["hands"])
+    if len(hands) == 1 and params["out"] is None:
+        # the run layer only for a run solved into itself
+        from spades_sim.run.double_dummy import DD_DIR, solve_run
+
+        with user_errors(), announce_compiles():
+            done = solve_run(hands[0], progress=True)
+        kept = done.deals - done.solved
+        again = f", {kept:,} solved before" if kept else ""
+        click.echo(
+            f"{done.deals:,} deals solved into {Path(hands[0]) / DD_DIR} ({done.solved:,} now"
+            f"{again}); its rows now have dd_side_tricks and dd_nil_safe"
+        )
+        return
     if len(hands) == 1:
-        if params["out"] is None:
-            usage("solving a run needs --out DIR")
         with user_errors(), announce_compiles():
             frame = dd_table(hands[0], out=params["out"], progress=True)
         click.echo(f"{len(frame)} deals solved into {params['out']}")

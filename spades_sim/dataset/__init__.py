@@ -6,6 +6,7 @@ A run writes a directory ``DIR``::
     DIR/_manifest.json               the run manifest (meta, the parts, complete or not)
     DIR/_games/part-00000.parquet    the games table (games mode; one row per game)
     DIR/_plays/part-00000.parquet    play records (optional)
+    DIR/_dd/part-00000.parquet       the double-dummy table, solved after the rows (optional)
     DIR/.part-00000.parquet.tmp      a part being written: never read as data
 
 Each part file is written to a temporary dot-name, closed, fsynced and renamed into
@@ -22,7 +23,8 @@ The modules, each with its own contract:
 ``store``      where a run lives: a local directory or a pyarrow filesystem (``open_store``)
 ``format``     :class:`PartFormat` (the validated encoding options) and columns -> Arrow
 ``parts``      one part's files: :func:`write_part_files` (used by Dask workers too)
-``rundir``     :class:`RunDirectory`: opening (new, overwrite, resume) and the manifest
+``rundir``     :class:`RunDirectory`: opening (new, overwrite, resume) and the manifest;
+               :func:`record_stage` (a stage solved after the rows, in the manifest)
 ``writer``     :class:`DatasetWriter`: parts written now or by background threads
 ``readers``    :func:`load`, :func:`load_games`, :func:`open_dataset`, :func:`read_manifest`,
                :func:`part_files`, :func:`file_metadata`
@@ -48,7 +50,7 @@ from spades_sim.dataset.readers import (
     part_files,
     read_manifest,
 )
-from spades_sim.dataset.rundir import RunDirectory
+from spades_sim.dataset.rundir import RunDirectory, record_stage
 from spades_sim.dataset.store import is_uri
 from spades_sim.dataset.writer import DatasetWriter
 
@@ -70,5 +72,6 @@ __all__ = [
     "open_dataset",
     "part_files",
     "read_manifest",
+    "record_stage",
     "write_part_files",
 ]

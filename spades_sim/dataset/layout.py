@@ -8,6 +8,7 @@ A run directory ``DIR`` holds::
     DIR/_manifest.json               the run manifest
     DIR/_games/part-00000.parquet    the games table (games mode; one row per game)
     DIR/_plays/part-00000.parquet    play records (optional)
+    DIR/_dd/part-00000.parquet       a stage solved after the rows (optional; STAGE_DIRS)
     DIR/.part-00000.parquet.tmp      a part being written: never read as data
 
 Part indices have five digits (``0 .. MAX_PART``) so that file names sort in part order.
@@ -20,6 +21,12 @@ The manifest (``_manifest.json``) is::
                          "checksum": "crc32:...", "games_checksum": "crc32:..."},
                ...},
      "complete": false}
+
+A stage computed from a finished run's rows (the double-dummy table,
+:mod:`spades_sim.run.double_dummy`) writes its own parts in its directory of
+:data:`STAGE_DIRS` and records itself under its name in the manifest (``"dd": {...}``,
+written by :func:`~.rundir.record_stage`); overwriting the run deletes its files, a
+resume keeps them (the same meta means the same deals).
 
 ``checksum`` is the CRC-32 of the file's bytes (:func:`~.store.file_checksum`), checked
 when a run is resumed; manifests written before it have none and are checked by row
@@ -53,6 +60,10 @@ MAX_PART: Final = 99_999
 
 TABLE_DIRS: Final[dict[str, str]] = {"hands": "", "games": "_games", "plays": "_plays"}
 """Where each table's part files live, relative to the run directory."""
+
+STAGE_DIRS: Final[dict[str, str]] = {"dd": "_dd"}
+"""Where each stage computed after the rows keeps its part files (stage name -> directory),
+relative to the run directory; the manifest key of a stage is its name."""
 
 # File names. pyarrow's dataset discovery ignores files and directories whose names start
 # with "." or "_" ("selector_ignore_prefixes ... By default this is ['.', '_']",
@@ -136,7 +147,7 @@ def parse_manifest(text: str, where: str) -> dict[str, Any]:
 def is_run_entry(name: str, is_dir: bool) -> bool:
     """True for a name a run writes (part, temporary, manifest, table directory)."""
     if is_dir:
-        return name in ("_games", "_plays")
+        return name in ("_games", "_plays", *STAGE_DIRS.values())
     return (
         name in (MANIFEST_NAME, MANIFEST_TMP)
         or PART_RE.fullmatch(name) is not None

@@ -41,6 +41,7 @@ from spades_sim.dataset.layout import (
     MANIFEST_NAME,
     MANIFEST_TMP,
     PART_RE,
+    STAGE_DIRS,
     TABLE_DIRS,
     TMP_RE,
     first_difference,
@@ -58,7 +59,7 @@ from spades_sim.dataset.layout import (
 from spades_sim.dataset.parts import check_index
 from spades_sim.dataset.store import is_uri, open_store
 
-__all__ = ["RunDirectory", "RunWarning"]
+__all__ = ["RunDirectory", "RunWarning", "record_stage"]
 
 
 class RunWarning(UserWarning):
@@ -142,6 +143,7 @@ class RunDirectory:
             manifest = new_manifest(self.meta)
             self._write_manifest(manifest)
             self._remove_run_files(keep=set())
+            self._remove_stage_files()  # computed from the rows replaced
             return manifest
 
         different = first_difference(stored.get("meta"), self.meta)
@@ -209,6 +211,18 @@ class RunDirectory:
                 store.rmdir(folder)
         store.remove(MANIFEST_TMP)
 
+    def _remove_stage_files(self) -> None:
+        """Delete the part and temporary files of every stage (:data:`STAGE_DIRS`)."""
+        store = self.store
+        for folder in STAGE_DIRS.values():
+            if store.kind(folder) != "dir":
+                continue
+            for name, _ in store.entries(folder):
+                if PART_RE.fullmatch(name) or TMP_RE.fullmatch(name):
+                    store.remove(in_table(folder, name))
+            if not store.entries(folder):
+                store.rmdir(folder)
+
     def remove_stray_files(self) -> None:
         """Delete temporary files and part files the manifest does not list.
 
@@ -274,3 +288,31 @@ class RunDirectory:
             manifest = {**self._manifest, "complete": True}
             self._write_manifest(manifest)
             self._manifest = manifest
+
+
+RESERVED_MANIFEST_KEYS = frozenset({"format", "format_version", "schema_version", "meta", "parts"})
+
+
+def record_stage(
+    location: str | os.PathLike[str], stage: str, entry: Mapping[str, Any], fsync: bool = True
+) -> dict[str, Any]:
+    """Record ``entry`` as stage ``stage`` (a key of :data:`STAGE_DIRS`) in the manifest of
+    the run ``location``, atomically (temporary name, then rename); returns the manifest.
+
+    A stage runs after the run's rows are written, with no writer open on the run.
+
+    >>> import tempfile
+    >>> run = tempfile.mkdtemp()
+    >>> RunDirectory(run, {"seed": 1}).mark_complete()
+    >>> record_stage(run, "dd", {"complete": False})["dd"]
+    {'complete': False}
+    """
+    if stage not in STAGE_DIRS or stage in RESERVED_MANIFEST_KEYS:
+        raise ValueError(f"stage: expected one of {', '.join(STAGE_DIRS)}, got {stage!r}")
+    store = open_store(location)
+    if store.kind(MANIFEST_NAME) != "file":
+        raise FileNotFoundError(f"{store.describe(MANIFEST_NAME)} not found: not a spades_sim run")
+    manifest = parse_manifest(store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME))
+    manifest[stage] = json_normal(dict(entry), stage)
+    store.write_text_atomic(MANIFEST_NAME, manifest_text(manifest), fsync)
+    return manifest

@@ -13,6 +13,9 @@ seed, size and package versions, then
   taken against the bid;
 - **bags**: bags per hand and by contract; for games, per game, how soon the penalty
   strikes and the points it costs;
+- **against double-dummy play** (runs with the double-dummy columns, ``--dd``): contracts
+  against the tricks the cards make under perfect play, by level, and nil success where
+  the nil was double-dummy safe and where it was not;
 - **games** (games runs): who wins, how long games last, how they end;
 - with ``run_b``, a **duplicate pair** (same seed, rules and size, the sides' policies
   swapped: ``spades-sim compare`` makes one): A's margin per deal and, for games, its
@@ -66,7 +69,13 @@ from spades_sim.report.runs import (
     detect_pair,
     run_info,
 )
-from spades_sim.report.sections import bags_section, bids_section, nil_section
+from spades_sim.report.sections import (
+    bags_section,
+    bids_section,
+    dd_bids_section,
+    dd_nil_section,
+    nil_section,
+)
 from spades_sim.report.tables import report_tables
 
 
@@ -111,6 +120,9 @@ def build(
     )
     sections.append(bids_section(tables))
     sections.append(bags_section(tables))
+    if "dd_bids" in tables:  # every run has the double-dummy columns
+        sections.append(dd_bids_section(tables))
+        sections.append(dd_nil_section(tables))
     if single.mode == "games":
         outcomes = [
             game_outcomes(s, i, n, level) for s, i, n in zip(srcs, infos, names, strict=True)

@@ -11,7 +11,11 @@ The section builders turn the tables of :func:`~.tables.report_tables` into
 - :func:`bids_section`: side tricks minus contract, set / exact / over by contract
   level, and tricks taken against the bid (calibration);
 - :func:`bags_section`: bags per hand and by contract; in games, bags per game, how soon
-  the penalty strikes (rate by hand number, first penalty hand), points lost.
+  the penalty strikes (rate by hand number, first penalty hand), points lost;
+- with the double-dummy columns (``--dd``): :func:`dd_bids_section`, contracts against
+  the tricks the cards make under perfect play, overall and by level, and
+  :func:`dd_nil_section`, nil success where the nil was double-dummy safe (the cover's
+  weakness) and where it was not (the defence's).
 
 The games and duplicate-pair sections are :mod:`.games`. Every number shown carries its
 ``n`` and 95% interval; every sentence comes from :mod:`.words`.
@@ -43,7 +47,7 @@ from spades_sim.report.tables import (
     rows_of,
 )
 
-__all__ = ["bags_section", "bids_section", "nil_section"]
+__all__ = ["bags_section", "bids_section", "dd_bids_section", "dd_nil_section", "nil_section"]
 
 
 # --------------------------------------------------------------------------------------
@@ -476,3 +480,132 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
 
 
 # --------------------------------------------------------------------------------------
+
+
+# --------------------------------------------------------------------------------------
+# Against the solver
+# --------------------------------------------------------------------------------------
+
+
+def dd_bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
+    """Contracts against the double-dummy tricks of the side's cards, overall and by level."""
+    section = Section("Bids against double-dummy play")
+    summary = tables["dd_bids"]
+    labels = labels_of(summary)
+    said = []
+    for label in labels:
+        got = [one_of(summary, m, label) for m in ("exact", "over", "set", "difference")]
+        if any(e is None for e in got):
+            continue
+        exact, over, set_, mean = got
+        assert exact and over and set_ and mean
+        prefix = "" if len(labels) == 1 else f"{label}: "
+        said.append(prefix + w.dd_contract_sentence(exact, over, set_, mean))
+    if not said:
+        section.blocks.append(Text(["No side without a nil had a contract to make."]))
+        return section
+    section.blocks.append(Text(said, bullets=len(said) > 1))
+    level = tables["dd_bids_level"]
+    rows = []
+    level_said = []
+    for label in labels:
+        points = points_of(level, "set", label, "side_contract")
+        for lv, _ in points:
+            got = [one_of(level, m, label, side_contract=lv) for m in ("set", "exact", "over")]
+            mean = one_of(level, "difference", label, side_contract=lv)
+            n = got[0].n if got[0] else 0
+            rows.append(
+                [label, str(lv), w.count(n), *(cell(e) for e in got), cell(mean, percent=False)]
+            )
+        usable = [(lv, e) for lv, e in points if e.n >= MIN_POINT]
+        if usable:
+            common = max(usable, key=lambda p: p[1].n)[0]
+            set_, exact, over = (
+                one_of(level, m, label, side_contract=common) for m in ("set", "exact", "over")
+            )
+            if set_ and exact and over:
+                prefix = "" if len(labels) == 1 else f"{label}: "
+                level_said.append(prefix + w.dd_level_sentence(common, set_, exact, over))
+    if level_said:
+        section.blocks.append(Text(level_said, bullets=len(level_said) > 1))
+    section.blocks.append(
+        Table(
+            [
+                "series",
+                "contract",
+                "side-hands",
+                "above dd (95% CI)",
+                "equal",
+                "below",
+                "dd tricks - contract",
+            ],
+            rows,
+            caption="Contracts by level against the double-dummy tricks (n: side-hands with "
+            "that contract and no nil)",
+            text_columns=1,
+        )
+    )
+    section.blocks.append(
+        Text(
+            [
+                "Double-dummy tricks are what the side's cards take from the opening lead "
+                "when every seat sees every card and plays perfectly: a contract above them "
+                "is made only through the opponents' mistakes, one below them leaves tricks "
+                "the cards had (bags, or a higher bid). Sides with a nil bidder are left "
+                "out: the solver counts the nil bidder's tricks too."
+            ],
+            note=True,
+        )
+    )
+    return section
+
+
+def dd_nil_section(tables: Mapping[str, pd.DataFrame]) -> Section:
+    """Nil success where double-dummy defence could not set the nil, and where it could."""
+    section = Section("Nil against double-dummy play")
+    table = tables["dd_nil"]
+    labels = labels_of(table)
+    said = []
+    rows = []
+    for label in labels:
+        safe = one_of(table, "success_rate", label, dd_nil_safe=True)
+        unsafe = one_of(table, "success_rate", label, dd_nil_safe=False)
+        bid_when_safe = one_of(table, "nil_rate", label, dd_nil_safe=True)
+        prefix = "" if len(labels) == 1 else f"{label}: "
+        said += [prefix + s for s in w.dd_nil_sentences(safe, unsafe, bid_when_safe)]
+        for verdict, e in (("safe", safe), ("not safe", unsafe)):
+            rate = one_of(table, "nil_rate", label, dd_nil_safe=verdict == "safe")
+            rows.append(
+                [
+                    label,
+                    verdict,
+                    w.count(rate.n) if rate else "0",
+                    cell(rate),
+                    w.count(e.n) if e else "0",
+                    cell(e),
+                ]
+            )
+    section.blocks.append(Text(said, bullets=len(said) > 1))
+    section.blocks.append(
+        Table(
+            ["series", "double-dummy nil", "seats", "bid nil (95% CI)", "nil bids", "made"],
+            rows,
+            caption="Nil bids by the double-dummy verdict on the bidder's hand (n: seats, "
+            "then nil bids)",
+            text_columns=2,
+        )
+    )
+    section.blocks.append(
+        Text(
+            [
+                "A nil is double-dummy safe when, every card seen, the bidder's side can "
+                "play so that the bidder takes no trick whatever the opponents do (the "
+                "seat's nil alone, from the hands as play began). Perfect defence sets every "
+                "nil that is not safe, so the share of those made measures the defence, and "
+                "the share of safe nils lost measures the nil bidder and its cover. Intervals "
+                "are Wilson's."
+            ],
+            note=True,
+        )
+    )
+    return section

@@ -29,6 +29,7 @@ from spades_sim.analysis.stats import Estimate
 from spades_sim.report import words as w
 from spades_sim.report.document import Figure, Text
 from spades_sim.report.figures import Panel, panels_png
+from spades_sim.run.double_dummy import DD_NAMES
 
 __all__ = [
     "ALL_SEATS",
@@ -75,8 +76,11 @@ def series_keys(data: Data | list[Data]) -> list[str]:
     return ["policy"] if all((s.meta or {}).get("policies") for s in srcs) else []
 
 
-def table_requests(keys: Sequence[str], games: bool) -> dict[str, tuple[Plan, list[str]]]:
-    """The analyses a report runs: name -> (plan, group keys)."""
+def table_requests(
+    keys: Sequence[str], games: bool, dd: bool = False
+) -> dict[str, tuple[Plan, list[str]]]:
+    """The analyses a report runs: name -> (plan, group keys); with ``dd`` (every run has
+    the double-dummy columns) the bids and nils against the solver too."""
     k = list(keys)
     requests: dict[str, tuple[Plan, list[str]]] = {
         "nil": (nil.PLAN, [*k, "blind"]),
@@ -92,6 +96,10 @@ def table_requests(keys: Sequence[str], games: bool) -> dict[str, tuple[Plan, li
     if games:
         requests["bags_game"] = (bags.GAME_PLAN, k)
         requests["bags_hand_no"] = (bags.HAND_PLAN, [*k, "hand_no"])
+    if dd:
+        requests["dd_bids"] = (bids.DD_SUMMARY_PLAN, k)
+        requests["dd_bids_level"] = (bids.DD_SUMMARY_PLAN, [*k, "side_contract"])
+        requests["dd_nil"] = (nil.PLAN, [*k, "dd_nil_safe"])
     return requests
 
 
@@ -105,7 +113,8 @@ def report_tables(data: Data | list[Data], level: float = 0.95) -> dict[str, pd.
     """
     srcs = sources(data)
     games = all(s.has_games for s in srcs)
-    requests = table_requests(series_keys(data), games)
+    dd = all(set(DD_NAMES) <= s.hands_columns for s in srcs)
+    requests = table_requests(series_keys(data), games, dd)
     tables = run_many(data, list(requests.values()), level)
     return dict(zip(requests, tables, strict=True))
 

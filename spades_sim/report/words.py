@@ -495,6 +495,105 @@ def calibration_sentence(rows: Sequence[tuple[int, Estimate]], min_n: int = 100)
 
 
 # --------------------------------------------------------------------------------------
+# Against the solver (double-dummy play)
+# --------------------------------------------------------------------------------------
+
+
+def complement(e: Estimate) -> Estimate:
+    """One minus a proportion, its interval turned round (the failures of a success rate).
+
+    >>> str(complement(Estimate(0.9, 0.85, 0.94, 200)))
+    '0.100 [0.060, 0.150] (n=200)'
+    """
+    return Estimate(1 - e.value, 1 - e.high, 1 - e.low, e.n, e.level)
+
+
+def dd_contract_sentence(exact: Estimate, over: Estimate, set_: Estimate, mean: Estimate) -> str:
+    """Contracts against what the side's cards make under double-dummy play.
+
+    >>> exact, over = Estimate(0.3, 0.27, 0.33, 900), Estimate(0.55, 0.52, 0.58, 900)
+    >>> set_, mean = Estimate(0.15, 0.13, 0.17, 900), Estimate(0.62, 0.55, 0.69, 900)
+    >>> print(wrap(dd_contract_sentence(exact, over, set_, mean)))
+    Against its cards under double-dummy play, a side bids exactly what they make 3 times in
+    10, less than they make 11 times in 20 and more 3 times in 20 (a contract perfect
+    defence sets); on average its cards make 0.62 tricks more than it bid (95% CI 0.55–0.69,
+    n = 900 side-hands without a nil).
+    """
+    more = "more" if mean.value >= 0 else "fewer"
+    low, high = sorted((abs(mean.low), abs(mean.high)))
+    bracket = interval(Estimate(abs(mean.value), low, high, mean.n))
+    return (
+        f"Against its cards under double-dummy play, a side bids exactly what they make "
+        f"{how_often(exact)}, less than they make {how_often(over)} and more "
+        f"{how_often(set_)} (a contract perfect defence sets); on average its cards make "
+        f"{number(abs(mean.value))} tricks {more} than it bid ({bracket} side-hands without a "
+        "nil)."
+    )
+
+
+def dd_level_sentence(level: int, set_: Estimate, exact: Estimate, over: Estimate) -> str:
+    """Contracts of one level against the double-dummy tricks.
+
+    >>> set_, exact = Estimate(0.21, 0.18, 0.24, 700), Estimate(0.33, 0.3, 0.37, 700)
+    >>> print(wrap(dd_level_sentence(7, set_, exact, Estimate(0.46, 0.42, 0.5, 700))))
+    A side contract of 7 bids more than double-dummy play makes 21.0% of the time (95% CI
+    18.0–24.0%, n = 700), exactly what it makes 33.0% and less 46.0%.
+    """
+    return (
+        f"A side contract of {level} bids more than double-dummy play makes "
+        f"{value_text(set_, True)} of the time ({interval(set_, True)}), exactly what it makes "
+        f"{pct(exact.value)} and less {pct(over.value)}."
+    )
+
+
+def dd_nil_sentences(
+    safe: Estimate | None, unsafe: Estimate | None, bid_when_safe: Estimate | None
+) -> list[str]:
+    """Nil success split by the double-dummy verdict: ``safe`` and ``unsafe`` are the
+    success rates of nils whose hand was safe or not, ``bid_when_safe`` the share of
+    seats holding a safe nil that bid one.
+
+    >>> safe, unsafe = Estimate(0.92, 0.9, 0.94, 800), Estimate(0.35, 0.3, 0.4, 300)
+    >>> for s in dd_nil_sentences(safe, unsafe, Estimate(0.4, 0.38, 0.42, 2000)):
+    ...     print(wrap(s))
+    A nil that double-dummy defence cannot set still fails once in 13 under these policies
+    (8.0%, 95% CI 6.0–10.0%, n = 800 nil bids): the nil bidder and its partner lose what
+    perfect play keeps.
+    A nil that double-dummy defence sets survives once in 3 (35.0%, 95% CI 30.0–40.0%, n =
+    300 nil bids): the defence misses what perfect play takes.
+    Seats holding a double-dummy safe nil bid nil 2 times in 5 (40.0%, 95% CI 38.0–42.0%, n
+    = 2,000 seats).
+    """
+    said = []
+    if safe is not None and safe.n > 0:
+        fail = complement(safe)
+        d = _digits_for(fail, True)
+        said.append(
+            f"A nil that double-dummy defence cannot set still fails {how_often(fail)} under "
+            f"these policies ({pct(fail.value, d)}, {interval(fail, True)} nil bids): the nil "
+            "bidder and its partner lose what perfect play keeps."
+        )
+    else:
+        said.append("No nil was bid on a hand whose nil double-dummy defence cannot set.")
+    if unsafe is not None and unsafe.n > 0:
+        d = _digits_for(unsafe, True)
+        said.append(
+            f"A nil that double-dummy defence sets survives {how_often(unsafe)} "
+            f"({pct(unsafe.value, d)}, {interval(unsafe, True)} nil bids): the defence misses "
+            "what perfect play takes."
+        )
+    else:
+        said.append("No nil was bid on a hand whose nil double-dummy defence sets.")
+    if bid_when_safe is not None and bid_when_safe.n > 0:
+        d = _digits_for(bid_when_safe, True)
+        said.append(
+            f"Seats holding a double-dummy safe nil bid nil {how_often(bid_when_safe)} "
+            f"({pct(bid_when_safe.value, d)}, {interval(bid_when_safe, True)} seats)."
+        )
+    return said
+
+
+# --------------------------------------------------------------------------------------
 # Bags
 # --------------------------------------------------------------------------------------
 

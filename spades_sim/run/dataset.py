@@ -54,12 +54,16 @@ same parts on a Dask cluster (:mod:`spades_sim.run.cluster`).
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from spades_sim.dataset.store import open_store
 from spades_sim.run.counting import layout
-from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
+from spades_sim.run.double_dummy import solve_run
+from spades_sim.run.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
 from spades_sim.run.plan import default_aggregate_chunk, stored_chunk_size
 from spades_sim.run.sinks import PartsSink, RunCall, drive
 from spades_sim.run.spec import RunSpec
@@ -89,6 +93,7 @@ def run_dataset(
     integer_encoding: str = "DELTA_BINARY_PACKED",
     scheduler: Any = None,
     aggregate: bool | str | Sequence[str] | None = None,
+    dd: bool = False,
 ) -> RunSummary:
     """Play ``total`` hands (or games, per ``spec.mode``) into the run directory ``out``.
 
@@ -104,7 +109,11 @@ def run_dataset(
     ``distributed.Client``; see :func:`spades_sim.run.cluster.run_distributed`, where
     ``threads`` is per worker and ``writer_threads`` does not apply): the dataset is the
     same. ``aggregate`` (True, or the keys to count by) writes the run's counts instead
-    of its rows (local runs only; ``chunk_size`` defaults to about four million hands). Raises
+    of its rows (local runs only; ``chunk_size`` defaults to about four million hands).
+    ``dd`` (hands runs with rows, in a local directory) then solves every deal
+    double-dummy into ``out/_dd/`` (:func:`~spades_sim.run.double_dummy.solve_run`; a
+    resume solves only the parts missing), which gives the rows the columns
+    ``dd_side_tricks`` and ``dd_nil_safe`` when they are read. Raises
     ``ValueError`` for a bad argument or a resume with other settings,
     ``FileExistsError`` for an existing run without ``resume``/``overwrite``, and
     :class:`RunInterrupted` on Ctrl-C or SIGTERM.
@@ -120,11 +129,15 @@ def run_dataset(
     counts = aggregate is not None and aggregate is not False
     if counts and scheduler is not None:
         raise ValueError("aggregate mode runs locally: drop the scheduler")
+    if not isinstance(dd, bool):
+        raise ValueError(f"dd: expected True or False, got {dd!r}")
+    if dd:
+        _check_dd(spec, out, counts)
     if scheduler is not None:
         # imports dask.distributed (about a second) only for the runs that go to a cluster
         from spades_sim.run.cluster import run_distributed
 
-        return run_distributed(
+        summary = run_distributed(
             spec,
             total,
             out,
@@ -137,6 +150,7 @@ def run_dataset(
             fsync=fsync,
             integer_encoding=integer_encoding,
         )
+        return _solve_stage(summary, out, threads, progress is True) if dd else summary
     by = None if isinstance(aggregate, bool) else aggregate
     lay = layout(by, spec.rules, spec.mode) if counts else None
     if lay is not None and chunk_size is None:
@@ -170,7 +184,55 @@ def run_dataset(
                     writer.finish()
         finally:
             call.close_bar()
-    return call.result(interrupted, compiles)
+        if not dd or interrupted is not None:
+            return call.result(interrupted, compiles)
+        summary = call.result(None, compiles)
+    return _solve_stage(summary, out, threads, progress is True)
+
+
+def _check_dd(spec: RunSpec, out: str | os.PathLike[str], counts: bool) -> None:
+    """Refuse ``dd`` where no double-dummy column can be made, before anything runs."""
+    if counts:
+        raise ValueError(
+            "dd: aggregate mode counts in kernels that never call the solver; make a run of "
+            "rows with dd=True"
+        )
+    if spec.mode != "hands":
+        raise ValueError("dd: double-dummy columns are for runs of hands, not games")
+    if open_store(out).local_path is None:
+        raise ValueError(
+            "dd: double-dummy parts are written beside the rows on a local filesystem; "
+            "give a local out"
+        )
+
+
+def _solve_stage(
+    summary: RunSummary, out: str | os.PathLike[str], threads: int | None, bar: bool
+) -> RunSummary:
+    """The double-dummy stage after a finished run's rows, on this machine's threads:
+    ``summary`` with the stage's figures, or :class:`RunInterrupted` with them."""
+    interrupted: int | None = None
+    solved = 0
+    seconds = 0.0
+    started = time.perf_counter()
+    with kernel_threads(threads), sigterm_interrupts():
+        try:
+            result = solve_run(out, progress=bar)
+            solved, seconds = result.solved, result.seconds
+        except KeyboardInterrupt as exc:
+            interrupted = interrupt_signal(exc)
+            seconds = time.perf_counter() - started
+    summary = dataclasses.replace(
+        summary,
+        complete=interrupted is None,
+        seconds=summary.seconds + seconds,
+        dd_complete=interrupted is None,
+        dd_solved=solved,
+        dd_seconds=round(seconds, 2),
+    )
+    if interrupted is not None:
+        raise RunInterrupted(summary, interrupted)
+    return summary
 
 
 def run_aggregate(

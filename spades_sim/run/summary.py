@@ -166,6 +166,12 @@ class RunSummary:
     # seconds that took, part of ``seconds``. False/0 for a warm cache and for --scheduler.
     compiled: bool = False
     compile_seconds: float = 0.0
+    # The double-dummy stage (``dd=True``; None: not asked): whether every deal is solved,
+    # the deals this call solved (the others were solved before) and its seconds, part of
+    # ``seconds``.
+    dd_complete: bool | None = None
+    dd_solved: int = 0
+    dd_seconds: float = 0.0
     meta: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -216,6 +222,13 @@ class RunSummary:
             f"  contracts  {percent(self.made_rate)} made",
             f"  bags       {number(self.bags_per_hand, '.3f')} per side per hand",
         ]
+        if self.dd_complete is not None:
+            state = "every deal solved" if self.dd_complete else "unfinished (--resume)"
+            rate = f", {self.dd_seconds / self.dd_solved:,.2f} s a deal" if self.dd_solved else ""
+            lines.append(
+                f"  dd         {state}: {self.dd_solved:,} deals solved now in "
+                f"{self.dd_seconds:,.1f} s{rate}"
+            )
         if self.mode == "games":
             g = max(self.games, 1)
             lines.append(

@@ -15,7 +15,8 @@ The deals are cut into parts of ``part_size``; each part is solved by
 thread, each thread with its own fixed-size transposition table (allocated once per
 call, ``2**table_bits`` slots). With ``out``, each part is written as
 ``out/part-NNNNN.parquet`` (under a temporary name, then renamed) and a part already
-there is read back instead of solved: an interrupted call resumes where it stopped.
+there is read back instead of solved: an interrupted call resumes where it stopped (a
+part there that holds other deals is refused).
 
 ``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
 ``seat`` from each deal's opening position (hands as play begins, after any exchange),
@@ -140,6 +141,18 @@ def nil_table(
     return safe.astype(bool)
 
 
+def _resumed_part(path: Path, ids: np.ndarray, columns: list[str]) -> pd.DataFrame:
+    """A part written by an earlier call, if it holds the deals ``ids`` (a part of other
+    deals, from other deals or another ``part_size``, is refused: it is not this table)."""
+    frame = pd.read_parquet(path)
+    if list(frame.columns) != columns or not np.array_equal(frame["deal"].to_numpy(), ids):
+        raise SpadesError(
+            f"{path} holds other deals than this call's part {path.stem}: it was written "
+            "for other deals or another part_size; give another out, or remove it"
+        )
+    return frame
+
+
 def _write(path: Path, frame: pd.DataFrame) -> None:
     temporary = path.with_name(f".{path.name}.tmp")
     frame.to_parquet(temporary, index=False)
@@ -160,9 +173,10 @@ def dd_table(
     of every seat, one row per deal (module docstring)."""
     deal_ids: np.ndarray | None = None
     if isinstance(deals, (str, os.PathLike)):
-        # a run directory only: the run layer is not needed for arrays and frames
+        # a run directory only: the run layer is not needed for arrays and frames (the
+        # spec module itself, not the run package, which solves runs with this function)
         from spades_sim.dataset import load, read_manifest
-        from spades_sim.run import spec_from_meta
+        from spades_sim.run.spec import spec_from_meta
 
         spec = spec_from_meta(read_manifest(deals)["meta"])
         if rules is not None and rules != spec.rules:
@@ -221,7 +235,7 @@ def dd_table(
             end = min(n, start + part_size)
             path = out_dir / f"part-{k:05d}.parquet" if out_dir is not None else None
             if path is not None and path.exists():
-                frames.append(pd.read_parquet(path))
+                frames.append(_resumed_part(path, ids[start:end], columns))
             else:
                 if tables is None:
                     tables = _tables(stripes, table_bits)

@@ -1,0 +1,321 @@
+"""Double-dummy columns in runs: ``dd_side_tricks`` and ``dd_nil_safe`` are the solver's
+answer for the same deals (``dd_table`` of the hands as play began), whatever the path
+(a run's second stage, a frame, ``spades-sim solve RUN``) and the thread count; the stage
+resumes without solving a part twice; the analyses against the solver compute what
+plain pandas computes on the same columns; mistakes are one line.
+
+Solving compiles ``dd_table``'s own kernel, which the fast tier's solver tests do not,
+so the checks against the real solver are in the slow tier (a few deals: a deal takes a
+fraction of a second to a second on these machines). The fast ones replace the kernel
+call with a stand-in whose answers are a function of the hands (the spades each seat
+holds), so the stage, its resume and the join onto the rows are checked without the
+solver; the analysis and report checks put made-up double-dummy columns on an ordinary
+frame, testing the arithmetic and the words alone.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from spades_sim import Rules, simulate_hands
+from spades_sim.analysis import bid_accuracy, nil_success
+from spades_sim.analysis.source import NoDoubleDummy, sources
+from spades_sim.cli import cli
+from spades_sim.dataset import load, read_manifest
+from spades_sim.errors import SpadesError
+from spades_sim.run import RunInterrupted, RunSpec, run_dataset
+from spades_sim.run.double_dummy import DD_NAMES, load_dd, solve_run
+from spades_sim.solve import dd_table
+from spades_sim.solve import table as table_module
+
+SEED = 1  # its first deals solve in about a second together
+DEALS = 3
+
+
+def read_dd_rows(run: Path) -> pd.DataFrame:
+    """A run's rows as an analysis reads them, double-dummy columns joined."""
+    (source,) = sources(run)
+    batches = source.batches(["deal", "seat", "hand", "dealer", *DD_NAMES])
+    return pd.concat([hands for hands, _ in batches], ignore_index=True)
+
+
+def expected_columns(rows: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """``dd_table`` of the rows' hands, given as an array (not the frame or the run the
+    columns were made from), spread over the seats by hand."""
+    players = rules.players
+    rows = rows.sort_values(["deal", "seat"])
+    masks = rows["hand"].to_numpy(dtype=np.uint64).reshape(-1, players)
+    dealers = rows["dealer"].to_numpy()[::players]
+    table = dd_table(masks, dealers, rules=rules)
+    sides = ("tricks_ns", "tricks_ew") if players == 4 else ("tricks_p0", "tricks_p1")
+    nil_columns = [c for c in table.columns if c.startswith("nil_")]
+    tricks = table[list(sides)].to_numpy()
+    nils = table[nil_columns].to_numpy()
+    seat = rows["seat"].to_numpy()
+    deal = np.repeat(np.arange(len(table)), players)
+    side = seat % 2 if players == 4 else seat
+    return pd.DataFrame(
+        {
+            "deal": rows["deal"].to_numpy(),
+            "seat": seat,
+            "dd_side_tricks": tricks[deal, side].astype(np.int8),
+            "dd_nil_safe": nils[deal, seat].astype(bool),
+        }
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["standard", "two-player", "nil-passing"])
+def test_dd_columns_are_dd_table_of_the_same_deals_at_any_thread_count(
+    tmp_path: Path, preset: str
+) -> None:
+    # two players: each player its own side; nil passing: cards change hands before play
+    rules = Rules.preset(preset)
+    spec = RunSpec.build(seed=SEED, rules=rules, record_play=True)
+    summary = run_dataset(spec, DEALS, tmp_path / "run", chunk_size=2, dd=True, threads=2)
+    assert summary.dd_complete and summary.dd_solved == DEALS and summary.complete
+    assert "dd         every deal solved: 3 deals solved now" in summary.format()
+    record = read_manifest(tmp_path / "run")["dd"]
+    assert record == {"dir": "_dd", "part_size": 256, "deals": 3, "parts": 1, "complete": True}
+    rows = read_dd_rows(tmp_path / "run")
+    want = expected_columns(rows, spec.rules)
+    pd.testing.assert_frame_equal(rows[want.columns].reset_index(drop=True), want)
+    # a frame of the same seed, solved in memory on one thread: the same columns
+    frame = simulate_hands(DEALS, seed=SEED, rules=rules, dd=True, threads=1)
+    pd.testing.assert_frame_equal(frame[want.columns], want)
+    # the solver started from the position play started from: its leader played first
+    plays = load(tmp_path / "run", table="plays")
+    first = plays["plays"].map(lambda cards: int(cards[0])).to_numpy()
+    hands = rows["hand"].to_numpy(dtype=np.uint64).reshape(-1, rules.players)
+    holder = np.argmax((hands >> first[:, None].astype(np.uint64)) & np.uint64(1), axis=1)
+    assert load_dd(tmp_path / "run")["leader"].tolist() == holder.tolist()
+
+
+SPADES = np.uint64(0x1FFF << 39)
+
+
+def stand_in(kernel: object, stripes: object, n_stripes: object, hands: np.ndarray,
+             leaders: np.ndarray, players: object, any_time: object, two_clubs: object,
+             keys: object, data: object, tricks: np.ndarray, nil: np.ndarray,
+             stats: object) -> None:  # fmt: skip
+    """``dd_table_nb``'s outputs as a function of the hands, no search: N-S "take" the
+    spades N holds, a seat's nil is "safe" when it holds no spade."""
+    spades = np.array([[bin(int(h & SPADES)).count("1") for h in deal] for deal in hands])
+    tricks[:, 0] = spades[:, 0]
+    tricks[:, 1] = 13 - spades[:, 0]
+    nil[:, :] = spades == 0
+
+
+def stand_in_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """The columns the stand-in gives, worked out from each row's deal."""
+    rows = rows.sort_values(["deal", "seat"])
+    hands = rows["hand"].to_numpy(dtype=np.uint64).reshape(-1, 4)
+    spades = np.vectorize(lambda h: bin(int(h & SPADES)).count("1"))(hands)
+    north = np.repeat(spades[:, 0], 4)
+    seat = rows["seat"].to_numpy()
+    return pd.DataFrame(
+        {
+            "deal": rows["deal"].to_numpy(),
+            "seat": seat,
+            "dd_side_tricks": np.where(seat % 2 == 0, north, 13 - north).astype(np.int8),
+            "dd_nil_safe": spades.reshape(-1) == 0,
+        }
+    )
+
+
+def test_an_interrupted_dd_stage_resumes_without_solving_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec = RunSpec.build(seed=SEED)
+    run = tmp_path / "run"
+    calls: list[int] = []
+
+    def interrupt_at_once(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(table_module, "run_blocks", interrupt_at_once)
+    with pytest.raises(RunInterrupted) as stop:
+        run_dataset(spec, DEALS, run, chunk_size=2, dd=True)
+    assert stop.value.summary.dd_complete is False and not stop.value.summary.complete
+    assert read_manifest(run)["dd"]["complete"] is False
+    with pytest.raises(NoDoubleDummy, match=r"no double-dummy columns.*spades-sim solve RUN"):
+        nil_success(run, by="dd_nil_safe")
+
+    def solve_once_then_interrupt(*args: object) -> None:
+        if calls:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)  # type: ignore[arg-type]
+
+    # the stage begun again with one deal a part (a run solved for the first time takes
+    # any part size; the manifest then keeps it), stopped after its first part
+    run_dataset(spec, DEALS, run, chunk_size=2, overwrite=True)
+    monkeypatch.setattr(table_module, "run_blocks", solve_once_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        solve_run(run, part_size=1)
+    assert read_manifest(run)["dd"]["part_size"] == 1
+    assert sorted(p.name for p in (run / "_dd").iterdir()) == ["part-00000.parquet"]
+
+    def count(*args: object) -> None:
+        calls.append(1)
+        stand_in(*args)  # type: ignore[arg-type]
+
+    calls.clear()
+    monkeypatch.setattr(table_module, "run_blocks", count)
+    summary = run_dataset(spec, DEALS, run, resume=True, dd=True)
+    assert len(calls) == 2 and summary.dd_solved == 2 and summary.dd_complete
+    rows = read_dd_rows(run)
+    want = stand_in_columns(rows)
+    pd.testing.assert_frame_equal(rows[want.columns].reset_index(drop=True), want)
+    assert load_dd(run)["deal"].tolist() == list(range(DEALS))
+    # solving the finished run again solves nothing and keeps the columns
+    calls.clear()
+    result = CliRunner().invoke(cli, ["solve", str(run)])
+    assert result.exit_code == 0, result.output
+    assert "3 deals solved into" in result.output and "(0 now, 3 solved before)" in result.output
+    assert not calls
+    pd.testing.assert_frame_equal(read_dd_rows(run), rows)
+    # a frame joins the same answers
+    frame = simulate_hands(DEALS, seed=SEED, dd=True)
+    pd.testing.assert_frame_equal(frame[want.columns], want)
+    # overwriting the run deletes its double-dummy parts with its rows
+    run_dataset(spec, DEALS, run, overwrite=True)
+    assert not (run / "_dd").exists() and "dd" not in read_manifest(run)
+
+
+def test_dd_mistakes_are_one_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    cases = {
+        ("simulate", "--games", "2", "--dd"): (2, "--dd solves runs of hands"),
+        ("simulate", "--hands", "2", "--dd", "--aggregate"): (2, "drop --dd"),
+    }
+    for args, (code, message) in cases.items():
+        result = runner.invoke(cli, [*args, "--out", str(tmp_path / "x")])
+        assert result.exit_code == code and message in result.output, result.output
+    assert not (tmp_path / "x").exists()
+    run_dataset(RunSpec.build(seed=1, mode="games"), 2, tmp_path / "games")
+    run_dataset(RunSpec.build(seed=1), 2, tmp_path / "agg", aggregate="seat")
+    spec = RunSpec.build(seed=1)
+    with pytest.raises(RunInterrupted):
+        run_dataset(spec, 4, tmp_path / "cut", chunk_size=2, progress=_interrupt_after_one)
+    for name, message in (
+        ("games", "is a games run: double-dummy columns are for runs of hands"),
+        ("agg", "is an aggregate run"),
+        ("cut", "is unfinished: resume it"),
+        ("none", "not found"),
+    ):
+        result = runner.invoke(cli, ["solve", str(tmp_path / name)])
+        assert result.exit_code == 1 and message in result.output, result.output
+        assert result.output.startswith("error: ") and result.output.count("\n") == 1
+    with pytest.raises(ValueError, match="dd: aggregate mode counts in kernels"):
+        simulate_hands(2, seed=1, aggregate="seat", dd=True)
+    with pytest.raises(ValueError, match="dd: double-dummy columns are for runs of hands"):
+        run_dataset(RunSpec.build(seed=1, mode="games"), 2, tmp_path / "g2", dd=True)
+    with pytest.raises(NoDoubleDummy, match="an aggregate, counted in kernels that never call"):
+        nil_success(tmp_path / "agg", by="dd_nil_safe")
+
+
+def _interrupt_after_one(progress: object) -> None:
+    if getattr(progress, "parts", 0) >= 1:
+        raise KeyboardInterrupt
+
+
+# --------------------------------------------------------------------------------------
+# The analyses against the solver, on made-up columns (nothing solved)
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def with_columns() -> pd.DataFrame:
+    """An ordinary frame with double-dummy columns made up from its own play: side tricks
+    moved by a deal-seeded noise, and nils called safe for hands with few spades."""
+    df = simulate_hands(800, seed=4)
+    rng = np.random.default_rng(0)
+    noise = rng.integers(-2, 3, size=df["deal"].max() + 1)
+    side_noise = np.where(df["side"] == 0, noise[df["deal"]], -noise[df["deal"]])
+    partner_tricks = df.groupby(["deal", "side"])["tricks"].transform("sum")
+    dd_tricks = np.clip(partner_tricks + side_noise, 0, 13).astype(np.int8)
+    out = df.assign(dd_side_tricks=dd_tricks, dd_nil_safe=(df["spades"] <= 2).to_numpy())
+    out.attrs = dict(df.attrs)
+    return out
+
+
+def test_bid_accuracy_against_dd_is_the_plain_computation(with_columns: pd.DataFrame) -> None:
+    df = with_columns
+    side_nil = (df["nil"] | df["blind_nil"]).groupby([df["deal"], df["side"]]).transform("any")
+    sides = df[(df["seat"] < 2) & (df["side_contract"] > 0) & ~side_nil]
+    difference = sides["dd_side_tricks"].astype(int) - sides["side_contract"].astype(int)
+    table = bid_accuracy(df, against="dd").set_index("measure")
+    assert table.loc["difference", "n"] == len(sides)
+    assert table.loc["difference", "estimate"] == pytest.approx(difference.mean())
+    assert table.loc["set", "total"] == (difference < 0).sum()
+    assert table.loc["exact", "total"] == (difference == 0).sum()
+    level = bid_accuracy(df, "side_contract", against="dd")
+    got = level[level.measure == "over"].set_index("side_contract")["total"]
+    want = (difference > 0).groupby(sides["side_contract"]).sum()
+    assert got.to_dict() == want.astype(float).to_dict()
+    dist = bid_accuracy(df, view="distribution", against="dd")
+    assert dist["total"].sum() == len(sides)
+    # the plain view still measures the play
+    assert bid_accuracy(df).equals(bid_accuracy(df.drop(columns=list(DD_NAMES))))
+    with pytest.raises(ValueError, match="'calibration' compares a seat's bid"):
+        bid_accuracy(df, view="calibration", against="dd")
+    with pytest.raises(ValueError, match="against: must be one of played, dd"):
+        bid_accuracy(df, against="cards")  # type: ignore[arg-type]
+    with pytest.raises(NoDoubleDummy, match=r"--dd .* or solve it with spades-sim solve RUN"):
+        bid_accuracy(df.drop(columns=list(DD_NAMES)), against="dd")
+
+
+def test_nil_success_by_dd_verdict_is_the_plain_computation(with_columns: pd.DataFrame) -> None:
+    df = with_columns
+    table = nil_success(df, by="dd_nil_safe").set_index(["measure", "dd_nil_safe"])
+    nils = df[df["nil"] | df["blind_nil"]]
+    for safe in (True, False):
+        bids = nils[nils["dd_nil_safe"] == safe]
+        assert table.loc[("success_rate", safe), "n"] == len(bids)
+        assert table.loc[("success_rate", safe), "total"] == bids["nil_made"].sum()
+        seats = df[df["dd_nil_safe"] == safe]
+        assert table.loc[("nil_rate", safe), "n"] == len(seats)
+    with pytest.raises(NoDoubleDummy, match="no double-dummy columns"):
+        nil_success(df.drop(columns=list(DD_NAMES)), by="dd_nil_safe")
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is None, reason="the report needs matplotlib"
+)
+def test_the_report_has_the_dd_sections_in_words_from_the_numbers(
+    with_columns: pd.DataFrame, tmp_path: Path
+) -> None:
+    from spades_sim import report
+    from spades_sim.report import words as w
+
+    html = report.write(with_columns, tmp_path / "dd.html").read_text(encoding="utf-8")
+    for heading in ("Bids against double-dummy play", "Nil against double-dummy play"):
+        assert f">{heading}</h2>" in html
+    summary = bid_accuracy(with_columns, against="dd").set_index("measure")
+    assert f"n = {int(summary.loc['difference', 'n']):,} side-hands without a nil" in html
+    nil = nil_success(with_columns, by="dd_nil_safe").set_index(["measure", "dd_nil_safe"])
+    safe = nil.loc[("success_rate", True)]
+    assert f"{w.pct(1 - safe.estimate)}, 95% CI" in html
+    assert f"n = {int(safe.n):,} nil bids): the nil bidder" in html
+    # without the columns the report has neither section
+    plain = report.write(with_columns.drop(columns=list(DD_NAMES)), tmp_path / "plain.html")
+    assert "double-dummy play</h2>" not in plain.read_text(encoding="utf-8")
+
+
+def test_a_part_of_other_deals_is_refused(tmp_path: Path) -> None:
+    table_dir = tmp_path / "dd"
+    table_dir.mkdir()
+    pd.DataFrame({"deal": [7]}).to_parquet(table_dir / "part-00000.parquet")
+    hands = np.zeros((1, 4), dtype=np.uint64)
+    for card in range(52):
+        hands[0, card % 4] |= np.uint64(1 << card)
+    with pytest.raises(SpadesError, match="holds other deals than this call's part"):
+        dd_table(hands, [0], out=table_dir)
+    assert pd.read_parquet(table_dir / "part-00000.parquet")["deal"].tolist() == [7]
