@@ -101,8 +101,8 @@ SPADES = np.uint64(0x1FFF << 39)
 
 
 def stand_in(kernel: object, stripes: object, n_stripes: object, hands: np.ndarray,
-             leaders: np.ndarray, players: object, any_time: object, two_clubs: object,
-             keys: object, data: object, tricks: np.ndarray, nil: np.ndarray,
+             leaders: np.ndarray, players: object, play_rules: object, keys: object,
+             data: object, tricks: np.ndarray, nil: np.ndarray,
              stats: object) -> None:  # fmt: skip
     """``dd_table_nb``'s outputs as a function of the hands, no search: N-S "take" the
     spades N holds, a seat's nil is "safe" when it holds no spade."""

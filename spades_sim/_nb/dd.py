@@ -973,14 +973,7 @@ def search_nb(
                 lead_spades = 1 if (st[d, _BROKEN] or play_rules & PLAY_ANY_TIME) else 0
                 kind = KIND_TRICKS if mode == MODE_TRICKS else 1 + nil_mask
                 live = hands[0] | hands[1] | hands[2] | hands[3]
-                shape = _shape_nb(hands)
-                flags = _flags_nb(seat, lead_spades, kind, play_rules)
-                st[d, _BASE] = 0
-                ust[d, _SHAPE] = shape
-                ust[d, _FLAGS] = flags
-                for h in range(4):
-                    ust[d, _R0 + h] = pext_nb(hands[h], live)
-                if phase == 1 and mode == MODE_TRICKS:
+                if mode == MODE_TRICKS:
                     free = (play_rules & PLAY_FORCED) == 0
                     # the quick tricks assume players free to discard
                     q, rq = 0, ZERO
@@ -1011,6 +1004,13 @@ def search_nb(
                         phase = 2
                         stats[S_BOUNDS] += 1
                 if phase == 1:
+                    shape = _shape_nb(hands)
+                    flags = _flags_nb(seat, lead_spades, kind, play_rules)
+                    st[d, _BASE] = 0
+                    ust[d, _SHAPE] = shape
+                    ust[d, _FLAGS] = flags
+                    for h in range(4):
+                        ust[d, _R0 + h] = pext_nb(hands[h], live)
                     stats[S_PROBES] += 1
                     top_owner = _top_spade_owner_nb(hands, live)
                     for k in range(2 if mode == MODE_TRICKS else NIL_LEVELS):
@@ -1063,6 +1063,11 @@ def search_nb(
                 wc = st[d, _WCARD]
                 ws = st[d, _WSEAT]
                 nm = 0
+                if not (reps & (reps - ONE)):
+                    # one move (one card, or one run): nothing to order
+                    moves[d, 0] = highest_card_nb(reps)
+                    nm = 1
+                    reps = ZERO
                 while reps:
                     c = highest_card_nb(reps)
                     reps ^= ONE << np.uint64(c)
@@ -1081,7 +1086,7 @@ def search_nb(
                         # a depth), after the table's
                         scores[d, nm] += np.int64(40 << 20)
                     nm += 1
-                if led < 0 or not (hand & SUIT_MASKS[led]):
+                if nm > 1 and (led < 0 or not (hand & SUIT_MASKS[led])):
                     # leading or discarding: try each suit's best card before a second
                     # card of any suit (DDS's mixture of suits)
                     for su in range(4):
