@@ -687,8 +687,11 @@ def _beatable_nb(card, hands, seat, pos, led, players):
 
 
 @njit(inline="always", cache=True)
-def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hist, best):
-    """How promising ``card`` looks for the mover's side (higher first)."""
+def _trick_score_nb(
+    card, hands, seat, pos, led, win_card, win_seat, players, hist, best, win_beatable
+):  # fmt: skip
+    """How promising ``card`` looks for the mover's side (higher first);
+    ``win_beatable``: :func:`_beatable_nb` of the trick's winning card (following)."""
     if card == best:
         return np.int64(1 << 40)
     r = _rank_nb(card)
@@ -736,10 +739,8 @@ def _trick_score_nb(card, hands, seat, pos, led, win_card, win_seat, players, hi
         # a winner an opponent still to play can beat wins nothing for sure
         if mate_wins:
             if not beats:
-                base = 35 - r if _beatable_nb(win_card, hands, seat, pos, led, players) else 50 - r
-            elif _beatable_nb(win_card, hands, seat, pos, led, players) and not _beatable_nb(
-                card, hands, seat, pos, led, players
-            ):
+                base = 35 - r if win_beatable else 50 - r
+            elif win_beatable and not _beatable_nb(card, hands, seat, pos, led, players):
                 base = 60 - r  # over the partner, where it alone holds the trick
             else:
                 base = 10 - r
@@ -1062,6 +1063,11 @@ def search_nb(
                 best = st[d, _BEST]
                 wc = st[d, _WCARD]
                 ws = st[d, _WSEAT]
+                win_beatable = (
+                    mode == MODE_TRICKS
+                    and pos > 0
+                    and _beatable_nb(wc, hands, seat, pos, led, players)
+                )
                 nm = 0
                 if not (reps & (reps - ONE)):
                     # one move (one card, or one run): nothing to order
@@ -1074,7 +1080,7 @@ def search_nb(
                     moves[d, nm] = c
                     if mode == MODE_TRICKS:
                         scores[d, nm] = _trick_score_nb(
-                            c, hands, seat, pos, led, wc, ws, players, hist, best
+                            c, hands, seat, pos, led, wc, ws, players, hist, best, win_beatable
                         )
 
                     else:
