@@ -64,7 +64,7 @@ class Policy:
     >>> Policy.of("count", "bid", {"bias": -0.5}).params["bias"]
     -0.5
     >>> Policy.of("count", "bid").with_params(bias=1).to_text()
-    'count:bias=1,nil_threshold=2.5,blind_nil_deficit=200,blind_nil_max_bags=7,blind_nil_partner_min=3,blind_nil_before_partner=1,nil_partner_min=2,round_up=0.5,king_value=1,spade_length=4,short_value=1'
+    'count:bias=1,nil_threshold=2.5,blind_nil_deficit=200,blind_nil_max_bags=7,blind_nil_partner_min=3,blind_nil_before_partner=1,nil_partner_min=2,round_up=0.5,blind_nil_opp_within=100,king_value=1,spade_length=4,short_value=1'
     """
 
     kind: Kind
@@ -331,13 +331,21 @@ _BID_COMMON = (
         "nil_partner_min", 2.0, 0.0, 13.0, "nil only if a partner who has bid bid at least this"
     ),
     ParamSpec("round_up", 0.5, 0.0, 1.0, "round the estimate up from this fraction"),
+    ParamSpec(
+        "blind_nil_opp_within",
+        100.0,
+        0.0,
+        1e9,
+        "... and the opponents within this many points of the target (1e9: any score)",
+    ),
 )
 
 _NIL_TEXT = (
     " Nil when the nil risk (long or high spades, side honours by how many lower cards "
     "guard them, suits without a low card) is at most `nil_threshold` and a partner who "
     "has bid bid at least `nil_partner_min`; blind nil (decided before the cards are seen) "
-    "when behind by `blind_nil_deficit` with few bags and a partner who can cover. With "
+    "as a last resort: behind by `blind_nil_deficit` when the opponents are within "
+    "`blind_nil_opp_within` of the target, with few bags and a partner who can cover. With "
     "two players the estimate is a per-card table for two-card tricks (no partner)."
 )
 

@@ -537,3 +537,36 @@ def test_estimates_agree_across_independent_seeds_and_chunkings(tmp_path: Path) 
         nil_success(tmp_path / "a", by=["spades", "voids"]),
         check_exact=True,
     )
+
+
+def test_realism_equals_plain_pandas():
+    """Every realism figure against a direct pandas computation on a small games run."""
+    from spades_sim.analysis import realism
+    from spades_sim.analysis.realism import HIGH_SPADES
+
+    hands, games = simulate_games(30, seed=5)
+    t = realism((hands, games)).set_index("measure")
+    nil, blind = hands[hands.nil], hands[hands.blind_nil]
+    high = (hands.hand.astype("uint64") & np.uint64(HIGH_SPADES)) != 0
+    sides = hands.groupby(["game", "hand_no", "side"]).nil.any()
+    expect = {
+        "nil_per_seat": (len(hands), hands.nil.mean()),
+        "nil_per_side": (len(sides), sides.mean()),
+        "blind_nil_per_seat": (len(hands), hands.blind_nil.mean()),
+        "nil_made": (len(nil), nil.nil_made.astype(float).mean()),
+        "nil_made_clean": (
+            (hands.nil & ~high).sum(),
+            nil[~high[hands.nil]].nil_made.astype(float).mean(),
+        ),
+        "bags_per_hand": (len(sides), hands[hands.seat < 2].bags_change.mean()),
+        "hands_per_game": (len(games), games.hands.mean()),
+    }
+    if len(blind):
+        expect["blind_nil_made"] = (len(blind), blind.nil_made.astype(float).mean())
+    for measure, (n, value) in expect.items():
+        assert t.n[measure] == n, measure
+        assert t.estimate[measure] == pytest.approx(value), measure
+        assert t.ci_low[measure] <= t.estimate[measure] <= t.ci_high[measure]
+    assert "hands_per_game" not in realism(hands).measure.tolist()  # rows alone: no games
+    with pytest.raises(ValueError, match="rules"):
+        realism(hands, by="side")

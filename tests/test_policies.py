@@ -30,6 +30,7 @@ from spades_sim._nb.enums import (
     LANES,
     N_HEURISTIC_FIELDS,
     N_INFO,
+    PARAM_SLOTS,
     PARAMS_BY_POLICY,
     BidParam,
     BidPolicy,
@@ -534,7 +535,7 @@ def test_registry_lists_every_policy_with_source() -> None:
         assert (kind, name) in names
     for spec in describe():
         assert spec.summary and spec.source
-        assert len(spec.params) <= 15
+        assert len(spec.params) <= PARAM_SLOTS - 1  # slot 0 holds the id
         for p in spec.params:
             assert p.low <= p.default <= p.high and p.help
 

@@ -459,12 +459,15 @@ def partner_aware_core_nb(
 
 @njit(cache=True, forceinline=True)
 def blind_nil_core_nb(
-    four, deficit, bags, partner_bid, partner_nil, need_deficit, max_bags, partner_min, before
-):
-    """Blind nil when behind by at least ``need_deficit`` with at most ``max_bags`` bags,
-    and (four players) a partner who has bid a number >= ``partner_min`` or, when
-    ``before``, is still to bid."""
-    if deficit < need_deficit or bags > max_bags:
+    four, deficit, to_go, bags, partner_bid, partner_nil, need_deficit, within, max_bags,
+    partner_min, before,
+):  # fmt: skip
+    """Blind nil when behind by at least ``need_deficit``, the opponents ``to_go`` points
+    short of the target are within ``within`` of it (the game may end this hand or the
+    next, so a long shot is worth its cost), with at most ``max_bags`` bags, and (four
+    players) a partner who has bid a number >= ``partner_min`` or, when ``before``, is
+    still to bid."""
+    if deficit < need_deficit or to_go > within or bags > max_bags:
         return False
     if not four:
         return True
@@ -478,15 +481,18 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
     """Whether a seat declares blind nil before seeing its cards (the rules allow it).
 
     ``random`` with probability ``blind_nil_rate``; the other bidders by score deficit,
-    bags and the partner's position (``blind_nil_core_nb``)."""
+    how close the opponents are to the target, bags and the partner's position
+    (``blind_nil_core_nb``)."""
     four = info[InfoSlot.players] == 4
     side = seat & 1
     p = seat ^ 2
+    theirs = info[InfoSlot.scores + 1 - side]
     wanted = blind_nil_core_nb(
-        four, info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side],
+        four, theirs - info[InfoSlot.scores + side], rules[RuleField.target] - theirs,
         info[InfoSlot.bags + side], info[InfoSlot.bids + p], info[InfoSlot.nil + p],
-        params[BidParam.blind_nil_deficit], params[BidParam.blind_nil_max_bags],
-        params[BidParam.blind_nil_partner_min], params[BidParam.blind_nil_before_partner] > 0,
+        params[BidParam.blind_nil_deficit], params[BidParam.blind_nil_opp_within],
+        params[BidParam.blind_nil_max_bags], params[BidParam.blind_nil_partner_min],
+        params[BidParam.blind_nil_before_partner] > 0,
     )  # fmt: skip
     if np.int64(params[0]) == BidPolicy.random:
         wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[RandomBidParam.blind_nil_rate]

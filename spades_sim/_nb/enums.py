@@ -174,7 +174,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 16  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 17  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -188,6 +188,7 @@ _BID_COMMON = (
     "blind_nil_before_partner",
     "nil_partner_min",
     "round_up",
+    "blind_nil_opp_within",
 )
 _PLAY_COMMON = (
     "bag_avoid",
@@ -250,11 +251,11 @@ HeuristicFlag = _named(
 # Registry defaults the sampling policies use for the other seats' bids and the play in
 # their rollouts (tests hold them equal to ``spades_sim.policies``).
 COUNT_DEFAULTS = np.array(
-    [BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 1.0, 4.0, 1.0, 0, 0, 0, 0],
+    [BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 HEURISTIC_DEFAULTS = np.array(
-    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 

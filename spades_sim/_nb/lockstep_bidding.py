@@ -145,7 +145,7 @@ def _uses(ns, ew, policy):
 def _slots_nb(p):
     return (
         p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
-        p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15],
+        p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16],
     )  # fmt: skip
 
 
@@ -175,11 +175,13 @@ def _bidder_nb(rules, ns, ew, lanes, k):
             lanes[lane_at_nb(DealLane.nils + 2, b)], lanes[lane_at_nb(DealLane.nils + 3, b)],
         )  # fmt: skip
         key = np.uint64(lanes[lane_at_nb(DealLane.key, b)])
-        # blind nil (``bidding.blind_nil_wanted_nb`` with deficit and bags 0)
+        # blind nil (``bidding.blind_nil_wanted_nb`` at a fresh table: deficit and bags 0,
+        # the opponents the whole target short)
         rand = key + count_step
         blind = blind_nil_core_nb(
-            True, 0, 0, partner_bid, partner_nil,
+            True, 0, rules[RuleField.target], 0, partner_bid, partner_nil,
             _pick(side, ns[BidParam.blind_nil_deficit], ew[BidParam.blind_nil_deficit]),
+            _pick(side, ns[BidParam.blind_nil_opp_within], ew[BidParam.blind_nil_opp_within]),
             _pick(side, ns[BidParam.blind_nil_max_bags], ew[BidParam.blind_nil_max_bags]),
             _pick(side, ns[BidParam.blind_nil_partner_min], ew[BidParam.blind_nil_partner_min]),
             _pick(side, ns[BidParam.blind_nil_before_partner],

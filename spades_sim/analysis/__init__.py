@@ -10,6 +10,8 @@ statistics that add across parts (:mod:`.reduce`), then estimates from those.
 - :func:`nil_success`: nil and blind nil success rates, and how often seats bid nil;
 - :func:`bag_accumulation`: bags and the bag penalty per hand, or per game;
 - :func:`bid_accuracy`: side tricks against contracts, and tricks by bid;
+- :func:`realism`: the figures to hold against real tables (nil and blind nil rates,
+  nil success clean and with a high spade, bags per hand, hands per game);
 - :func:`analyze`: several of them in one pass (the ``spades-sim analyze`` command);
 - :func:`duplicate`: two policies on the same deals with the sides swapped, hands or games;
 - :func:`estimate_of`: one row of a table as an :class:`Estimate`;
@@ -30,6 +32,7 @@ from spades_sim.analysis.compare import (
     side_rows,
 )
 from spades_sim.analysis.nil import nil_success
+from spades_sim.analysis.realism import realism
 from spades_sim.analysis.reduce import estimate_of
 from spades_sim.analysis.stats import (
     Estimate,
@@ -55,6 +58,7 @@ __all__ = [
     "nil_success",
     "proportion_ci",
     "proportion_of",
+    "realism",
     "side_margins",
     "side_rows",
 ]

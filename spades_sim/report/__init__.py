@@ -75,6 +75,7 @@ from spades_sim.report.sections import (
     dd_bids_section,
     dd_nil_section,
     nil_section,
+    realism_section,
 )
 from spades_sim.report.tables import report_tables
 
@@ -120,6 +121,7 @@ def build(
     )
     sections.append(bids_section(tables))
     sections.append(bags_section(tables))
+    sections.append(realism_section(tables))
     if "dd_bids" in tables:  # every run has the double-dummy columns
         sections.append(dd_bids_section(tables))
         sections.append(dd_nil_section(tables))

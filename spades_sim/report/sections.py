@@ -17,6 +17,10 @@ The section builders turn the tables of :func:`~.tables.report_tables` into
   :func:`dd_nil_section`, nil success where the nil was double-dummy safe (the cover's
   weakness) and where it was not (the defence's).
 
+- :func:`realism_section`: the realism table (:func:`~spades_sim.analysis.realism.realism`:
+  nil and blind nil rates, nil success clean and with a high spade, bags per hand, hands
+  per game) beside the published bot figure, over every run of the report.
+
 The games and duplicate-pair sections are :mod:`.games`. Every number shown carries its
 ``n`` and 95% interval; every sentence comes from :mod:`.words`.
 """
@@ -47,7 +51,72 @@ from spades_sim.report.tables import (
     rows_of,
 )
 
-__all__ = ["bags_section", "bids_section", "dd_bids_section", "dd_nil_section", "nil_section"]
+__all__ = [
+    "bags_section",
+    "bids_section",
+    "dd_bids_section",
+    "dd_nil_section",
+    "nil_section",
+    "realism_section",
+]
+
+
+# --------------------------------------------------------------------------------------
+# Realism
+# --------------------------------------------------------------------------------------
+
+_REALISM_ROWS = (
+    ("nil_per_seat", "nil bids per seat-hand", True),
+    ("nil_per_side", "nil bids per side-hand", True),
+    ("blind_nil_per_seat", "blind nil bids per seat-hand", True),
+    ("nil_made", "nils made", True),
+    ("nil_made_clean", "... holding no spade above the ten", True),
+    ("nil_made_high_spade", "... holding a spade above the ten", True),
+    ("blind_nil_made", "blind nils made", True),
+    ("bags_per_hand", "bags per side-hand", False),
+    ("hands_per_game", "hands per game", False),
+)
+
+
+def realism_section(tables: Mapping[str, pd.DataFrame]) -> Section:
+    """How the tables bid against real ones: the realism table and what it says."""
+    section = Section("Realism")
+    table = tables["realism"]
+    found = {
+        m: estimate_of(table[table["measure"] == m].iloc[0])
+        for m in table["measure"]
+        if int(table.loc[table["measure"] == m, "n"].iloc[0]) > 0
+    }
+    if "nil_per_side" not in found or "blind_nil_per_seat" not in found:
+        section.blocks.append(Text(["No hands to measure."]))
+        return section
+    said = w.realism_sentences(
+        found["nil_per_side"],
+        found["blind_nil_per_seat"],
+        found.get("nil_made_clean"),
+        found.get("nil_made_high_spade"),
+    )
+    section.blocks.append(Text(said))
+    lo, hi = w.PUBLISHED_NIL_PER_SIDE
+    rows = [
+        [
+            label,
+            cell(found.get(m), percent),
+            f"{100 * lo:.0f}–{100 * hi:.0f}%" if m == "nil_per_side" else "",
+        ]
+        for m, label, percent in _REALISM_ROWS
+        if m in found
+    ]
+    section.blocks.append(
+        Table(
+            ["measure", "estimate (95% CI)", "published bots"],
+            rows,
+            caption="Over every run of the report. Proportions in percent with Wilson "
+            "intervals, means with normal ones. Published: CardsWithCats' sampling bots "
+            "over 1,000 games.",
+        )
+    )
+    return section
 
 
 # --------------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from typing import Any
 import pandas as pd
 
 from spades_sim.analysis import bags, bids, nil
+from spades_sim.analysis.realism import GAMES_PLAN as REALISM_GAMES_PLAN
+from spades_sim.analysis.realism import PLAN as REALISM_PLAN
 from spades_sim.analysis.reduce import Plan, run_many
 from spades_sim.analysis.source import Data, sources
 from spades_sim.analysis.stats import Estimate
@@ -93,6 +95,8 @@ def table_requests(
         "bags": (bags.HAND_PLAN, k),
         "bags_contract": (bags.HAND_PLAN, [*k, "side_contract"]),
     }
+    # the realism table mixes seats, sides and games: one over all runs, no series
+    requests["realism"] = (REALISM_GAMES_PLAN if games else REALISM_PLAN, [])
     if games:
         requests["bags_game"] = (bags.GAME_PLAN, k)
         requests["bags_hand_no"] = (bags.HAND_PLAN, [*k, "hand_no"])

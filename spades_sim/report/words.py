@@ -408,6 +408,64 @@ def nil_rate_sentence(nil_rate: Estimate, success: Estimate, blind: bool = False
     )
 
 
+PUBLISHED_NIL_PER_SIDE = (0.03, 0.04)
+"""Nil bids per side-hand at published bot tables: 3-4% of a side's hands (the figure
+given for CardsWithCats' sampling bots over 1,000 games)."""
+
+
+def realism_sentences(
+    nil_side: Estimate, blind: Estimate, clean: Estimate | None, high: Estimate | None
+) -> list[str]:
+    """The realism table in words: nil per side-hand against the published 3-4%, blind
+    nil per seat, and whether a nil with a spade above the ten is made more often than a
+    clean one (which points at weak defence rather than at the hands).
+
+    >>> side, blind = Estimate(0.27, 0.26, 0.28, 4000), Estimate(0.018, 0.015, 0.021, 8000)
+    >>> clean, high = Estimate(0.70, 0.69, 0.71, 9000), Estimate(0.81, 0.79, 0.83, 2000)
+    >>> for s in realism_sentences(side, blind, clean, high): print(wrap(s))
+    A side bids nil in 27.0% of its hands (95% CI 26.0–28.0%, n = 4,000 side-hands), about 8
+    times the 3–4% published for bot tables.
+    Seats bid blind nil in 1.8% of hands (95% CI 1.5–2.1%, n = 8,000 seats).
+    A nil holding a spade above the ten is made more often (81.0%) than a clean one (70.0%):
+    the intervals do not overlap, which says more about the defenders than the hands.
+    """
+    lo, hi = PUBLISHED_NIL_PER_SIDE
+    ratio = nil_side.value / ((lo + hi) / 2)
+    if nil_side.high < lo:
+        compare = "below"
+    elif nil_side.low > hi:
+        compare = f"about {ratio:.0f} times" if ratio >= 2 else f"{ratio:.1f} times"
+    else:
+        compare = "within"
+    said = [
+        f"A side bids nil in {value_text(nil_side, True)} of its hands "
+        f"({interval(nil_side, True)} side-hands), {compare} the "
+        f"{100 * lo:.0f}–{100 * hi:.0f}% published for bot tables."
+    ]
+    said.append(
+        f"Seats bid blind nil in {value_text(blind, True)} of hands ({interval(blind, True)} "
+        "seats)."
+    )
+    if clean is not None and high is not None:
+        if high.low > clean.high:
+            said.append(
+                f"A nil holding a spade above the ten is made more often "
+                f"({value_text(high, True)}) than a clean one ({value_text(clean, True)}): the "
+                "intervals do not overlap, which says more about the defenders than the hands."
+            )
+        elif high.high < clean.low:
+            said.append(
+                f"A nil holding a spade above the ten is made less often "
+                f"({value_text(high, True)}) than a clean one ({value_text(clean, True)})."
+            )
+        else:
+            said.append(
+                f"Nils holding a spade above the ten ({value_text(high, True)}) and clean ones "
+                f"({value_text(clean, True)}) are made about as often: the intervals overlap."
+            )
+    return said
+
+
 # --------------------------------------------------------------------------------------
 # Bids
 # --------------------------------------------------------------------------------------
@@ -835,6 +893,7 @@ def ranking_sentence(order: Sequence[str], ties: Sequence[tuple[str, str]]) -> s
 
 
 __all__ = [
+    "PUBLISHED_NIL_PER_SIDE",
     "bags_game_sentence",
     "bags_hand_sentence",
     "bracketed",
@@ -859,6 +918,7 @@ __all__ = [
     "pct",
     "quantile_sentence",
     "ranking_sentence",
+    "realism_sentences",
     "shape_phrase",
     "signed",
     "split_sentence",

@@ -1,0 +1,140 @@
+"""Realism: the figures that say whether simulated tables bid like real ones.
+
+Contract
+--------
+:func:`realism` reads the per-seat rows of any run (hands or games; games runs with
+their games table also give ``hands_per_game``) and returns one tidy table
+(:mod:`.reduce`), one row per measure:
+
+- ``nil_per_seat``: share of seats in hands that bid nil (not blind); ``n``: seat-hands;
+- ``nil_per_side``: share of sides in hands with at least one nil (not blind) bid;
+  ``n``: side-hands (two players: a side is a seat);
+- ``blind_nil_per_seat``: share of seats in hands that bid blind nil; ``n``: seat-hands;
+- ``nil_made``: share of nil bids (not blind) made; ``n``: nil bids;
+- ``nil_made_clean``: the same over the nils whose hand (as play began) holds no spade
+  higher than the ten: no jack, queen, king or ace of spades and no joker;
+- ``nil_made_high_spade``: the same over the nils holding at least one such spade;
+- ``blind_nil_made``: share of blind nil bids made; ``n``: blind nil bids;
+- ``bags_per_hand``: bags a side took in a hand (``bags_change``), mean; ``n``: side-hands;
+- ``hands_per_game``: hands a game lasted, mean; ``n``: games (games table only).
+
+Proportions carry Wilson intervals, means normal ones. Groups: ``rules`` only (the
+measures mix seats, sides and games, so a per-seat or per-side key does not apply to all
+of them). A batch's rows are whole hands, seat by seat (as every run writes them);
+the side of a seat is ``seat % 2`` with four players, the seat itself with two.
+
+>>> from spades_sim import simulate_hands
+>>> t = realism(simulate_hands(500, seed=1))
+>>> t.measure.tolist()[:3]
+['nil_per_seat', 'nil_per_side', 'blind_nil_per_seat']
+>>> int(t.set_index("measure").n["nil_per_side"])
+1000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from spades_sim.analysis.reduce import Kind, Plan, finalize, run_plan
+from spades_sim.analysis.source import Data, UnknownKey, key_list, sources
+
+HIGH_SPADES = sum(1 << card for card in range(48, 54))
+"""The spades above the ten as a hand mask: JS, QS, KS, AS (card ids 48..51) and the two
+jokers (52, 53)."""
+
+MEASURES: dict[str, str] = {
+    "nil_per_seat": "share of seat-hands bidding nil, not blind (n: seat-hands)",
+    "nil_per_side": "share of side-hands with a nil bid, not blind (n: side-hands)",
+    "blind_nil_per_seat": "share of seat-hands bidding blind nil (n: seat-hands)",
+    "nil_made": "share of nil bids made, not blind (n: nil bids)",
+    "nil_made_clean": "share made of nils holding no spade above the ten (n: those nils)",
+    "nil_made_high_spade": "share made of nils holding a spade above the ten (n: those nils)",
+    "blind_nil_made": "share of blind nil bids made (n: blind nil bids)",
+    "bags_per_hand": "bags a side took in a hand (n: side-hands)",
+    "hands_per_game": "hands a game lasted (n: games; games runs only)",
+}
+_KINDS: dict[str, Kind] = {
+    name: ("mean" if name in ("bags_per_hand", "hands_per_game") else "proportion")
+    for name in MEASURES
+}
+
+
+def _side_nils(seat: np.ndarray, nil: np.ndarray) -> np.ndarray:
+    """Per side-hand (hand by hand, side 0 then 1): whether a seat of the side bid nil."""
+    players = int(seat.max()) + 1 if len(seat) else 4
+    if len(seat) % players or not np.array_equal(seat, np.resize(np.arange(players), len(seat))):
+        raise ValueError("realism: a batch's rows must be whole hands, seat by seat")
+    by_hand = nil.reshape(-1, players)
+    if players == 2:
+        return by_hand.reshape(-1)
+    return np.stack([by_hand[:, 0] | by_hand[:, 2], by_hand[:, 1] | by_hand[:, 3]], 1).reshape(-1)
+
+
+def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) -> list[pd.DataFrame]:
+    seat = hands["seat"].to_numpy()
+    nil = hands["nil"].to_numpy().astype(bool)
+    blind = hands["blind_nil"].to_numpy().astype(bool)
+    made = hands["nil_made"].to_numpy().astype(bool)
+    high = (hands["hand"].to_numpy().astype(np.uint64) & np.uint64(HIGH_SPADES)) != 0
+    seats = pd.DataFrame(
+        {
+            "nil_per_seat": nil,
+            "blind_nil_per_seat": blind,
+            "nil_made": np.where(nil, made, np.nan),
+            "nil_made_clean": np.where(nil & ~high, made, np.nan),
+            "nil_made_high_spade": np.where(nil & high, made, np.nan),
+            "blind_nil_made": np.where(blind, made, np.nan),
+        }
+    )
+    sides = pd.DataFrame(
+        {
+            "nil_per_side": _side_nils(seat, nil),
+            "bags_per_hand": hands["bags_change"].to_numpy()[seat < 2].astype(np.float64),
+        }
+    )
+    units = [seats, sides]
+    if games is not None:
+        units.append(pd.DataFrame({"hands_per_game": games["hands"].to_numpy().astype(np.float64)}))
+    return units
+
+
+PLAN = Plan(
+    name="realism",
+    keys=(),
+    hands_columns=("nil", "blind_nil", "nil_made", "hand", "bags_change"),
+    derive=_derive,
+    finalize=lambda stats, by, level: finalize(stats, by, _KINDS, level),
+    unit="a seat, a side or a game (by measure)",
+    measures=MEASURES,
+)
+GAMES_PLAN = replace(PLAN, games_columns=("hands",))
+"""The plan when every source has its games table (``hands_per_game`` too)."""
+
+
+def realism(
+    data: Data | list[Data], by: str | Sequence[str] | None = None, *, level: float = 0.95
+) -> pd.DataFrame:
+    """The realism table of ``data`` (a frame, a ``(hands, games)`` pair, a run directory
+    or a list of them): nil and blind nil rates, nil success clean and with a high spade,
+    bags per hand, hands per game; ``by`` may only be ``"rules"``.
+
+    >>> from spades_sim import simulate_games
+    >>> t = realism(simulate_games(20, seed=2))
+    >>> int(t.set_index("measure").n["hands_per_game"])
+    20
+    """
+    keys = key_list(by)
+    if any(k != "rules" for k in keys):
+        raise UnknownKey(
+            f"by: realism groups by 'rules' only (its measures mix seats, sides and games), "
+            f"got {', '.join(keys)}"
+        )
+    with_games = all(source.has_games for source in sources(data))
+    return run_plan(data, GAMES_PLAN if with_games else PLAN, keys, level)
+
+
+__all__ = ["GAMES_PLAN", "HIGH_SPADES", "MEASURES", "PLAN", "realism"]
