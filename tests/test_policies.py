@@ -32,6 +32,7 @@ from spades_sim._nb.enums import (
     N_INFO,
     PARAM_SLOTS,
     PARAMS_BY_POLICY,
+    THRESHOLD_DEFAULTS,
     BidParam,
     BidPolicy,
     CountParam,
@@ -236,6 +237,26 @@ def test_sampled_deals_respect_what_the_seat_knows() -> None:
                 assert total | int(info[InfoSlot.played]) == (1 << 52) - 1
     assert checked_voids > 0
     assert fallbacks <= 5  # of 480 deals: voids are almost always honoured
+
+
+def test_a_two_player_opponent_is_sampled_as_drawn() -> None:
+    """Before any card is played, a two-player opponent's sampled hand is 13 unseen cards
+    kept from the stock as the default draw keeps them (the top card when high enough,
+    else the next): on average stronger than 13 cards at random, which is what made the
+    sampling bidder overbid with two players."""
+    rules = Rules.preset("two-player").lower()
+    info, _ = table_info([], 1, bids=(-1, -1, -1, -1), players=2)
+    hand = sum(1 << c for c in range(0, 52, 4))  # 13 cards, one of every rank
+    out = np.zeros(4, dtype=np.uint64)
+    high = 0
+    for key in range(400):
+        assert rollout.sample_hands_nb(np.uint64(hand), 0, info, rules, np.uint64(key), out)
+        theirs = int(out[1])
+        assert int(out[0]) == hand and not theirs & hand and bin(theirs).count("1") == 13
+        assert not int(out[2]) and not int(out[3])
+        high += sum(1 for c in range(52) if theirs >> c & 1 and (c >= 39 or c % 13 >= 9))
+    # at random, 13 of the 39 unseen cards hold 13 * 19 / 39 = 6.3 spades and honours
+    assert high / 400 > 7.5
 
 
 # --- Legal decisions ------------------------------------------------------------------
@@ -563,6 +584,7 @@ def test_kernel_slots_match_the_registry() -> None:
         register(swapped)
     assert np.array_equal(Policy.of("count", "bid").lower(), COUNT_DEFAULTS)
     assert np.array_equal(Policy.of("heuristic", "play").lower(), HEURISTIC_DEFAULTS)
+    assert np.array_equal(Policy.of("threshold", "draw").lower(), THRESHOLD_DEFAULTS)
 
 
 def test_named_ids_match_the_registry() -> None:

@@ -258,6 +258,10 @@ HEURISTIC_DEFAULTS = np.array(
     [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     dtype=np.float64,
 )
+THRESHOLD_DEFAULTS = np.array(
+    [DrawPolicy.threshold, 9.0, 3.0, 5.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    dtype=np.float64,
+)
 
 
 # --- Scoring, replay and game results --------------------------------------------------

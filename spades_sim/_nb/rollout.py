@@ -6,7 +6,10 @@ card, the average hand score over sampled deals played out with the heuristic) a
 sampled deals). Both see only what their seat may know: ``sample_hands_nb`` deals the
 cards the seat has not seen (deck minus its hand minus the cards played) to the other
 seats, each getting as many as it still holds and, while possible, no card of a suit it
-has shown out of (``info[InfoSlot.voids]``); with two players the rest stay in the unused pile.
+has shown out of (``info[InfoSlot.voids]``); with two players the rest stay in the
+unused pile, and before any card is played the opponent's hand is drawn from the stock as
+the default draw policy (``threshold``) keeps cards, since a drawn hand is stronger than
+13 cards at random.
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
@@ -36,6 +39,7 @@ from spades_sim._nb.enums import (
     HEURISTIC_DEFAULTS,
     N_INFO,
     N_SCORE_SLOTS,
+    THRESHOLD_DEFAULTS,
     BidParam,
     BidPolicy,
     InfoSlot,
@@ -44,6 +48,7 @@ from spades_sim._nb.enums import (
     RuleField,
     ScoreSlot,
 )
+from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import (
     first_leader_nb,
@@ -72,6 +77,33 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     for s in range(players):
         if s != seat:
             known_voids |= info[InfoSlot.voids + s]
+    if players == 2 and known_voids == 0 and n_pool == 39:
+        # the opponent's hand before any play: it kept its cards from the stock in the
+        # two-player draw, seeing each top card and keeping it or the next, so it holds
+        # better cards than 13 taken at random; draw it as the default draw policy does
+        # (the bidder knows neither its policy nor the stock's order)
+        other = 1 - seat
+        pool = pool0
+        left = n_pool
+        held = ZERO
+        for s in range(4):
+            out[s] = ZERO
+        for kept in range(13):
+            bits = mix64_nb(key + counter * GOLDEN)
+            counter += ONE
+            top = select_bit_nb(pool, below_nb(bits & LOW32, left))
+            pool &= ~bit_nb(top)
+            left -= 1
+            if keep_drawn_card_nb(held, top, kept, False, THRESHOLD_DEFAULTS):
+                held |= bit_nb(top)
+            else:
+                nxt = select_bit_nb(pool, below_nb(bits >> np.uint64(32), left))
+                pool &= ~bit_nb(nxt)
+                left -= 1
+                held |= bit_nb(nxt)
+        out[other] = held
+        out[seat] = hand
+        return True
     if known_voids == 0:  # nothing constrains the deal: hand out random cards in turn
         pool = pool0
         left = n_pool
