@@ -62,7 +62,8 @@ def assert_same_analyses(rows: object, agg: object, by: list[str]) -> None:
     [
         ("random", ("spades", "dealer", "side_contract")),  # lock-step random
         ("heuristic", ("high_spades", "seat", "boston")),  # lock-step heuristic
-        (("random", "heuristic"), ("points", "bags_change")),  # the scalar kernel
+        # the scalar kernel: a kernel set of its own to compile, so in the slow tier
+        pytest.param(("random", "heuristic"), ("points", "bags_change"), marks=pytest.mark.slow),
     ],
 )
 def test_hands_analyses_equal_rows(play: object, by: tuple[str, ...]) -> None:
