@@ -59,6 +59,14 @@ def always_blind(ctx):  # type: ignore[no-untyped-def]
     return 3
 
 
+# parameters that, read by the built-in blind nil rule as its own (slot by slot: the
+# deficit, bags, partner thresholds at 0, the opponents' reach at 1e9), say "blind nil
+# whenever the partner has bid": what the bug did with a user bidder's row
+@nb.bidder(params={**{f"p{k}": 0.0 for k in range(1, 9)}, "reach": 1e9})
+def three_with_params(ctx):  # type: ignore[no-untyped-def]
+    return 3
+
+
 # --- A user policy decides what it claims -------------------------------------------------
 
 
@@ -111,8 +119,8 @@ def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught(tmp_path: Path) -
     mutation makes a bidder that always bids 3 declare blind nil, so the first test above
     would fail on it."""
     policies = (
-        always_three,
-        always_three,
+        three_with_params,
+        three_with_params,
         Policy.of("random", "play"),
         Policy.of("random", "play"),
     )
@@ -120,16 +128,18 @@ def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught(tmp_path: Path) -
     text = custom_kernels.source(key, policies).replace("ctx_nb.never_blind_nil_nb", "blind_nil_nb")
     assert text != custom_kernels.source(key, policies)
     path = tmp_path / f"mutant_{key}.py"
-    custom_kernels.REGISTRY[key] = (always_three.function.compiled,) * 2 + (None,) * 4
+    custom_kernels.REGISTRY[key] = (three_with_params.function.compiled,) * 2 + (None,) * 4
     path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"spades_sim_policies_{key}", path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    run = RunSpec.build(seed=5, bidding=always_three, play="random")
+    run = RunSpec.build(seed=5, bidding=three_with_params, play="random")
     out = _run_module_hands(module, run, 300)
-    assert (out == 2).mean() > 0.2  # blind nil kinds: the mutant bids them; the real one never
+    assert (out == 2).mean() > 0.2  # blind nil kinds: the mutant bids them
+    real = simulate_hands(300, seed=5, bidding=three_with_params, play="random")
+    assert not real.blind_nil.any() and (real.bid == 3).all()  # the real module never
 
 
 def _run_module_hands(module, spec: RunSpec, n: int) -> np.ndarray:  # type: ignore[no-untyped-def]
