@@ -62,7 +62,7 @@ def always_blind(ctx):  # type: ignore[no-untyped-def]
 # parameters that, read by the built-in blind nil rule as its own (slot by slot: the
 # deficit, bags, partner thresholds at 0, the opponents' reach at 1e9), say "blind nil
 # whenever the partner has bid": what the bug did with a user bidder's row
-@nb.bidder(params={**{f"p{k}": 0.0 for k in range(1, 9)}, "reach": 1e9})
+@nb.bidder(params={**{f"p{k}": 0.0 for k in range(9)}, "reach": 1e9})
 def three_with_params(ctx):  # type: ignore[no-untyped-def]
     return 3
 
