@@ -27,12 +27,12 @@ The games and duplicate-pair sections are :mod:`.games`. Every number shown carr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
 
-from spades_sim.analysis import bags
+from spades_sim.analysis import Estimate, bags
 from spades_sim.report import words as w
 from spades_sim.report.document import Heading, Section, Table, Text
 from spades_sim.report.figures import Panel, Series
@@ -264,11 +264,13 @@ def _shape_sentences(
 # --------------------------------------------------------------------------------------
 
 
-def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
-    """Bids: side tricks minus contract, set / exact / over by level, calibration."""
-    section = Section("Bids and contracts")
-    summary = tables["bids"]
-    labels = labels_of(summary)
+def _contract_said(
+    summary: pd.DataFrame,
+    labels: list[str],
+    sentence: Callable[[Estimate, Estimate, Estimate, Estimate], str],
+) -> list[str]:
+    """One ``sentence(exact, over, set, mean difference)`` per series of a contract summary
+    (played tricks or double-dummy tricks against the contract), series without it left out."""
     said = []
     for label in labels:
         got = [one_of(summary, m, label) for m in ("exact", "over", "set", "difference")]
@@ -277,7 +279,16 @@ def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
         exact, over, set_, mean = got
         assert exact and over and set_ and mean
         prefix = "" if len(labels) == 1 else f"{label}: "
-        said.append(prefix + w.contract_sentence(exact, over, set_, mean))
+        said.append(prefix + sentence(exact, over, set_, mean))
+    return said
+
+
+def bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
+    """Bids: side tricks minus contract, set / exact / over by level, calibration."""
+    section = Section("Bids and contracts")
+    summary = tables["bids"]
+    labels = labels_of(summary)
+    said = _contract_said(summary, labels, w.contract_sentence)
     if not said:
         section.blocks.append(Text(["No side had a contract to make."]))
         return section
@@ -549,9 +560,6 @@ def bags_section(tables: Mapping[str, pd.DataFrame]) -> Section:
 
 
 # --------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------
 # Against the solver
 # --------------------------------------------------------------------------------------
 
@@ -561,15 +569,7 @@ def dd_bids_section(tables: Mapping[str, pd.DataFrame]) -> Section:
     section = Section("Bids against double-dummy play")
     summary = tables["dd_bids"]
     labels = labels_of(summary)
-    said = []
-    for label in labels:
-        got = [one_of(summary, m, label) for m in ("exact", "over", "set", "difference")]
-        if any(e is None for e in got):
-            continue
-        exact, over, set_, mean = got
-        assert exact and over and set_ and mean
-        prefix = "" if len(labels) == 1 else f"{label}: "
-        said.append(prefix + w.dd_contract_sentence(exact, over, set_, mean))
+    said = _contract_said(summary, labels, w.dd_contract_sentence)
     if not said:
         section.blocks.append(Text(["No side without a nil had a contract to make."]))
         return section

@@ -127,10 +127,6 @@ def play_rules(rules: Rules) -> np.int64:
     return np.int64(bits)
 
 
-def _flags(pos: Position) -> tuple[np.int64]:
-    return (play_rules(pos.rules),)
-
-
 def _call(kernel: object, args: tuple[object, ...]) -> object:
     ensure_compiled(kernel, args)
     return kernel(*args)  # type: ignore[operator]
@@ -146,7 +142,7 @@ def dd_tricks(pos: Position) -> int:
     node = _node(pos)
     table = thread_table()
     guess = np.int64(-1)  # the kernel's estimate
-    args = (*node, *_flags(pos), table.keys, table.data, guess, table.stats)
+    args = (*node, play_rules(pos.rules), table.keys, table.data, guess, table.stats)
     return _side_tricks(pos, int(_call(dd.dd_value_nb, args)))  # type: ignore[call-overload]
 
 
@@ -155,7 +151,7 @@ def _values(pos: Position, mode: int, mask: int) -> dict[str, int]:
     table = thread_table()
     out = np.full(64, -1, dtype=np.int64)
     args = (
-        np.int64(mode), *node, np.int64(mask), *_flags(pos), table.keys, table.data, out,
+        np.int64(mode), *node, np.int64(mask), play_rules(pos.rules), table.keys, table.data, out,
         table.stats,
     )  # fmt: skip
     _call(dd.card_values_nb, args)
@@ -191,7 +187,7 @@ def nil_safe(pos: Position, seat: int | str | Iterable[int | str]) -> bool:
     mask = nil_mask(pos, seat)
     node = _node(pos)
     table = thread_table()
-    args = (*node, np.int64(mask), *_flags(pos), table.keys, table.data, table.stats)
+    args = (*node, np.int64(mask), play_rules(pos.rules), table.keys, table.data, table.stats)
     return bool(_call(dd.nil_safe_nb, args))
 
 
