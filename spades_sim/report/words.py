@@ -621,15 +621,27 @@ def dd_nil_sentences(
     300 nil bids): the defence misses what perfect play takes.
     Seats holding a double-dummy safe nil bid nil 2 times in 5 (40.0%, 95% CI 38.0–42.0%, n
     = 2,000 seats).
+    >>> print(wrap(dd_nil_sentences(Estimate(1.0, 0.68, 1.0, 8), None, None)[0]))
+    A nil that double-dummy defence cannot set never fails under these policies (0.0%, 95%
+    CI 0.0–32.0%, n = 8 nil bids).
     """
     said = []
     if safe is not None and safe.n > 0:
         fail = complement(safe)
         d = _digits_for(fail, True)
+        often = how_often(fail)
+        # "still fails never" does not read: a nil never lost is said as such
+        fails, why = (
+            ("never fails", ".")
+            if often == "never"
+            else (
+                f"still fails {often}",
+                ": the nil bidder and its partner lose what perfect play keeps.",
+            )
+        )
         said.append(
-            f"A nil that double-dummy defence cannot set still fails {how_often(fail)} under "
-            f"these policies ({pct(fail.value, d)}, {interval(fail, True)} nil bids): the nil "
-            "bidder and its partner lose what perfect play keeps."
+            f"A nil that double-dummy defence cannot set {fails} under these policies "
+            f"({pct(fail.value, d)}, {interval(fail, True)} nil bids){why}"
         )
     else:
         said.append("No nil was bid on a hand whose nil double-dummy defence cannot set.")
