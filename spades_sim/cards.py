@@ -3,8 +3,12 @@
 Contract (docs/architecture.md "Data contracts"): ``id = suit * 13 + rank`` with suits C=0,
 D=1, H=2, S=3 and ranks 2=0 ... A=12; with the jokers variant the Little Joker is id 52 and
 the Big Joker id 53 (spade ranks 13 and 14), and the 2♦ (id 13) and 2♥ (id 26) leave the
-deck. A hand is a ``uint64``-sized ``int`` with bit ``id`` set for each card held. Seats
-N=0, E=1, S=2, W=3.
+deck. With the deuces high as well (``deuces_high``), the trumps above the ace take ids
+52..55 in rank order: 2♠ 52, 2♦ 53 (a spade), Little Joker 54, Big Joker 55; the 2♣ and
+2♥ leave the deck, and ids 13 and 39 stay empty. So an id is read with its pack: the
+functions that parse or print take ``deuces_high`` (text names the natural cards: ``2D``
+is the 2♦ whatever its id). A hand is a ``uint64``-sized ``int`` with bit ``id`` set for
+each card held. Seats N=0, E=1, S=2, W=3.
 
 Text: a card is rank ``2-9 T J Q K A`` (or ``10``) then suit ``S H D C`` (any case, or
 ``♠ ♥ ♦ ♣``); jokers are ``LJ`` and ``BJ``. A hand is either cards separated by spaces
@@ -13,6 +17,8 @@ the head of the spade holding (``BJLJAK.QJ2.T98.6543``). Output uses PBN.
 
 >>> parse_card("AS"), parse_card("10d"), parse_card("2♣"), parse_card("BJ")
 (51, 21, 0, 53)
+>>> parse_card("2D", deuces_high=True), format_card(53, deuces_high=True)
+(53, '2D')
 >>> format_hand(parse_hand("AK73.QJ2.T98.654"))
 'AK73.QJ2.T98.654'
 >>> format_hand(parse_hand("7h as ks"))
@@ -39,7 +45,10 @@ BIG_JOKER = 53
 TWO_OF_CLUBS = 0
 TWO_OF_DIAMONDS = 13
 TWO_OF_HEARTS = 26
-N_CARD_IDS = 54
+N_CARD_IDS = 56
+# with the deuces high: the natural id of each trump above the ace, by its id in the pack
+_DEUCES_NATURAL = {52: 39, 53: TWO_OF_DIAMONDS, 54: LITTLE_JOKER, 55: BIG_JOKER}
+_DEUCES_PACK = {natural: card for card, natural in _DEUCES_NATURAL.items()}
 
 _SUIT_ALIASES = {
     "C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
@@ -52,18 +61,46 @@ STANDARD_DECK = (1 << 52) - 1
 JOKER_DECK = (STANDARD_DECK & ~((1 << TWO_OF_DIAMONDS) | (1 << TWO_OF_HEARTS))) | (
     (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
 )
-SPADE_MASK = (((1 << 13) - 1) << 39) | (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
+DEUCES_DECK = (
+    STANDARD_DECK
+    & ~((1 << TWO_OF_CLUBS) | (1 << TWO_OF_DIAMONDS) | (1 << TWO_OF_HEARTS) | (1 << 39))
+) | (0b1111 << 52)
+SPADE_MASK = (((1 << 13) - 1) << 39) | (0b1111 << 52)
+"""Every spade id: the 13 natural spades and the ids above the ace (52..55)."""
 
 Hand = str | int | np.integer | Iterable[str | int]
 
 
-def deck_mask(jokers: bool = False) -> int:
-    """The 52-card deck as a mask: standard, or with jokers for the 2♦ and 2♥.
+def deck_mask(jokers: bool = False, deuces_high: bool = False) -> int:
+    """The 52-card deck as a mask: standard, or with jokers for the 2♦ and 2♥, or with
+    jokers and the deuces high (no 2♣ or 2♥; the 2♠ and 2♦ at ids 52 and 53).
 
-    >>> bin(deck_mask()).count("1"), bin(deck_mask(jokers=True)).count("1")
-    (52, 52)
+    >>> [bin(deck_mask(*pack)).count("1") for pack in ((), (True,), (True, True))]
+    [52, 52, 52]
     """
+    if deuces_high:
+        return DEUCES_DECK
     return JOKER_DECK if jokers else STANDARD_DECK
+
+
+def pack_name(jokers: bool = False, deuces_high: bool = False) -> str:
+    """The pack's name in messages: ``standard``, ``jokers`` or ``jokers-and-deuces``."""
+    return "jokers-and-deuces" if deuces_high else ("jokers" if jokers else "standard")
+
+
+def pack_card(card: int, deuces_high: bool = False) -> int:
+    """The id a natural card (as :func:`parse_card` reads it without ``deuces_high``) has
+    in the pack: with the deuces high the 2♠, 2♦ and jokers move above the ace.
+
+    >>> pack_card(39), pack_card(39, deuces_high=True), pack_card(53, deuces_high=True)
+    (39, 52, 55)
+    """
+    return _DEUCES_PACK.get(card, card) if deuces_high else card
+
+
+def natural_card(card: int, deuces_high: bool = False) -> int:
+    """The inverse of :func:`pack_card`: a pack id as the natural card's id."""
+    return _DEUCES_NATURAL.get(card, card) if deuces_high else card
 
 
 def card_suit(card: int) -> int:
@@ -75,10 +112,12 @@ def card_suit(card: int) -> int:
     return SPADES if card >= LITTLE_JOKER else card // 13
 
 
-def parse_card(text: str | int) -> int:
-    """The id of one card written as text (``"AS"``, ``"10h"``, ``"Q♦"``, ``"BJ"``).
+def parse_card(text: str | int, deuces_high: bool = False) -> int:
+    """The id of one card written as text (``"AS"``, ``"10h"``, ``"Q♦"``, ``"BJ"``), in
+    the pack with the deuces high when ``deuces_high``.
 
-    An int is taken as an id and range-checked. Raises :class:`CardError` naming the text.
+    An int is taken as an id (of that pack) and range-checked. Raises :class:`CardError`
+    naming the text.
 
     >>> parse_card("TS"), parse_card("ts"), parse_card("T♠")
     (47, 47, 47)
@@ -86,13 +125,13 @@ def parse_card(text: str | int) -> int:
     if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
         card = int(text)
         if not 0 <= card < N_CARD_IDS:
-            raise CardError(f"unknown card id {card} (ids are 0..53)")
+            raise CardError(f"unknown card id {card} (ids are 0..{N_CARD_IDS - 1})")
         return card
     if not isinstance(text, str):
         raise CardError(f"unknown card {text!r}")
     token = text.strip().upper()
     if token in ("BJ", "LJ"):
-        return BIG_JOKER if token == "BJ" else LITTLE_JOKER
+        return pack_card(BIG_JOKER if token == "BJ" else LITTLE_JOKER, deuces_high)
     if len(token) < 2:
         raise CardError(f"unknown card {text!r}")
     rank_text, suit_text = token[:-1], token[-1]
@@ -100,21 +139,23 @@ def parse_card(text: str | int) -> int:
     suit = _SUIT_ALIASES.get(suit_text)
     if rank is None or suit is None:
         raise CardError(f"unknown card {text!r} (write rank 2-9 T J Q K A, then suit S H D C)")
-    return suit * 13 + rank
+    return pack_card(suit * 13 + rank, deuces_high)
 
 
-def format_card(card: int) -> str:
-    """The canonical text of a card id.
+def format_card(card: int, deuces_high: bool = False) -> str:
+    """The canonical text of a card id (of the pack with the deuces high when
+    ``deuces_high``).
 
-    >>> format_card(51), format_card(8), format_card(52)
-    ('AS', 'TC', 'LJ')
+    >>> format_card(51), format_card(8), format_card(52), format_card(52, deuces_high=True)
+    ('AS', 'TC', 'LJ', '2S')
     """
+    card = natural_card(card, deuces_high)
     if card == BIG_JOKER:
         return "BJ"
     if card == LITTLE_JOKER:
         return "LJ"
     if not 0 <= card < 52:
-        raise CardError(f"unknown card id {card} (ids are 0..53)")
+        raise CardError(f"unknown card id {card} (ids are 0..{N_CARD_IDS - 1})")
     return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
 
 
@@ -141,7 +182,7 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def _parse_pbn(text: str) -> list[int]:
+def _parse_pbn(text: str, deuces_high: bool) -> list[int]:
     holdings = text.strip().split(".")
     if len(holdings) != 4:
         raise CardError(f"PBN hand {text!r} needs four suits S.H.D.C separated by dots")
@@ -150,7 +191,9 @@ def _parse_pbn(text: str) -> list[int]:
         rest = holding.strip().upper().replace("10", "T")
         if suit == SPADES:
             while rest[:2] in ("BJ", "LJ"):
-                cards.append(BIG_JOKER if rest[:2] == "BJ" else LITTLE_JOKER)
+                cards.append(
+                    pack_card(BIG_JOKER if rest[:2] == "BJ" else LITTLE_JOKER, deuces_high)
+                )
                 rest = rest[2:]
         for letter in rest:
             rank = _RANK_ALIASES.get(letter)
@@ -158,12 +201,13 @@ def _parse_pbn(text: str) -> list[int]:
                 raise CardError(
                     f"unknown rank {letter!r} in {SUIT_LETTERS[suit]} holding of PBN hand {text!r}"
                 )
-            cards.append(suit * 13 + rank)
+            cards.append(pack_card(suit * 13 + rank, deuces_high))
     return cards
 
 
-def parse_cards(hand: Hand) -> list[int]:
-    """The card ids of a hand in any accepted form, in the order given, duplicates kept.
+def parse_cards(hand: Hand, deuces_high: bool = False) -> list[int]:
+    """The card ids of a hand in any accepted form, in the order given, duplicates kept
+    (ids of the pack with the deuces high when ``deuces_high``).
 
     >>> parse_cards("AS KS 7H")
     [51, 50, 31]
@@ -171,38 +215,41 @@ def parse_cards(hand: Hand) -> list[int]:
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
         value = int(hand)
         if value < 0 or value >> N_CARD_IDS:
-            raise CardError(f"hand mask {value:#x} has bits outside the 54 card ids")
+            raise CardError(f"hand mask {value:#x} has bits outside the {N_CARD_IDS} card ids")
         return cards_of(value)
     if isinstance(hand, str):
         if "." in hand:
-            return _parse_pbn(hand)
-        return [parse_card(token) for token in hand.replace(",", " ").split()]
+            return _parse_pbn(hand, deuces_high)
+        return [parse_card(token, deuces_high) for token in hand.replace(",", " ").split()]
     if isinstance(hand, bool) or not isinstance(hand, Iterable):
         raise CardError(f"a hand must be text, a mask or a list of cards, got {hand!r}")
-    return [parse_card(card) for card in hand]
+    return [parse_card(card, deuces_high) for card in hand]
 
 
-def parse_hand(hand: Hand) -> int:
+def parse_hand(hand: Hand, deuces_high: bool = False) -> int:
     """A hand in any accepted form as a mask. Raises :class:`CardError` on a duplicate.
 
     >>> parse_hand("AS KS") == (1 << 51) | (1 << 50)
     True
     """
     mask = 0
-    for card in parse_cards(hand):
+    for card in parse_cards(hand, deuces_high):
         if mask >> card & 1:
-            raise CardError(f"card {format_card(card)} appears twice in hand {hand!r}")
+            raise CardError(f"card {format_card(card, deuces_high)} appears twice in hand {hand!r}")
         mask |= 1 << card
     return mask
 
 
-def format_hand(mask: int) -> str:
-    """A hand mask in canonical PBN form ``S.H.D.C`` (jokers head the spades).
+def format_hand(mask: int, deuces_high: bool = False) -> str:
+    """A hand mask in canonical PBN form ``S.H.D.C`` (jokers head the spades; with the
+    deuces high the 2♠ and 2♦ are written where they are printed, in their suits).
 
     >>> format_hand(parse_hand("BJ AS 2C"))
     'BJA...2'
+    >>> format_hand(parse_hand("BJ AS 2S 2D", deuces_high=True), deuces_high=True)
+    'BJA2..2.'
     """
-    mask = int(mask)
+    mask = mask_of(natural_card(c, deuces_high) for c in cards_of(int(mask)))
     parts = []
     for suit in (SPADES, HEARTS, DIAMONDS, CLUBS):
         letters = ""
@@ -257,7 +304,9 @@ def side_name(side: int, players: int = 4) -> str:
     return seat_name(side, 2) if players == 2 else SIDE_NAMES[side]
 
 
-def check_deal(hands: Sequence[Hand], *, players: int = 4, jokers: bool = False) -> list[int]:
+def check_deal(
+    hands: Sequence[Hand], *, players: int = 4, jokers: bool = False, deuces_high: bool = False
+) -> list[int]:
     """Parse and check a deal given from outside; return the hands as masks.
 
     Four players hold the whole deck, 13 cards each; two players hold 13 each from the
@@ -273,21 +322,22 @@ def check_deal(hands: Sequence[Hand], *, players: int = 4, jokers: bool = False)
     if isinstance(hands, (str, bytes)) or len(hands) != players:
         count = "a string" if isinstance(hands, (str, bytes)) else f"{len(hands)} hands"
         raise Misdeal(f"a {players}-player deal needs {players} hands, got {count}")
-    deck = deck_mask(jokers)
+    deck = deck_mask(jokers, deuces_high)
     masks: list[int] = []
     holder: dict[int, int] = {}
     for seat, hand in enumerate(hands):
         name = seat_name(seat, players)
         try:
-            cards = parse_cards(hand)
+            cards = parse_cards(hand, deuces_high)
         except CardError as error:
             raise Misdeal(f"seat {name}: {error}") from None
         mask = 0
         for card in cards:
-            text = format_card(card)
             if not deck >> card & 1:
-                which = "jokers" if jokers else "standard"
-                raise Misdeal(f"seat {name}: card {text} is not in the {which} deck")
+                which = pack_name(jokers, deuces_high)
+                what = f"id {card}" if deuces_high and card in (13, 39) else format_card(card)
+                raise Misdeal(f"seat {name}: card {what} is not in the {which} deck")
+            text = format_card(card, deuces_high)
             if mask >> card & 1:
                 raise Misdeal(f"seat {name}: card {text} appears twice")
             if card in holder:
@@ -302,7 +352,8 @@ def check_deal(hands: Sequence[Hand], *, players: int = 4, jokers: bool = False)
         missing = deck & ~mask_of(holder)
         if missing:
             raise Misdeal(
-                f"card {format_card(cards_of(missing)[0])} is missing from the deal ({short})"
+                f"card {format_card(cards_of(missing)[0], deuces_high)} is missing from the "
+                f"deal ({short})"
             )
     if short:
         raise Misdeal(f"every seat must hold 13 cards: {short}")

@@ -100,7 +100,7 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
         spades = (int(masks[seat]) & SPADE_MASK).bit_count()
         raise illegal_bid(not_spades_text(int(seat), players, bids[seat], spades, rule))
     if code == BidError.pack_spades:
-        pack = (deck_mask(rules.jokers) & SPADE_MASK).bit_count()
+        pack = (deck_mask(rules.jokers, rules.deuces_high) & SPADE_MASK).bit_count()
         raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if code == BidError.suicide_pair:
         raise illegal_bid(suicide_pair_text(int(seat), bids))
@@ -136,13 +136,15 @@ def score_hand(
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 
-def _parse_plays(plays: Iterable[int | str], players: int) -> tuple[list[int], dict[int, str]]:
+def _parse_plays(
+    plays: Iterable[int | str], players: int, deuces_high: bool
+) -> tuple[list[int], dict[int, str]]:
     """Card ids in play order (-1 for text that is no card) and the errors by index."""
     out: list[int] = []
     unknown: dict[int, str] = {}
     for index, text in enumerate(plays):
         try:
-            out.append(parse_card(text))
+            out.append(parse_card(text, deuces_high))
         except CardError as error:
             out.append(-1)
             unknown[index] = str(error)
@@ -159,6 +161,7 @@ def _explain(
     masks: list[int],
     players: int,
     unknown: dict[int, str],
+    deuces_high: bool,
 ) -> IllegalPlay:
     """The IllegalPlay for the kernel's error ``code`` at play ``index`` by ``seat``."""
     trick_no = index // players
@@ -170,24 +173,24 @@ def _explain(
         return illegal(unknown[index])
     card = plays[index]
     if code == ReplayError.played_twice:
-        return illegal(played_twice_text(card, plays.index(card) // players + 1))
+        return illegal(played_twice_text(card, plays.index(card) // players + 1, deuces_high))
     if code == ReplayError.not_held:
-        return illegal(not_held_text(card))
+        return illegal(not_held_text(card, deuces_high))
     led = card_suit(plays[trick_no * players])
     still_held = masks[seat] & ~mask_of(plays[:index])
     if code == ReplayError.revoke:
         example = min(c for c in cards_of(still_held) if card_suit(c) == led)
-        return illegal(revoke_text(card, led, seat, players, example))
+        return illegal(revoke_text(card, led, seat, players, example, deuces_high))
     if code == ReplayError.must_trump:
         example = min(cards_of(still_held & SPADE_MASK))
-        return illegal(must_trump_text(card, led, seat, players, example))
+        return illegal(must_trump_text(card, led, seat, players, example, deuces_high))
     if code == ReplayError.must_overtrump:
         top = max(c for c in plays[trick_no * players : index] if card_suit(c) == 3)
         example = min(c for c in cards_of(still_held & SPADE_MASK) if c > top)
-        return illegal(must_overtrump_text(card, top, seat, players, example))
+        return illegal(must_overtrump_text(card, top, seat, players, example, deuces_high))
     if code == ReplayError.must_lead_two_clubs:
-        return illegal(two_clubs_text(card))
-    return illegal(spades_not_broken_text(card))
+        return illegal(two_clubs_text(card, deuces_high))
+    return illegal(spades_not_broken_text(card, deuces_high))
 
 
 def replay_hand(
@@ -221,7 +224,7 @@ def replay_hand(
     )
     _check_bid_rule(bid_list, masks, rules)
     players = rules.players
-    play_list, unknown = _parse_plays(plays, players)
+    play_list, unknown = _parse_plays(plays, players, rules.deuces_high)
     held = np.zeros(4, dtype=np.uint64)
     held[:players] = masks
     lowered = rules.lower()
@@ -232,7 +235,9 @@ def replay_hand(
         lowered, held, leader, np.array(play_list, dtype=np.int64), winners, tricks
     )
     if code != ReplayError.ok:
-        raise _explain(int(code), int(index), int(seat), play_list, masks, players, unknown)
+        raise _explain(
+            int(code), int(index), int(seat), play_list, masks, players, unknown, rules.deuces_high
+        )
     score = _score(bid_list, tricks[:players].tolist(), blind, rules, scores, bags)
     return HandResult(
         **{f: getattr(score, f) for f in HandScore.__dataclass_fields__},

@@ -21,7 +21,8 @@ runs, and the command line as ``--bidding path/to/file.py:my_bid``)::
 
 **The contexts** (named tuples; every field is read by name, and Numba compiles the
 unread ones away). Cards are uint64 masks, bit ``suit * 13 + rank`` (clubs 0, diamonds 1,
-hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are spades); seats
+hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; ids 52..55 above the ace are spades:
+the jokers 52 and 53, or with the deuces high 2S, 2D, LJ, BJ, docs/rules.md); seats
 0..3 are N, E, S, W (two players: 0 and 1), side ``seat % 2``, partner ``seat ^ 2``.
 
 - :data:`BidContext`: ``hand``, ``seat``, ``side``, ``players``, ``dealer``,
@@ -41,10 +42,10 @@ hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; jokers 52 and 53 are spades); s
   context without the hand (blind means before looking).
 
 ``ctx.rules.<field>`` is the table's ``Rules`` by field name (``ctx.rules.target``,
-``ctx.rules.jokers``; the two choices as ``first_lead_two_clubs`` and
-``spades_any_time``, 0/1). ``ctx.params.<name>`` reads the parameters declared in the
-decorator, given new values by ``policy.with_params(name=value)`` or on the command line
-(``file.py:my_bid:spade_length=4``) without compiling anything again. ``ctx.rand`` is 64
+``ctx.rules.jokers``: 0, 1, or 2 with the deuces high; the two choices as
+``first_lead_two_clubs`` and ``spades_any_time``, 0/1). ``ctx.params.<name>`` reads the
+parameters declared in the decorator, given new values by
+``policy.with_params(name=value)`` or on the command line (``file.py:my_bid:spade_length=4``) without compiling anything again. ``ctx.rand`` is 64
 random bits for this decision; draw from it with :func:`uniform_nb`,
 :func:`randint_nb` and :func:`random_card_nb` (the ``k``-th draw of the decision's
 stream), so a run is the same for any thread count. A policy sees only its own cards

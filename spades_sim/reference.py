@@ -60,6 +60,7 @@ from spades_sim.cards import (
     CLUBS,
     DIAMONDS,
     HEARTS,
+    N_CARD_IDS,
     SPADE_MASK,
     SPADES,
     TWO_OF_CLUBS,
@@ -186,7 +187,7 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
                     raise illegal_bid(not_spades_text(seat, players, bids[seat], spades, rule))
             return
         # The number bids are spades held by different players.
-        pack = _spades(deck_mask(rules.jokers))
+        pack = _spades(deck_mask(rules.jokers, rules.deuces_high))
         if sum(bids) > pack:
             raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if rule == "mirror":
@@ -198,7 +199,7 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
                     raise illegal_bid(text)
             return
         # Four players hold every spade of the pack between them, two players some.
-        pack = _spades(deck_mask(rules.jokers))
+        pack = _spades(deck_mask(rules.jokers, rules.deuces_high))
         total = sum(bids)
         if total > pack or (players == 4 and total != pack):
             raise illegal_bid(pack_spades_text(total, pack, players, rule))
@@ -343,36 +344,54 @@ def _score(
 # --------------------------------------------------------------------------------------
 
 
-def _winner(trick: Sequence[int]) -> int:
-    """Position of the winning card among validated card ids.
+# The trumps from the lowest, by name (docs/rules.md "Jokers" and "Jokers and deuces").
+_TRUMPS = [rank + "S" for rank in "23456789TJQKA"] + ["LJ", "BJ"]
+_TRUMPS_DEUCES_HIGH = [rank + "S" for rank in "3456789TJQKA"] + ["2S", "2D", "LJ", "BJ"]
 
-    Spade ids (39..51) and the jokers (52 little, 53 big) rise with rank, so the highest
-    spade is the largest spade id; likewise within any other suit.
+
+def _trump_rank(card: int, deuces_high: bool) -> int:
+    """The rank of a spade among the trumps, from the names of the rules, not the ids."""
+    order = _TRUMPS_DEUCES_HIGH if deuces_high else _TRUMPS
+    return order.index(format_card(card, deuces_high))
+
+
+def _winner(trick: Sequence[int], deuces_high: bool = False) -> int:
+    """Position of the winning card among validated card ids: the highest trump by the
+    trump order, else the highest card of the suit led (side-suit ids rise with rank).
     """
-    spades = [(card, pos) for pos, card in enumerate(trick) if card_suit(card) == SPADES]
+    spades = [
+        (_trump_rank(card, deuces_high), pos)
+        for pos, card in enumerate(trick)
+        if card_suit(card) == SPADES
+    ]
     if spades:
         return max(spades)[1]
     led = card_suit(trick[0])
     return max((card, pos) for pos, card in enumerate(trick) if card_suit(card) == led)[1]
 
 
-def trick_winner(trick: Sequence[int | str]) -> int:
+def trick_winner(trick: Sequence[int | str], rules: Rules | None = None) -> int:
     """The 0-based position in ``trick`` (cards in play order) of the card that wins it.
 
-    The highest spade wins (Big Joker > Little Joker > AS > ... > 2S); with no spade, the
-    highest card of the suit led. Cards may be ids or text.
+    The highest spade wins (Big Joker > Little Joker > AS > ... > 2S; with the deuces high
+    Big Joker > Little Joker > 2D > 2S > AS > ... > 3S, the 2D a spade); with no spade, the
+    highest card of the suit led. Cards may be ids (of the rules' pack) or text.
 
     >>> trick_winner(["KH", "2S", "AH", "3S"]), trick_winner(["KH", "AD", "QH", "2H"])
     (3, 0)
     >>> trick_winner(["AS", "BJ", "LJ"])
     1
+    >>> trick_winner(["AD", "AS", "2D", "2S"], Rules.preset("jokers-deuces"))
+    2
     """
-    cards = [parse_card(card) for card in trick]
+    deuces_high = rules is not None and check_rules(rules).deuces_high
+    cards = [parse_card(card, deuces_high) for card in trick]
     if not cards:
         raise ValueError("trick: an empty trick has no winner")
     if len(set(cards)) != len(cards):
-        raise ValueError(f"trick: a card appears twice in {[format_card(c) for c in cards]}")
-    return _winner(cards)
+        names = [format_card(c, deuces_high) for c in cards]
+        raise ValueError(f"trick: a card appears twice in {names}")
+    return _winner(cards, deuces_high)
 
 
 def _legal(
@@ -391,7 +410,7 @@ def _legal(
             legal = hand
         # Under must_overtrump a spade played to a trick that holds one must beat the
         # highest spade in it, when the player has a spade that does.
-        higher = _spades_above(legal, trick)
+        higher = _spades_above(legal, trick, rules.deuces_high)
         if rules.must_overtrump and higher:
             legal = higher
         return legal
@@ -407,13 +426,14 @@ def _legal(
     return non_spades if non_spades else hand
 
 
-def _spades_above(cards: int, trick: Sequence[int]) -> int:
+def _spades_above(cards: int, trick: Sequence[int], deuces_high: bool) -> int:
     """The spades of ``cards`` higher than every spade in ``trick`` (0 if it holds none)."""
-    trick_spades = [card for card in trick if card_suit(card) == SPADES]
+    trick_spades = [_trump_rank(card, deuces_high) for card in trick if card_suit(card) == SPADES]
     if not trick_spades:
         return 0
-    spades = cards & SPADE_MASK
-    return sum(1 << c for c in range(max(trick_spades) + 1, 54) if spades >> c & 1)
+    top = max(trick_spades)
+    held = [c for c in range(N_CARD_IDS) if cards >> c & 1 and card_suit(c) == SPADES]
+    return sum(1 << c for c in held if _trump_rank(c, deuces_high) > top)
 
 
 def legal_cards(
@@ -440,7 +460,7 @@ def legal_cards(
     """
     rules = check_rules(rules)
     hand = int(hand)
-    cards = [parse_card(card) for card in trick]
+    cards = [parse_card(card, rules.deuces_high) for card in trick]
     if len(cards) >= rules.players:
         raise ValueError(f"trick: already holds {len(cards)} cards, it is complete")
     two_of_clubs_lead = not cards and first_trick and rules.first_lead == "two_of_clubs"
@@ -470,6 +490,7 @@ def _play_hand(
     the seat and the card. Returns (plays in order, trick winner seats, tricks per seat).
     """
     players = rules.players
+    deuces = rules.deuces_high
     hands = list(masks)
     played_in: dict[int, int] = {}  # card -> trick number (1-based) it was played to
     spades_broken = False
@@ -486,15 +507,15 @@ def _play_hand(
             legal = _legal(hand, trick, spades_broken, first_trick, rules)
             given = pick(seat, hand, legal, trick)
             try:
-                card = parse_card(given)
+                card = parse_card(given, deuces)
             except CardError as error:
                 raise illegal_play(trick_number, seat, players, str(error)) from None
 
             if card in played_in:
-                text = played_twice_text(card, played_in[card])
+                text = played_twice_text(card, played_in[card], deuces)
                 raise illegal_play(trick_number, seat, players, text)
             if not hand >> card & 1:
-                raise illegal_play(trick_number, seat, players, not_held_text(card))
+                raise illegal_play(trick_number, seat, players, not_held_text(card, deuces))
             if not legal >> card & 1:
                 why = _why_illegal(card, hand, trick, seat, first_trick, rules)
                 raise illegal_play(trick_number, seat, players, why)
@@ -507,7 +528,7 @@ def _play_hand(
             trick.append(card)
             plays.append(card)
 
-        winner = (leader + _winner(trick)) % players
+        winner = (leader + _winner(trick, deuces)) % players
         winners.append(winner)
         tricks[winner] += 1
         leader = winner
@@ -518,19 +539,24 @@ def _why_illegal(
     card: int, hand: int, trick: list[int], seat: int, first_trick: bool, rules: Rules
 ) -> str:
     """Explain why a held card is not a legal play (the caller knows it is not legal)."""
+    deuces = rules.deuces_high
     if trick:
         led = card_suit(trick[0])
         players = rules.players
         if hand & SUIT_MASKS[led] and card_suit(card) != led:
-            return revoke_text(card, led, seat, players, _lowest_card(hand & SUIT_MASKS[led]))
+            example = _lowest_card(hand & SUIT_MASKS[led])
+            return revoke_text(card, led, seat, players, example, deuces)
         if card_suit(card) != SPADES:
-            return must_trump_text(card, led, seat, players, _lowest_card(hand & SPADE_MASK))
-        top = max(c for c in trick if card_suit(c) == SPADES)
-        example = _lowest_card(_spades_above(hand, trick))
-        return must_overtrump_text(card, top, seat, players, example)
+            example = _lowest_card(hand & SPADE_MASK)
+            return must_trump_text(card, led, seat, players, example, deuces)
+        top = max(
+            (c for c in trick if card_suit(c) == SPADES), key=lambda c: _trump_rank(c, deuces)
+        )
+        example = _lowest_card(_spades_above(hand, trick, deuces))
+        return must_overtrump_text(card, top, seat, players, example, deuces)
     if first_trick and rules.first_lead == "two_of_clubs":
-        return two_clubs_text(card)
-    return spades_not_broken_text(card)
+        return two_clubs_text(card, deuces)
+    return spades_not_broken_text(card, deuces)
 
 
 def _first_leader(masks: list[int], dealer: int, rules: Rules) -> int:
@@ -815,8 +841,12 @@ def check_blind_nil_exchange(
     """
     rules = check_rules(rules)
     players = rules.players
-    dealt_masks = check_deal(dealt, players=players, jokers=rules.jokers)
-    held_masks = check_deal(held, players=players, jokers=rules.jokers)
+    dealt_masks = check_deal(
+        dealt, players=players, jokers=rules.jokers, deuces_high=rules.deuces_high
+    )
+    held_masks = check_deal(
+        held, players=players, jokers=rules.jokers, deuces_high=rules.deuces_high
+    )
     bid_list = check_bids(bids, players)
     blind = check_blind_nil_seats(blind_nil, bid_list, rules)
     k = rules.blind_nil_exchange
@@ -880,7 +910,7 @@ def check_blind_nil_exchange(
                     f"at most {k} allowed"
                 )
             if drawn & dealt_anywhere:
-                card = format_card(_lowest_card(drawn & dealt_anywhere))
+                card = format_card(_lowest_card(drawn & dealt_anywhere), rules.deuces_high)
                 raise ValueError(
                     f"seat {name}: drew {card} after blind nil, but it was not in the unused pile"
                 )

@@ -115,6 +115,11 @@ class Rules:
     jokers: bool = False
     """Add a Big and a Little Joker as the two highest spades and remove the 2♥ and 2♦.
     Default false."""
+    deuces_high: bool = False
+    """With the jokers, keep the 2♦ as a spade and make it and the 2♠ the third and
+    fourth highest trumps (Big Joker, Little Joker, 2♦, 2♠, ace of spades, ...); the 2♣
+    and 2♥ leave the pack instead. Default false; only with ``jokers``, not with the
+    ``two_of_clubs`` first lead."""
     blind_nil: bool = True
     """Blind nil may be declared (nil bid before seeing the cards). Default true."""
     blind_nil_min_deficit: int = 0
@@ -196,6 +201,7 @@ class Rules:
         "mercy": {"loss_threshold": -200},
         "two-player": {"players": 2, "blind_nil_exchange": 3},
         "jokers": {"jokers": True},
+        "jokers-deuces": {"jokers": True, "deuces_high": True},
         "openspiel": {
             "nil_tricks_count_for_partner": True,
             "nil_tricks_count_as_bags": False,
@@ -264,6 +270,15 @@ class Rules:
             )
 
     def _check_combinations(self) -> None:
+        if self.deuces_high and not self.jokers:
+            raise ValueError(
+                "deuces_high: needs jokers (the deuces rank just below the two jokers); "
+                "set jokers=true"
+            )
+        if self.deuces_high and self.first_lead is FirstLead.TWO_OF_CLUBS:
+            raise ValueError(
+                "first_lead: 'two_of_clubs' is refused with deuces_high (the 2C leaves the pack)"
+            )
         if self.players == 2 and self.first_lead is FirstLead.TWO_OF_CLUBS:
             raise ValueError(
                 "first_lead: 'two_of_clubs' is refused with two players (the 2C may lie unused)"
@@ -397,6 +412,8 @@ class Rules:
         500
         """
         encoded = {
+            # 0 standard pack, 1 jokers, 2 jokers with the deuces high (bitboard.py)
+            "jokers": 2 if self.deuces_high else int(self.jokers),
             "first_lead_two_clubs": self.first_lead is FirstLead.TWO_OF_CLUBS,
             "spades_any_time": self.spades_lead is SpadesLead.ANY_TIME,
             "nil_tricks_for_partner": self.nil_tricks_count_for_partner,

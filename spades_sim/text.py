@@ -270,10 +270,11 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
         f"dealer {names[dealer]}" + (" (drew first)" if players == 2 else ""),
         "hands dealt (PBN: spades.hearts.diamonds.clubs):",
     ]
-    lines += [f"  {names[s]}  {format_hand(dealt[s])}" for s in range(players)]
+    deuces = spec.rules.deuces_high
+    lines += [f"  {names[s]}  {format_hand(dealt[s], deuces)}" for s in range(players)]
     if held != dealt:
         lines.append("hands held in play (after the blind nil exchange):")
-        lines += [f"  {names[s]}  {format_hand(held[s])}" for s in range(players)]
+        lines += [f"  {names[s]}  {format_hand(held[s], deuces)}" for s in range(players)]
     nil, blind = col("nil"), col("blind_nil")
     bids = col("bid")
     bid_text = [
@@ -286,7 +287,7 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
         cards = plays[t * players : (t + 1) * players]
         seats = [owner.get(c, -1) for c in cards]
         played = "  ".join(
-            f"{names[s]} {format_card(c)}" for s, c in zip(seats, cards, strict=True)
+            f"{names[s]} {format_card(c, deuces)}" for s, c in zip(seats, cards, strict=True)
         )
         lines.append(f"  {t + 1:2d}  {played}  -> {names[winners[t]]}")
     tricks = col("tricks")

@@ -82,17 +82,19 @@ def play_count_error(count: int, players: int) -> IllegalPlay:
     )
 
 
-def not_held_text(card: int) -> str:
+def not_held_text(card: int, deuces_high: bool = False) -> str:
     """A card the player does not hold."""
-    return f"does not hold {format_card(card)}"
+    return f"does not hold {format_card(card, deuces_high)}"
 
 
-def played_twice_text(card: int, trick_number: int) -> str:
+def played_twice_text(card: int, trick_number: int, deuces_high: bool = False) -> str:
     """A card already played, to trick ``trick_number`` (1-based)."""
-    return f"{format_card(card)} was already played (trick {trick_number})"
+    return f"{format_card(card, deuces_high)} was already played (trick {trick_number})"
 
 
-def revoke_text(card: int, led: int, seat: int, players: int, example: int) -> str:
+def revoke_text(
+    card: int, led: int, seat: int, players: int, example: int, deuces_high: bool = False
+) -> str:
     """A card off the suit led while the seat holds that suit (``example``, one of them).
 
     >>> revoke_text(51, 2, 0, 4, 38)
@@ -100,12 +102,14 @@ def revoke_text(card: int, led: int, seat: int, players: int, example: int) -> s
     """
     who = seat_name(seat, players)
     return (
-        f"{format_card(card)} does not follow {SUIT_WORDS[led]} ({who} holds "
-        f"{format_card(example)})"
+        f"{format_card(card, deuces_high)} does not follow {SUIT_WORDS[led]} ({who} holds "
+        f"{format_card(example, deuces_high)})"
     )
 
 
-def must_trump_text(card: int, led: int, seat: int, players: int, example: int) -> str:
+def must_trump_text(
+    card: int, led: int, seat: int, players: int, example: int, deuces_high: bool = False
+) -> str:
     """A discard under ``must_trump`` by a seat that cannot follow ``led`` and holds a
     spade (``example``, one of them).
 
@@ -115,11 +119,14 @@ def must_trump_text(card: int, led: int, seat: int, players: int, example: int) 
     who = seat_name(seat, players)
     return (
         f"{who} must trump: holds spades and cannot follow {SUIT_WORDS[led]} "
-        f"({format_card(card)} played, {who} holds {format_card(example)})"
+        f"({format_card(card, deuces_high)} played, {who} holds "
+        f"{format_card(example, deuces_high)})"
     )
 
 
-def must_overtrump_text(card: int, top: int, seat: int, players: int, example: int) -> str:
+def must_overtrump_text(
+    card: int, top: int, seat: int, players: int, example: int, deuces_high: bool = False
+) -> str:
     """A spade under ``must_overtrump`` no higher than ``top``, the trick's highest spade,
     by a seat that holds a higher one (``example``).
 
@@ -128,19 +135,20 @@ def must_overtrump_text(card: int, top: int, seat: int, players: int, example: i
     """
     who = seat_name(seat, players)
     return (
-        f"{who} must overtrump the {format_card(top)}: holds a higher spade "
-        f"({format_card(card)} played, {who} holds {format_card(example)})"
+        f"{who} must overtrump the {format_card(top, deuces_high)}: holds a higher spade "
+        f"({format_card(card, deuces_high)} played, {who} holds "
+        f"{format_card(example, deuces_high)})"
     )
 
 
-def two_clubs_text(card: int) -> str:
+def two_clubs_text(card: int, deuces_high: bool = False) -> str:
     """A first lead other than the 2C under ``first_lead="two_of_clubs"``."""
-    return f"must lead the 2C to the first trick, not {format_card(card)}"
+    return f"must lead the 2C to the first trick, not {format_card(card, deuces_high)}"
 
 
-def spades_not_broken_text(card: int) -> str:
+def spades_not_broken_text(card: int, deuces_high: bool = False) -> str:
     """A spade led before spades are broken."""
-    return f"cannot lead spades before they are broken ({format_card(card)})"
+    return f"cannot lead spades before they are broken ({format_card(card, deuces_high)})"
 
 
 # --------------------------------------------------------------------------------------
@@ -328,7 +336,9 @@ def prepare_hand(
 ) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
     """Validate the input of a hand to play; return it in canonical form."""
     rules = check_rules(rules)
-    masks = check_deal(hands, players=rules.players, jokers=rules.jokers)
+    masks = check_deal(
+        hands, players=rules.players, jokers=rules.jokers, deuces_high=rules.deuces_high
+    )
     try:
         dealer_seat = seat_index(dealer, rules.players)
     except ValueError as error:

@@ -4,7 +4,8 @@ Each function here says in the plainest Python what a helper of ``spades_sim._nb
 (bit helpers, the random streams, the legal cards, the winner of a trick), with Python's
 unbounded integers masked to 64 bits where the kernels wrap. ``test_naive_twins.py``
 holds each kernel helper to its twin on many random inputs. Card ids are ``suit * 13 +
-rank`` (clubs 0, diamonds 1, hearts 2, spades 3), the jokers 52 and 53 are spades.
+rank`` (clubs 0, diamonds 1, hearts 2, spades 3), the ids above the ace of spades
+(52..55: jokers, or with the deuces high 2S 2D LJ BJ) are spades.
 """
 
 from __future__ import annotations
@@ -52,25 +53,28 @@ def rank_of(card: int) -> int:
 
 
 def suit_mask(suit: int) -> int:
-    return sum(1 << c for c in range(54) if suit_of(c) == suit)
+    return sum(1 << c for c in range(56) if suit_of(c) == suit)
 
 
 def void_mask(bits: int) -> int:
     return sum(suit_mask(s) for s in range(4) if bits >> s & 1)
 
 
-def deck_mask(jokers: bool) -> int:
-    """52 cards: the standard deck, or with jokers the deck where the jokers replace the
-    2D and 2H."""
+def deck_mask(jokers: int) -> int:
+    """52 cards: the standard deck, or with jokers (1) the deck where the jokers replace
+    the 2D and 2H, or with the deuces high (2) the one without 2C and 2H where the 2S, 2D,
+    LJ and BJ are ids 52..55 and ids 13 and 39 stay empty."""
     deck = set(range(52))
-    if jokers:
+    if jokers == 2:
+        deck = (deck - {0, 13, 26, 39}) | {52, 53, 54, 55}
+    elif jokers:
         deck = (deck - {13, 26}) | {52, 53}
     return sum(1 << c for c in deck)
 
 
 def holding(hand: int, suit: int) -> int:
     """The ranks held in ``suit``, bit r for rank r."""
-    return sum(1 << rank_of(c) for c in cards(hand) if c < 54 and suit_of(c) == suit)
+    return sum(1 << rank_of(c) for c in cards(hand) if c < 56 and suit_of(c) == suit)
 
 
 def above(card: int) -> int:
@@ -84,7 +88,7 @@ def below(card: int) -> int:
 
 def fold(mask: int) -> int:
     """The ranks present in any suit."""
-    return sum(1 << r for r in {rank_of(c) for c in cards(mask) if c < 54})
+    return sum(1 << r for r in {rank_of(c) for c in cards(mask) if c < 56})
 
 
 def low_rank_card(mask: int) -> int:

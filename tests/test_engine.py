@@ -219,10 +219,10 @@ def test_invariants_over_simulated_hands(preset: str) -> None:
     assert all(len(set(row)) == 13 * players for row in plays[:200].tolist())
     assert (np.bitwise_count(held) == 13).all()
     if players == 4:
-        assert (held_union == np.uint64(deck_mask(rules.jokers))).all()
+        assert (held_union == np.uint64(deck_mask(rules.jokers, rules.deuces_high))).all()
     else:
         assert (held[:, 0] & held[:, 1] == 0).all()
-        assert ((held_union & ~np.uint64(deck_mask(rules.jokers))) == 0).all()
+        assert ((held_union & ~np.uint64(deck_mask(rules.jokers, rules.deuces_high))) == 0).all()
     # 13 tricks, bids in range, nil flags consistent, contracts and made flags add up
     assert (h["tricks"].reshape(n, players).sum(axis=1) == 13).all()
     assert ((h["bid"] >= 0) & (h["bid"] <= 13)).all()
@@ -239,7 +239,7 @@ def test_invariants_over_simulated_hands(preset: str) -> None:
 def _check_play_rules(held: np.ndarray, plays: np.ndarray, rules: Rules) -> None:
     players = rules.players
     hands = [int(x) for x in held]
-    owner = {c: s for s, m in enumerate(hands) for c in range(54) if m >> c & 1}
+    owner = {c: s for s, m in enumerate(hands) for c in range(56) if m >> c & 1}
     broken = False
     for t in range(13):
         trick = [int(c) for c in plays[t * players : (t + 1) * players]]
@@ -247,11 +247,11 @@ def _check_play_rules(held: np.ndarray, plays: np.ndarray, rules: Rules) -> None
         if led == 3 and not broken and rules.spades_lead == "after_broken":
             leader = owner[trick[0]]
             assert t > 0 or rules.first_lead == "any_but_spades"
-            assert all(min(c // 13, 3) == 3 for c in range(54) if hands[leader] >> c & 1)
+            assert all(min(c // 13, 3) == 3 for c in range(56) if hands[leader] >> c & 1)
         for card in trick[1:]:
             seat = owner[card]
             if min(card // 13, 3) != led:
-                assert not any(min(c // 13, 3) == led for c in range(54) if hands[seat] >> c & 1), (
+                assert not any(min(c // 13, 3) == led for c in range(56) if hands[seat] >> c & 1), (
                     "revoke"
                 )
         for card in trick:

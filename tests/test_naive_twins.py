@@ -73,7 +73,7 @@ def test_select_bit_is_the_kth_set_bit() -> None:
 
 
 def test_card_ids_suits_ranks_and_masks() -> None:
-    for card in range(54):
+    for card in range(56):
         assert bb.bit_nb(np.int64(card)) == 1 << card
         assert bb.suit_of_nb(np.int64(card)) == naive.suit_of(card), card
         assert bb.rank_of_nb(np.int64(card)) == naive.rank_of(card), card
@@ -87,8 +87,8 @@ def test_card_ids_suits_ranks_and_masks() -> None:
     for bits in range(16):
         assert bb.lane_void_mask_nb(np.int64(bits)) == naive.void_mask(bits), bits
         assert int(bb.SUIT_MASKS_BY_BITS[bits]) == naive.void_mask(bits), bits
-    for jokers in (False, True):
-        assert bb.deck_mask_nb(jokers) == naive.deck_mask(jokers)
+    for jokers in (0, 1, 2):
+        assert bb.deck_mask_nb(np.int64(jokers)) == naive.deck_mask(jokers)
         assert naive.popcount(naive.deck_mask(jokers)) == 52
 
 
@@ -137,7 +137,7 @@ def _winning_card(m: int, led: int, r: np.random.Generator) -> int:
     if led < 0:
         return -1
     suits = (led, naive.SPADES)
-    pool = [c for c in range(54) if not m >> c & 1 and naive.suit_of(c) in suits]
+    pool = [c for c in range(56) if not m >> c & 1 and naive.suit_of(c) in suits]
     return int(r.choice(pool)) if pool else -1
 
 
@@ -165,7 +165,7 @@ def test_legal_cards() -> None:
 def _random_hand_played(rules: Rules, r: np.random.Generator) -> tuple[list[int], int, list[int]]:
     """A random deal and a random legal play of it (chosen with the twin's legal cards):
     the hands, the leader, the cards in play order."""
-    deck = naive.cards(naive.deck_mask(rules.jokers))
+    deck = naive.cards(naive.deck_mask(int(rules.lower()[RuleField.jokers])))
     order = r.permutation(deck)
     held = [sum(1 << int(c) for c in order[13 * s : 13 * s + 13]) for s in range(4)]
     start = list(held)
@@ -201,8 +201,9 @@ def _random_hand_played(rules: Rules, r: np.random.Generator) -> tuple[list[int]
         Rules.preset("jokers"),
         Rules(first_lead="two_of_clubs", spades_lead="any_time"),
         Rules(must_trump=True, must_overtrump=True, jokers=True),
+        Rules(must_trump=True, must_overtrump=True, jokers=True, deuces_high=True),
     ],
-    ids=["standard", "jokers", "two-of-clubs-any-time", "must-overtrump-jokers"],
+    ids=["standard", "jokers", "two-of-clubs-any-time", "must-overtrump-jokers", "deuces-high"],
 )
 def test_trick_winners_of_random_legal_hands(rules: Rules) -> None:
     lowered = rules.lower()

@@ -57,6 +57,20 @@ PLAYS_J = ["BJ", "3S", "2S", "AC"] + [
     for card in (s, h + "H", d + "D", c + "C")
 ]
 
+# Deal D (jokers, deuces high): the 2D is a spade ranking just below the Little Joker, the 2S
+# just below it; no 2C or 2H. N holds BJ, 2D and AS..4S (13 spades); E the LJ and AH..3H; S
+# the 2S and AD..3D; W the 3S and AC..3C. West deals; N holds only spades, so it may lead
+# one. Trick 1: N leads the 2D, a spade, so E, S and W must follow with their one spade:
+# LJ, 2S, 3S; the LJ beats the 2D, which beats the 2S: E wins. Trick 2: E leads AH; S and W
+# cannot follow and discard AD, AC; N trumps with the 4S and wins. Trick 3: N leads BJ,
+# the others discard kings. Tricks 4-13: N leads AS..5S and wins them. N 12, E 1.
+DEAL_D = ["BJAKQJT987654..2.", "LJ.AKQJT9876543..", "2..AKQJT9876543.", "3...AKQJT9876543"]
+PLAYS_D = ["2D", "LJ", "2S", "3S", "AH", "AD", "AC", "4S", "BJ", "KH", "KD", "KC"] + [
+    card
+    for s, h, d, c in zip("AKQJT98765", "QJT9876543", "QJT9876543", "QJT9876543", strict=True)
+    for card in (s + "S", h + "H", d + "D", c + "C")
+]
+
 # Deal T (two players): P0 all spades, P1 all hearts, the rest unused. P0 drew first, so
 # P1 leads: AH; P0 cannot follow and trumps with the 2S. P0 then leads AS..3S while P1
 # follows with KH..2H: P0 wins all 13 tricks.
@@ -135,6 +149,48 @@ def test_jokers_big_joker_leads_and_wins(engine: ModuleType) -> None:
     # The 2H is not in the jokers deck: a deal holding it is a misdeal.
     with pytest.raises(ValueError, match="2H"):
         replay(engine, DEAL_A, PLAYS_A, (5, 0, 0, 2), rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_deuces_high_the_2d_is_a_spade_below_the_jokers(engine: ModuleType) -> None:
+    rules = Rules.preset("jokers-deuces")
+    r = replay(engine, DEAL_D, PLAYS_D, (4, 1, 0, 2), rules)
+    assert r.trick_winners[:3] == (1, 0, 0) and r.tricks == (12, 1, 0, 0)
+    # N-S bid 4 (S nil) and took 12: 40 + 8 bags, and the nil made: 100. E-W bid 3, took
+    # 1: set, -30.
+    assert r.score_change == (148, -30) and r.nil_made == (None, None, True, None)
+    # E may not answer the 2D lead with a heart while holding the LJ: the 2D is a spade.
+    revoke = ["2D", "AH", *PLAYS_D[2:]]
+    with pytest.raises(IllegalPlay, match=r"AH does not follow spades \(E holds LJ\)"):
+        replay(engine, DEAL_D, revoke, (4, 1, 0, 2), rules)
+    # The 2C and 2H are not in this pack.
+    with pytest.raises(ValueError, match="2C is not in the jokers-and-deuces deck"):
+        replay(engine, DEAL_J, PLAYS_J, (4, 1, 0, 2), rules)
+
+
+def test_deuces_high_trump_order_and_pack() -> None:
+    rules = Rules.preset("jokers-deuces")
+    # BJ > LJ > 2D > 2S > AS > ... > 3S; the 2D is a spade, so it trumps a diamond lead.
+    assert reference.trick_winner(["AS", "2S", "KS", "QS"], rules) == 1
+    assert reference.trick_winner(["2S", "2D", "AS", "3S"], rules) == 1
+    assert reference.trick_winner(["2D", "LJ", "BJ", "AS"], rules) == 2
+    assert reference.trick_winner(["AD", "KD", "2D", "QD"], rules) == 2
+    assert reference.trick_winner(["AD", "KD", "2D", "QD"]) == 0  # the 2D is a diamond
+    # the kernels' legal cards: a void in diamonds with the 2D holds a spade
+    hand = parse_hand("2D AS 5H", deuces_high=True)
+    assert format_hand(hand, deuces_high=True) == "A.5.2."
+    assert card_suit(parse_card("2D", deuces_high=True)) == 3
+    deck = Rules.preset("jokers-deuces")
+    assert deck.lower()[RuleField.jokers] == 2
+
+
+def test_deuces_high_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^deuces_high: needs jokers"):
+        Rules(deuces_high=True)
+    with pytest.raises(
+        ValueError, match=r"^first_lead: 'two_of_clubs' is refused with deuces_high"
+    ):
+        Rules(jokers=True, deuces_high=True, first_lead="two_of_clubs")
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])

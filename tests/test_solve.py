@@ -17,7 +17,7 @@ from functools import lru_cache
 import pytest
 
 from spades_sim import Rules
-from spades_sim.cards import format_card
+from spades_sim.cards import cards_of, deck_mask, format_card
 from spades_sim.errors import SpadesError
 from spades_sim.solve import HandRecord, Position, dd_cards, dd_tricks, nil_cards, nil_safe
 
@@ -26,12 +26,25 @@ from spades_sim.solve import HandRecord, Position, dd_cards, dd_tricks, nil_card
 LJ, BJ = 52, 53
 
 
+# "Jokers and deuces": the trumps by name from the lowest; the 2D is one of them
+DEUCES_TRUMPS = [r + "S" for r in "3456789TJQKA"] + ["2S", "2D", "LJ", "BJ"]
+DEUCES = {"on": False}  # the pack of the case being solved (the ids are read with it)
+
+
 def suit(card: int) -> int:
+    if DEUCES["on"]:
+        return 3 if format_card(card, True) in DEUCES_TRUMPS else card // 13
     return 3 if card >= LJ else card // 13
 
 
 def rank(card: int) -> int:
+    if DEUCES["on"] and suit(card) == 3:
+        return DEUCES_TRUMPS.index(format_card(card, True))
     return card - 39 if card >= 39 else card % 13
+
+
+def name(card: int) -> str:
+    return format_card(card, DEUCES["on"])
 
 
 def may_play(hand, trick, broken, first, any_time, two_clubs, must_trump=False, over=False):
@@ -107,7 +120,7 @@ class Reference:
         for card, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
             won = 1 if not now and nxt % 2 == 0 else 0
             v0 = won + self.tricks(rest, nxt, now, brk, fst)
-            out[format_card(card)] = v0 if seat % 2 == 0 else total - v0
+            out[name(card)] = v0 if seat % 2 == 0 else total - v0
         return out
 
     def _safe(self, hands, seat, trick, broken, first, nils):
@@ -128,7 +141,7 @@ class Reference:
             lost = not now and nxt in nils
             if not lost and self.safe(rest, nxt, now, brk, fst, nils):
                 out.append(card)
-        return [format_card(c) for c in sorted(out, reverse=True)]
+        return [name(c) for c in sorted(out, reverse=True)]
 
 
 # --- random endings --------------------------------------------------------------------
@@ -137,16 +150,20 @@ class Reference:
 def random_case(rng: random.Random, max_cards: int = 4):
     players = rng.choice((2, 4, 4))
     jokers = rng.random() < 0.3
+    deuces = jokers and rng.random() < 0.5
+    DEUCES["on"] = deuces
     any_time = rng.random() < 0.2
     n = rng.randint(2, max_cards if players == 4 else max_cards + 1)
-    deck = [c for c in range(54) if (c < 52 or jokers) and not (jokers and c in (13, 26))]
+    deck = cards_of(deck_mask(jokers, deuces))
     rng.shuffle(deck)
     if rng.random() < 0.4:  # spade-heavy endings: trumps, ruffs, broken or not
         deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
     hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(players)]
     first = rng.random() < 0.15
     broken = not first and rng.random() < 0.5
-    two_clubs = first and players == 4 and rng.random() < 0.5 and any(0 in h for h in hands)
+    two_clubs = (
+        first and players == 4 and not deuces and rng.random() < 0.5 and any(0 in h for h in hands)
+    )
     leader = rng.randrange(players)
     if two_clubs:
         leader = next(s for s in range(players) if 0 in hands[s])
@@ -167,6 +184,7 @@ def random_case(rng: random.Random, max_cards: int = 4):
     rules = Rules(
         players=players,
         jokers=jokers,
+        deuces_high=deuces,
         spades_lead="any_time" if any_time else "after_broken",
         first_lead="two_of_clubs" if two_clubs else "any_but_spades",
         must_trump=must_trump,

@@ -22,6 +22,7 @@ from numba import njit
 from spades_sim._nb.bitboard import (
     ONE,
     SPADE_MASK,
+    deck_mask_nb,
     holding_nb,
     popcount_nb,
 )
@@ -128,7 +129,7 @@ def bid_error_nb(rules, bids, hands, has_hands):
             total = 0
             for s in range(players):
                 total += bids[s]
-            pack = 15 if rules[RuleField.jokers] else 13
+            pack = popcount_nb(deck_mask_nb(rules[RuleField.jokers]) & SPADE_MASK)
             if total > pack or (mirror and players == 4 and total != pack):
                 return BidError.pack_spades, -1
     if rule == BidRuleId.suicide:
@@ -208,9 +209,9 @@ def pagat_value_nb(hand, queen_value, trump_length):
         ruffs += 1.0 if n == 0 else (0.5 if n == 1 else (0.25 if n == 2 else 0.0))
     sp = holding_nb(hand, 3)
     n_spades = popcount_nb(sp)
-    top = 14 if sp >> np.uint64(13) else 12
+    top = 16 if sp >> np.uint64(15) else (14 if sp >> np.uint64(13) else 12)
     counted = 0.0
-    for rank in range(9, 15):  # J, Q, K, A and the jokers
+    for rank in range(9, 17):  # J, Q, K, A and the jokers (and high deuces)
         if (sp >> np.uint64(rank)) & ONE:
             unowned = (top - rank) - popcount_nb(sp >> np.uint64(rank + 1))
             lower = popcount_nb(sp & np.uint64((1 << rank) - 1))
@@ -230,7 +231,8 @@ def pagat_value_nb(hand, queen_value, trump_length):
 @njit(cache=True, forceinline=True)
 def table_sum_nb(hand, side, spade):
     """Sum of per-rank weights over a hand: ``side[r]`` per side card, ``spade[r]`` per
-    spade (jokers ranks 13 and 14)."""
+    spade (jokers ranks 13 and 14; with the deuces high the 2S, rank 13, weighs as a
+    Little Joker and the ranks above it as a Big Joker)."""
     total = 0.0
     for suit in range(3):
         h = holding_nb(hand, suit)
@@ -238,9 +240,9 @@ def table_sum_nb(hand, side, spade):
             if (h >> np.uint64(rank)) & ONE:
                 total += side[rank]
     sp = holding_nb(hand, 3)
-    for rank in range(15):
+    for rank in range(17):
         if (sp >> np.uint64(rank)) & ONE:
-            total += spade[rank]
+            total += spade[min(rank, 14)]
     return total
 
 
@@ -300,9 +302,9 @@ def nil_risk_nb(hand):
     sp = holding_nb(hand, 3)
     n_spades = popcount_nb(sp)
     risk = max(n_spades - 3, 0) * 1.0
-    for rank in range(7, 15):  # 9S and up
+    for rank in range(7, 17):  # 9S and up
         if (sp >> np.uint64(rank)) & ONE:
-            risk += (rank - 6) * 0.7
+            risk += (min(rank, 14) - 6) * 0.7
     for suit in range(3):
         h = holding_nb(hand, suit)
         for rank in range(8, 13):  # T, J, Q, K, A

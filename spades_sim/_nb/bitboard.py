@@ -1,8 +1,9 @@
 """Bit-mask helpers for hands as 64-bit masks: popcount, lowest/highest card, suit masks.
 
 Card ids follow docs/architecture.md "Data contracts" (``suit * 13 + rank``, spades 39..51,
-jokers 52 and 53), so every spade, jokers included, has a higher id than any other card:
-the highest set bit of a trick's spades is its winning trump.
+jokers 52 and 53; with the deuces high 2S, 2D, LJ, BJ are 52..55 above the ace), so every
+spade, jokers and high deuces included, has a higher id than any other card: the highest
+set bit of a trick's spades is its winning trump.
 ``popcount_nb``/``lowest_card_nb``/``highest_card_nb`` compile to single
 ``popcnt``/``tzcnt``/``lzcnt`` instructions via LLVM intrinsics.
 """
@@ -17,20 +18,27 @@ from numba.extending import intrinsic
 # the host CPU (and Numba's cache is keyed by it), so use it wherever the host has it.
 HAS_PDEP = "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
 
-# Every mask of the kernels is built here from these two: the 13 ranks of a suit at its
-# offset ``13 * suit``, and the jokers (52, 53), which are spades.
+# Every mask of the kernels is built here from these: the 13 ranks of a suit at its offset
+# ``13 * suit``, and the ids above the ace of spades (52..55), which are spades: the jokers
+# (52, 53), or with the deuces high the 2S, 2D, LJ and BJ in that order.
 RANK_BITS = np.uint64((1 << 13) - 1)
 JOKERS = np.uint64((1 << 52) | (1 << 53))
-SPADE_BITS = RANK_BITS | (JOKERS >> np.uint64(39))  # a spade holding: 13 ranks, 2 jokers
+TOP_SPADES = np.uint64(0b1111 << 52)
+SPADE_BITS = RANK_BITS | (TOP_SPADES >> np.uint64(39))  # a spade holding: 17 rank slots
 CLUB_MASK = RANK_BITS
 DIAMOND_MASK = RANK_BITS << np.uint64(13)
 HEART_MASK = RANK_BITS << np.uint64(26)
-SPADE_MASK = (RANK_BITS << np.uint64(39)) | JOKERS
+SPADE_MASK = (RANK_BITS << np.uint64(39)) | TOP_SPADES
 NON_SPADE_MASK = CLUB_MASK | DIAMOND_MASK | HEART_MASK
 SUIT_MASKS = np.array([CLUB_MASK, DIAMOND_MASK, HEART_MASK, SPADE_MASK], dtype=np.uint64)
 STANDARD_DECK = NON_SPADE_MASK | (RANK_BITS << np.uint64(39))
 # with jokers, the 2D and 2H leave the deck (docs/rules.md "Jokers")
 JOKER_DECK = (STANDARD_DECK & ~(np.uint64(1 << 13) | np.uint64(1 << 26))) | JOKERS
+# with the deuces high, the 2C and 2H leave it and the 2S and 2D rank above the ace (their
+# natural ids 39 and 13 stay empty): docs/rules.md "Jokers and deuces"
+DEUCES_DECK = (STANDARD_DECK & ~np.uint64((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39))) | (
+    TOP_SPADES
+)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -84,13 +92,14 @@ def bit_nb(card):
 
 @njit(inline="always", cache=True)
 def suit_of_nb(card):
-    """Suit 0..3 of a card id; the jokers (52, 53) are spades."""
+    """Suit 0..3 of a card id; the ids above the ace of spades (52..55) are spades."""
     return min(card // 13, 3)
 
 
 @njit(inline="always", cache=True)
 def rank_of_nb(card):
-    """Rank 0..12 of a card (2..A); Little Joker 13, Big Joker 14."""
+    """Rank 0..12 of a card (2..A); the ids above the ace of spades 13..16 (the jokers 13
+    and 14, or with the deuces high 2S 13, 2D 14, LJ 15, BJ 16)."""
     return card - 39 if card >= 52 else card % 13
 
 
@@ -133,14 +142,17 @@ select_bit_nb = _select_bit_pdep_nb if HAS_PDEP else _select_bit_search_nb
 
 @njit(inline="always", cache=True)
 def deck_mask_nb(jokers):
-    """The mask of the 52 cards in play: the standard deck, or with ``jokers`` the deck
-    whose 2D and 2H give way to the jokers."""
+    """The mask of the 52 cards in play by the rule array's ``jokers`` entry: 0 the
+    standard deck, 1 the deck whose 2D and 2H give way to the jokers, 2 the jokers with
+    the deuces high (no 2C or 2H; 2S and 2D above the ace)."""
+    if jokers == 2:
+        return DEUCES_DECK
     return JOKER_DECK if jokers else STANDARD_DECK
 
 
 @njit(inline="always", cache=True)
 def suit_mask_nb(suit):
-    """The mask of all cards of a suit (spades include the jokers)."""
+    """The mask of all cards of a suit (spades include the ids above the ace)."""
     return SUIT_MASKS[suit]
 
 
@@ -155,7 +167,7 @@ SUIT_MASKS_BY_BITS = np.array(
 
 @njit(cache=True, forceinline=True)
 def holding_nb(hand, suit):
-    """The ranks held in a suit as a small mask (bit r = rank r; spades 15 bits)."""
+    """The ranks held in a suit as a small mask (bit r = rank r; spades 17 bits)."""
     width = SPADE_BITS if suit == 3 else RANK_BITS
     return (hand >> np.uint64(13 * suit)) & width
 
@@ -250,7 +262,7 @@ def lane_above_nb(card):
 @njit(cache=True, forceinline=True)
 def lane_suit_mask_nb(suit):
     """The cards of a suit 0..3 (spades with the jokers)."""
-    return (RANK_BITS << np.uint64(13 * suit)) | (JOKERS if suit == 3 else ZERO)
+    return (RANK_BITS << np.uint64(13 * suit)) | (TOP_SPADES if suit == 3 else ZERO)
 
 
 @njit(cache=True, forceinline=True)

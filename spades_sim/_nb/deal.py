@@ -34,7 +34,7 @@ def deck_cards_nb(jokers):
     deck = np.empty(52, dtype=np.uint8)
     mask = deck_mask_nb(jokers)
     n = 0
-    for card in range(54):
+    for card in range(56):
         if (mask >> np.uint64(card)) & ONE:
             deck[n] = card
             n += 1

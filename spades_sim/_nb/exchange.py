@@ -25,11 +25,12 @@ from spades_sim._nb.enums import DrawPolicy, PlanParam, ThresholdParam
 
 @njit(inline="always", cache=True)
 def danger_card_nb(k):
-    """The k-th most dangerous card for a nil bidder (k = 0..53): the jokers and spades
-    from the top, then the side suits rank by rank from the aces down (hearts first)."""
-    if k < 15:
-        return 53 - k
-    k -= 15
+    """The k-th most dangerous card id for a nil bidder (k = 0..55): the spades from the
+    top (every id above the ace first), then the side suits rank by rank from the aces
+    down (hearts first). Ids not in the pack are never held, so they are skipped."""
+    if k < 17:
+        return 55 - k
+    k -= 17
     return (2 - k % 3) * 13 + 12 - k // 3
 
 
@@ -39,10 +40,10 @@ def pass_cards_nb(hand, k, nil_bidder):
     dangerous (high spades, then high side cards), the partner its lowest side cards."""
     out = ZERO
     taken = 0
-    for j in range(54):
+    for j in range(56):
         if taken == k:
             break
-        card = danger_card_nb(j if nil_bidder else 53 - j)
+        card = danger_card_nb(j if nil_bidder else 55 - j)
         if hand & bit_nb(card):
             out |= bit_nb(card)
             taken += 1
@@ -55,7 +56,7 @@ def discard_for_nil_nb(hand, k):
     cards, i.e. any spade above the 5 and side cards J or higher, most dangerous first."""
     out = ZERO
     taken = 0
-    for j in range(54):
+    for j in range(56):
         if taken == k:
             break
         card = danger_card_nb(j)
@@ -76,7 +77,7 @@ def keep_drawn_card_nb(held, card, kept_so_far, going_nil, draw_params):
     ``side_rank``), or going for (blind) nil a low side card up to ``nil_rank``. ``plan``:
     the same, but after ``commit_after`` kept cards a hand whose nil risk is at most
     ``nil_commit`` plays for nil (low side cards, spades up to ``nil_spade_rank``). Ranks
-    are 0 (deuce) .. 12 (ace), jokers 13 and 14.
+    are 0 (deuce) .. 12 (ace), jokers 13 and 14 (with the deuces high, 13..16 above the ace).
     """
     rank = rank_of_nb(card)
     spade = card >= 39

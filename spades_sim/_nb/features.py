@@ -26,7 +26,7 @@ ACE_MASK = np.uint64((1 << 12) | (1 << 25) | (1 << 38) | (1 << 51))
 KING_MASK = ACE_MASK >> np.uint64(1)
 QUEEN_MASK = ACE_MASK >> np.uint64(2)
 JACK_MASK = ACE_MASK >> np.uint64(3)
-HIGH_SPADE_MASK = np.uint64((0b111 << 49) | (1 << 52) | (1 << 53))  # QS, KS, AS, LJ, BJ
+HIGH_SPADE_MASK = np.uint64((0b111 << 49) | (0b1111 << 52))  # QS, KS, AS and every id above
 
 
 @njit(inline="always", cache=True)

@@ -22,11 +22,11 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from spades_sim._nb.bitboard import (
-    JOKERS,
     NON_SPADE_MASK,
     ONE,
     RANK_BITS,
     SPADE_MASK,
+    TOP_SPADES,
     ZERO,
     lane_above_nb,
     popcount_nb,
@@ -117,7 +117,7 @@ def _play_position_nb(st, trick_no, j, players, two_clubs, any_time, must_trump,
                 legal = ONE
         else:
             led = st[lane_at_nb(LockstepField.led, b)]
-            suit_mask = (RANK_BITS << (U13 * led)) | (JOKERS if led == np.uint64(3) else ZERO)
+            suit_mask = (RANK_BITS << (U13 * led)) | (TOP_SPADES if led == np.uint64(3) else ZERO)
             follow = hand & suit_mask
             legal = follow if follow != ZERO else hand
             legal = lane_trump_rules_nb(

@@ -360,7 +360,7 @@ def play_heuristic_lanes_nb(st, rules, params):
     play_heuristic_lockstep_nb(
         st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
         rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
-        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers] != 0,
+        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers],
         rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
         params[ParamRow.play + 1],
     )  # fmt: skip

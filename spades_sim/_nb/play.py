@@ -151,7 +151,7 @@ def play_tricks_nb(
                 card = play_fn1(hand, legal, seat, info, rules, params[row + 1], rand)
             else:
                 card = play_fn0(hand, legal, seat, info, rules, params[row], rand)
-            if card < 0 or card > 53 or not (legal >> np.uint64(card)) & ONE:
+            if card < 0 or card > 55 or not (legal >> np.uint64(card)) & ONE:
                 errors += 1
                 card = lowest_card_nb(legal)
             bit = bit_nb(card)
@@ -209,7 +209,7 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
         for j in range(players):
             card = plays[n]
             hand = hands[seat]
-            if card < 0 or card > 53:
+            if card < 0 or card > 55:
                 return ReplayError.unknown_card, n, seat
             bit = bit_nb(card)
             if not hand & bit:

@@ -42,9 +42,9 @@ import pandas as pd
 from spades_sim.analysis.reduce import Kind, Plan, finalize, run_plan
 from spades_sim.analysis.source import Data, UnknownKey, key_list, sources
 
-HIGH_SPADES = sum(1 << card for card in range(48, 54))
-"""The spades above the ten as a hand mask: JS, QS, KS, AS (card ids 48..51) and the two
-jokers (52, 53)."""
+HIGH_SPADES = sum(1 << card for card in range(48, 56))
+"""The spades above the ten as a hand mask: JS, QS, KS, AS (card ids 48..51) and every
+trump above the ace (52..55: the jokers, and with the deuces high the 2S and 2D)."""
 
 MEASURES: dict[str, str] = {
     "nil_per_seat": "share of seat-hands bidding nil, not blind (n: seat-hands)",

@@ -113,7 +113,9 @@ def show(ctx: click.Context, **params: Any) -> None:
 
         with user_errors(), announce_compiles():
             record, nils = record_of(spec, deal)
-            lines = render_costs(play_costs(record, nils), spec.rules.players)
+            lines = render_costs(
+                play_costs(record, nils), spec.rules.players, spec.rules.deuces_high
+            )
         click.echo("\n".join(lines))
 
 

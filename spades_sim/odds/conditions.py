@@ -83,17 +83,17 @@ def seat_of(value: int | str, players: int, what: str) -> int:
         raise ValueError(f"{what}: {error}") from None
 
 
-def _cards(hand: Hand, deck: int, what: str) -> int:
+def _cards(hand: Hand, deck: int, what: str, deuces_high: bool) -> int:
     try:
-        cards = parse_cards(hand)
+        cards = parse_cards(hand, deuces_high)
     except SpadesError as error:
         raise Misdeal(f"{what}: {error}") from None
     mask = 0
     for card in cards:
         if not deck >> card & 1:
-            raise Misdeal(f"{what}: card {format_card(card)} is not in this deck")
+            raise Misdeal(f"{what}: card {format_card(card, deuces_high)} is not in this deck")
         if mask >> card & 1:
-            raise Misdeal(f"{what}: card {format_card(card)} appears twice")
+            raise Misdeal(f"{what}: card {format_card(card, deuces_high)} appears twice")
         mask |= 1 << card
     return mask
 
@@ -145,11 +145,12 @@ def _feature_bounds(known: int, need: int, pool: int) -> dict[str, Range]:
     return bounds
 
 
-def _holding_text(mask: int) -> str:
+def _holding_text(mask: int, deuces_high: bool) -> str:
     """A whole hand in PBN, a few known cards as a list (``AS KH``)."""
     if mask.bit_count() == 13:
-        return format_hand(mask)
-    return " ".join(format_card(c) for c in sorted(cards_of(mask), reverse=True))
+        return format_hand(mask, deuces_high)
+    cards = sorted(cards_of(mask), reverse=True)
+    return " ".join(format_card(c, deuces_high) for c in cards)
 
 
 def _range_text(r: Range) -> str:
@@ -206,7 +207,8 @@ class Conditions:
         rules = Rules() if rules is None else rules
         players = rules.players
         hero = seat_of(("S" if players == 4 else 0) if seat is None else seat, players, "seat")
-        deck = deck_mask(rules.jokers)
+        deck = deck_mask(rules.jokers, rules.deuces_high)
+        deuces = rules.deuces_high
         known = [0, 0, 0, 0]
         owner: dict[int, str] = {}
 
@@ -215,21 +217,22 @@ class Conditions:
             for card in cards_of(mask):
                 if card in owner:
                     held = owner[card]
-                    raise Misdeal(f"{what}: card {format_card(card)} is already held by {held}")
+                    name = format_card(card, deuces)
+                    raise Misdeal(f"{what}: card {name} is already held by {held}")
                 owner[card] = name
             known[where] |= mask
             count = known[where].bit_count()
             if count > 13:
                 raise Misdeal(f"{what}: {name} would hold {count} cards (13 at most)")
 
-        mine = _cards(hand, deck, "hand")
+        mine = _cards(hand, deck, "hand", deuces)
         if mine.bit_count() != 13:
             raise Misdeal(f"hand: a hand holds 13 cards, got {mine.bit_count()}")
         place(hero, mine, "hand")
         if partner is not None:
             if players != 4:
                 raise ValueError("partner: two-player Spades has no partner")
-            place(hero ^ 2, _cards(partner, deck, "partner"), "partner")
+            place(hero ^ 2, _cards(partner, deck, "partner", deuces), "partner")
         for seat_key, cards in (given or {}).items():
             where = seat_of(seat_key, players, "given")
             name = seat_name(where, players)
@@ -237,13 +240,13 @@ class Conditions:
                 raise ValueError(f"given: {name} is the seat whose hand is given")
             if partner is not None and where == hero ^ 2:
                 raise ValueError(f"given: {name}'s cards are already given by partner=")
-            place(where, _cards(cards, deck, f"given {name}"), f"given {name}")
+            place(where, _cards(cards, deck, f"given {name}", deuces), f"given {name}")
         need = [13 - known[s].bit_count() if s < players else 0 for s in range(4)]
         pool = deck & ~sum(known)
         lo = np.zeros((4, N_FEATURES), dtype=np.int64)
         hi = np.full((4, N_FEATURES), NO_LIMIT, dtype=np.int64)
         words = [
-            f"{seat_name(s, players)} holds {_holding_text(known[s])}"
+            f"{seat_name(s, players)} holds {_holding_text(known[s], deuces)}"
             for s in range(players)
             if s != hero and known[s]
         ]

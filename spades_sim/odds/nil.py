@@ -28,7 +28,7 @@ from tqdm import tqdm
 from spades_sim._nb import odds as nb
 from spades_sim._nb.enums import BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
-from spades_sim.cards import SPADE_MASK, Hand, format_card, format_hand, seat_name
+from spades_sim.cards import N_CARD_IDS, SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
@@ -288,7 +288,7 @@ def nil_odds(
     diff_sums = np.zeros(len(bids))
     diff_squares = np.zeros(len(bids))
     made = tried = 0
-    fatal = np.zeros(54, dtype=np.int64)
+    fatal = np.zeros(N_CARD_IDS, dtype=np.int64)
     pairs = np.zeros((2, 2), dtype=np.int64)  # [safe double-dummy, made by the policies]
     bar = tqdm(
         total=n,
@@ -313,7 +313,7 @@ def nil_odds(
             diff_squares += (diff**2).sum(axis=0)
             nil = played.nil_made[:, 0]
             made += int((nil == 1).sum())
-            fatal += np.bincount(played.first_won[nil == 0, 0], minlength=54)
+            fatal += np.bincount(played.first_won[nil == 0, 0], minlength=N_CARD_IDS)
             if start < dd_n:
                 solved = min(dd_n - start, len(nil))
                 safe = _perfect_defense(
@@ -331,7 +331,11 @@ def nil_odds(
         gain = mean_ci_of_moments(n, diff_sums[k], diff_squares[k])
     order = np.argsort(-fatal, kind="stable")
     failures = max(n - made, 1)
-    fatal_cards = {format_card(int(c)): float(fatal[c] / failures) for c in order if fatal[c]}
+    fatal_cards = {
+        format_card(int(c), rules.deuces_high): float(fatal[c] / failures)
+        for c in order
+        if fatal[c]
+    }
     dd: dict[str, Any] = {}
     if dd_n:
         safe_count = int(pairs[1].sum())
@@ -352,7 +356,7 @@ def nil_odds(
         }
     return NilOdds(
         **dd,
-        hand=format_hand(conditions.hand),
+        hand=format_hand(conditions.hand, rules.deuces_high),
         seat=seat_name(hero, rules.players),
         blind=bool(blind),
         n=int(n),

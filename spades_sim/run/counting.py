@@ -123,7 +123,8 @@ def _width(key: str, rules: Rules) -> int:
     """How many values ``key`` takes (0 .. width - 1) under ``rules``."""
     fixed = {
         "spades": 14,
-        "high_spades": 6,  # queen, king, ace and two jokers
+        # queen, king, ace and two jokers; with the deuces high the 2S and 2D as well
+        "high_spades": 8 if rules.deuces_high else 6,
         "aces": 5,
         "kings": 5,
         "queens": 5,

@@ -58,7 +58,7 @@ def play_costs(record: HandRecord, nils: Sequence[int] = ()) -> list[PlayCost]:
     for k, card in enumerate(record.plays):
         seat = pos.to_play
         values = dd_cards(pos)
-        lost_tricks = max(values.values()) - values[format_card(card)]
+        lost_tricks = max(values.values()) - values[pos.card_name(card)]
         nxt = pos.play(card) if k + 1 < len(record.plays) else None
         lost_nil = []
         for s in nils:
@@ -86,7 +86,7 @@ def _wins_last(record: HandRecord, seat: int) -> bool:
     return (leader + max(pool)[1]) % players == seat
 
 
-def render_costs(costs: Sequence[PlayCost], players: int) -> list[str]:
+def render_costs(costs: Sequence[PlayCost], players: int, deuces_high: bool = False) -> list[str]:
     """The lines ``show --dd`` prints: each trick's cards, each marked with its cost."""
     lines = ["double-dummy cost of each card (-N: tricks its side gave up; nil lost: the seat):"]
     for t in range(costs[-1].trick + 1 if costs else 0):
@@ -97,6 +97,6 @@ def render_costs(costs: Sequence[PlayCost], players: int) -> list[str]:
             mark = f" -{c.tricks_lost}" if c.tricks_lost else ""
             if c.nil_lost:
                 mark += " nil lost: " + ",".join(seat_name(s, players) for s in c.nil_lost)
-            parts.append(f"{seat_name(c.seat, players)} {format_card(c.card)}{mark}")
+            parts.append(f"{seat_name(c.seat, players)} {format_card(c.card, deuces_high)}{mark}")
         lines.append(f"  {t + 1:2d}  " + "  ".join(parts))
     return lines

@@ -30,6 +30,7 @@ from spades_sim.cards import (
     deck_mask,
     format_card,
     format_hand,
+    pack_name,
     parse_card,
     parse_hand,
     seat_index,
@@ -41,7 +42,7 @@ from spades_sim.rules import FirstLead, Rules, SpadesLead
 __all__ = ["HandRecord", "Position"]
 
 SUIT_CARDS = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, SPADE_MASK)
-"""The cards of each suit as masks (spades with the jokers)."""
+"""The cards of each suit as masks (spades with every id above the ace)."""
 NON_SPADES = SUIT_CARDS[0] | SUIT_CARDS[1] | SUIT_CARDS[2]
 
 
@@ -92,7 +93,7 @@ class Position:
         masks = []
         for seat, hand in enumerate(hands):
             try:
-                masks.append(parse_hand(hand))
+                masks.append(parse_hand(hand, rules.deuces_high))
             except CardError as error:
                 raise SpadesError(f"seat {seat_name(seat, players)}: {error}") from None
         try:
@@ -102,7 +103,7 @@ class Position:
         if isinstance(trick, str):
             trick = trick.replace(",", " ").split()
         try:
-            cards = tuple(parse_card(c) for c in trick)
+            cards = tuple(parse_card(c, rules.deuces_high) for c in trick)
         except CardError as error:
             raise SpadesError(f"trick: {error}") from None
         object.__setattr__(self, "hands", tuple(masks))
@@ -117,19 +118,19 @@ class Position:
 
     def _check(self) -> None:
         players = self.rules.players
-        deck = deck_mask(self.rules.jokers)
-        pack = "jokers" if self.rules.jokers else "standard"
+        deck = deck_mask(self.rules.jokers, self.rules.deuces_high)
+        pack = pack_name(self.rules.jokers, self.rules.deuces_high)
         holder: dict[int, int] = {}
         for seat, mask in enumerate(self.hands):
             for card in _cards(mask):
                 if not deck >> card & 1:
                     raise SpadesError(
-                        f"seat {seat_name(seat, players)}: card {format_card(card)} is not in "
+                        f"seat {seat_name(seat, players)}: card {self.card_name(card)} is not in "
                         f"the {pack} pack"
                     )
                 if card in holder:
                     raise SpadesError(
-                        f"card {format_card(card)} is held by both seat "
+                        f"card {self.card_name(card)} is held by both seat "
                         f"{seat_name(holder[card], players)} and seat {seat_name(seat, players)}"
                     )
                 holder[card] = seat
@@ -140,7 +141,7 @@ class Position:
             )
         seen: set[int] = set()
         for card in self.trick:
-            name = format_card(card)
+            name = self.card_name(card)
             if not deck >> card & 1:
                 raise SpadesError(f"trick: card {name} is not in the {pack} pack")
             if card in seen:
@@ -189,7 +190,7 @@ class Position:
         )
         if card_suit(lead) == 3 and not may_lead_spades and held & ~SPADE_MASK:
             raise SpadesError(
-                f"trick: seat {seat_name(leader, players)} led {format_card(lead)} before "
+                f"trick: seat {seat_name(leader, players)} led {self.card_name(lead)} before "
                 f"spades were broken, holding other suits"
             )
         led = card_suit(lead)
@@ -197,14 +198,14 @@ class Position:
             seat = (leader + j) % players
             if card_suit(card) != led and self.hands[seat] & SUIT_CARDS[led]:
                 raise SpadesError(
-                    f"trick: seat {seat_name(seat, players)} played {format_card(card)} on a "
+                    f"trick: seat {seat_name(seat, players)} played {self.card_name(card)} on a "
                     f"{'CDHS'[led]} lead while still holding {'CDHS'[led]}"
                 )
             held = self.hands[seat] | (1 << card)
             if not _following(held, self.trick[:j], self.rules) >> card & 1:
                 rule = "must_overtrump" if card_suit(card) == 3 else "must_trump"
                 raise SpadesError(
-                    f"trick: seat {seat_name(seat, players)} played {format_card(card)}, "
+                    f"trick: seat {seat_name(seat, players)} played {self.card_name(card)}, "
                     f"which {rule} does not allow with the cards it held"
                 )
 
@@ -248,18 +249,22 @@ class Position:
             legal = (hand & NON_SPADES) or hand
         return sorted(_cards(legal), reverse=True)
 
+    def card_name(self, card: int) -> str:
+        """A card id of this position's pack as the package prints it (``"2D"``)."""
+        return format_card(card, self.rules.deuces_high)
+
     def play(self, card: int | str) -> Position:
         """The position after the seat to play plays ``card``; :class:`IllegalPlay` when
         it may not."""
         players = self.rules.players
-        c = parse_card(card)
+        c = parse_card(card, self.rules.deuces_high)
         name = seat_name(self.to_play, players)
         if not self.hands[self.to_play] >> c & 1:
-            raise IllegalPlay(f"seat {name} does not hold {format_card(c)}")
+            raise IllegalPlay(f"seat {name} does not hold {self.card_name(c)}")
         if c not in self.legal_cards():
             raise IllegalPlay(
-                f"seat {name} may not play {format_card(c)} here (legal: "
-                f"{' '.join(format_card(x) for x in self.legal_cards())})"
+                f"seat {name} may not play {self.card_name(c)} here (legal: "
+                f"{' '.join(self.card_name(x) for x in self.legal_cards())})"
             )
         hands = list(self.hands)
         hands[self.to_play] &= ~(1 << c)
@@ -288,7 +293,9 @@ class Position:
         if not isinstance(rules, Rules):
             raise SpadesError(f"rules: expected a Rules, got {type(rules).__name__}")
         players = rules.players
-        masks = check_deal(hands, players=players, jokers=rules.jokers)
+        masks = check_deal(
+            hands, players=players, jokers=rules.jokers, deuces_high=rules.deuces_high
+        )
         d = seat_index(dealer, players)
         leader = (d + 1) % 4 if players == 4 else 1 - d
         if rules.first_lead is FirstLead.TWO_OF_CLUBS:
@@ -316,9 +323,10 @@ class Position:
     def __str__(self) -> str:
         players = self.rules.players
         hands = "  ".join(
-            f"{seat_name(s, players)} {format_hand(h)}" for s, h in enumerate(self.hands)
+            f"{seat_name(s, players)} {format_hand(h, self.rules.deuces_high)}"
+            for s, h in enumerate(self.hands)
         )
-        trick = " ".join(format_card(c) for c in self.trick) or "-"
+        trick = " ".join(self.card_name(c) for c in self.trick) or "-"
         return f"{hands}; {seat_name(self.to_play, players)} to play; trick {trick}"
 
 
@@ -337,11 +345,24 @@ class HandRecord:
             raise SpadesError(f"rules: expected a Rules, got {type(self.rules).__name__}")
         players = self.rules.players
         object.__setattr__(
-            self, "hands", tuple(check_deal(self.hands, players=players, jokers=self.rules.jokers))
+            self,
+            "hands",
+            tuple(
+                check_deal(
+                    self.hands,
+                    players=players,
+                    jokers=self.rules.jokers,
+                    deuces_high=self.rules.deuces_high,
+                )
+            ),
         )
         object.__setattr__(self, "dealer", seat_index(self.dealer, players))
         try:
-            object.__setattr__(self, "plays", tuple(parse_card(c) for c in self.plays))
+            object.__setattr__(
+                self,
+                "plays",
+                tuple(parse_card(c, self.rules.deuces_high) for c in self.plays),
+            )
         except CardError as error:
             raise SpadesError(f"plays: {error}") from None
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from spades_sim._nb import dd
-from spades_sim.cards import format_card, seat_index, seat_name
+from spades_sim.cards import seat_index, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import FirstLead, Rules, SpadesLead
 from spades_sim.run.threads import ensure_compiled
@@ -155,7 +155,7 @@ def _values(pos: Position, mode: int, mask: int) -> dict[str, int]:
         table.stats,
     )  # fmt: skip
     _call(dd.card_values_nb, args)
-    return {format_card(c): int(out[c]) for c in pos.legal_cards()}
+    return {pos.card_name(c): int(out[c]) for c in pos.legal_cards()}
 
 
 def dd_cards(pos: Position) -> dict[str, int]:

@@ -86,7 +86,12 @@ def _check_deals(hands: np.ndarray, rules: Rules) -> None:
     """Refuse a misdeal among ``hands`` (deals x players masks), naming the deal."""
     for d in range(hands.shape[0]):
         try:
-            check_deal([int(h) for h in hands[d]], players=rules.players, jokers=rules.jokers)
+            check_deal(
+                [int(h) for h in hands[d]],
+                players=rules.players,
+                jokers=rules.jokers,
+                deuces_high=rules.deuces_high,
+            )
         except SpadesError as error:
             raise SpadesError(f"deal {d}: {error}") from None
 
