@@ -45,7 +45,8 @@ the jokers 52 and 53, or with the deuces high 2S, 2D, LJ, BJ, docs/rules.md); se
 ``ctx.rules.jokers``: 0, 1, or 2 with the deuces high; the two choices as
 ``first_lead_two_clubs`` and ``spades_any_time``, 0/1). ``ctx.params.<name>`` reads the
 parameters declared in the decorator, given new values by
-``policy.with_params(name=value)`` or on the command line (``file.py:my_bid:spade_length=4``) without compiling anything again. ``ctx.rand`` is 64
+``policy.with_params(name=value)`` or on the command line
+(``file.py:my_bid:spade_length=4``) without compiling anything again. ``ctx.rand`` is 64
 random bits for this decision; draw from it with :func:`uniform_nb`,
 :func:`randint_nb` and :func:`random_card_nb` (the ``k``-th draw of the decision's
 stream), so a run is the same for any thread count. A policy sees only its own cards
