@@ -26,12 +26,13 @@ from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games
 from spades_sim.run import PolicyError
 from spades_sim.simulate import record_hands
+from spades_sim.solve import Position, dd_cards, dd_tricks
 
 BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
 VARIANTS = (
     "ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing", "must-trump",
-    "must-overtrump",
+    "must-overtrump", "jokers-deuces",
 )  # fmt: skip
 """The presets of the table variants (their rules: docs/rules.md)."""
 
@@ -363,3 +364,21 @@ def test_trump_rules_user_players_get_the_legal_cards() -> None:
     simulate_hands(100, seed=9, rules=Rules(), bidding="count", play=plays)
     with pytest.raises(PolicyError, match="returned an illegal bid or card"):
         simulate_hands(100, seed=9, rules=Rules.preset("must-trump"), bidding="count", play=plays)
+
+
+def test_jokers_deuces_nil_odds_and_the_solver_see_the_2d_as_a_trump() -> None:
+    rules = Rules.preset("jokers-deuces")
+    # the same low hand with the 2D (the fourth best trump) or with the 3D instead
+    with_2d = nil_odds("7.J54.T842.96543", rules=rules, seed=2, n=4000)
+    with_3d = nil_odds("7.J54.T843.96543", rules=rules, seed=2, n=4000)
+    assert with_2d.hand == "7.J54.T842.96543"
+    assert with_3d.probability > 0.95 and with_2d.probability < with_3d.probability - 0.2
+    # N holds the 2D and AS, all below E's LJ and W's BJ: N-S take nothing, whatever N leads
+    pos = Position(["2D AS", "LJ 3S", "2S KS", "BJ 4S"], "N", rules=rules, spades_broken=True)
+    assert str(pos).startswith("N A..2.  E LJ3...")
+    assert dd_tricks(pos) == 0 and dd_cards(pos) == {"2D": 0, "AS": 0}
+    # a diamond lead: the 2D trumps it, so S (void in diamonds, holding the 2D) wins
+    pos = Position(["AD", "KD", "2D", "QD"], "N", rules=rules, spades_broken=True)
+    assert dd_tricks(pos) == 1
+    pos = Position(["", "", "2D", "QD"], "S", ["AD", "KD"], True, rules=rules)
+    assert dd_cards(pos) == {"2D": 1}
