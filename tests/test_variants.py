@@ -21,7 +21,8 @@ from test_aggregate import assert_same_analyses
 from test_engine import WILD_BIDDING
 
 from spades_sim import Rules, nb, nil_odds, reference, simulate_games, simulate_hands
-from spades_sim.cards import SPADE_MASK, SPADES, card_suit
+from spades_sim._nb.bidding import legal_bid_nb
+from spades_sim.cards import SPADE_MASK, SPADES, card_suit, parse_hand
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games
 from spades_sim.run import PolicyError
@@ -382,3 +383,17 @@ def test_jokers_deuces_nil_odds_and_the_solver_see_the_2d_as_a_trump() -> None:
     assert dd_tricks(pos) == 1
     pos = Position(["", "", "2D", "QD"], "S", ["AD", "KD"], True, rules=rules)
     assert dd_cards(pos) == {"2D": 1}
+
+
+def test_suicide_first_partner_number_goes_to_the_nearer_of_nil_and_four() -> None:
+    rules = Rules.preset("suicide").lower()
+    hand = np.uint64(parse_hand("AKQ.AKQ.AKQ.AKQJ"))
+
+    def allowed(bid: int, partner_bid: int) -> int:
+        return int(legal_bid_nb(rules, np.int64(bid), hand, np.int64(partner_bid)))
+
+    # first of the two to bid: 1 and 2 are nearer nil (a tie goes to nil), 3 nearer 4
+    assert [allowed(b, -1) for b in range(8)] == [0, 0, 0, 4, 4, 5, 6, 7]
+    # after the partner's number the bid is nil; after its nil, 4 or more
+    assert [allowed(b, 5) for b in (0, 2, 7)] == [0, 0, 0]
+    assert [allowed(b, 0) for b in (0, 2, 7)] == [4, 4, 7]

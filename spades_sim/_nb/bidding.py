@@ -87,10 +87,14 @@ def bid_range_core_nb(table, spades, partner_bid):
 def legal_bid_core_nb(table, bid, spades, partner_bid):
     """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
     nil is allowed, a number (or a nil where it is not allowed) is brought into the
-    allowed numbers, and with no number allowed the bid is nil."""
+    allowed numbers, and with no number allowed the bid is nil; under suicide a first
+    partner's 1 or 2 is nearer nil than 4, so it becomes nil."""
     nil_ok, lo, hi = bid_range_core_nb(table, spades, partner_bid)
     number = min(max(bid, lo), hi)
-    return np.int64(0) if ((bid == 0) & nil_ok) | (lo > hi) else number
+    # under suicide the first partner's number below 4 goes to the nearer of nil and 4
+    # (a tie to nil): a weak hand takes the side's nil, a fair one the number
+    nearer_nil = (table[0] == BidRuleId.suicide) & nil_ok & (bid > 0) & (bid <= lo - bid)
+    return np.int64(0) if ((bid == 0) & nil_ok) | (lo > hi) | nearer_nil else number
 
 
 @njit(inline="always", cache=True)
