@@ -31,7 +31,7 @@ BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
 VARIANTS = (
     "ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing", "must-trump",
-    "must-overtrump",
+    "must-overtrump", "cutthroat-4",
 )  # fmt: skip
 """The presets of the table variants (their rules: docs/rules.md)."""
 
@@ -363,3 +363,47 @@ def test_trump_rules_user_players_get_the_legal_cards() -> None:
     simulate_hands(100, seed=9, rules=Rules(), bidding="count", play=plays)
     with pytest.raises(PolicyError, match="returned an illegal bid or card"):
         simulate_hands(100, seed=9, rules=Rules.preset("must-trump"), bidding="count", play=plays)
+
+
+def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
+    # four lone sides in the side and game tables: each seat's bags, penalties and wins
+    from spades_sim.analysis import bag_accumulation
+
+    rules = Rules.preset("cutthroat-4", target=250, bag_limit=5)
+    pair = simulate_games(60, seed=3, rules=rules)
+    agg = simulate_games(60, seed=3, rules=rules, aggregate=("tricks",))
+    hands, games = pair
+    assert set(hands["side"]) == {0, 1, 2, 3} and (hands["side"] == hands["seat"]).all()
+    assert set(games["winner"]) <= {-1, 0, 1, 2, 3} and len(set(games["winner"]) - {-1}) > 1
+    # the games table's final scores are the sum of each seat's own hands
+    finals = hands.groupby(["game", "seat"]).score_change.sum().unstack()
+    for seat, column in enumerate(("score_ns", "score_ew", "score_2", "score_3")):
+        assert (finals[seat].to_numpy() == games[column].to_numpy()).all()
+    for keys in ([], ["tricks"], ["side", "outcome"]):
+        assert_same_analyses(pair, agg, keys)
+    for keys in ([], ["side"], ["outcome"]):
+        expected = bag_accumulation(pair, keys, per="game")
+        pd.testing.assert_frame_equal(bag_accumulation(agg, keys, per="game"), expected)
+
+
+def test_cutthroat_refuses_what_plays_partnerships_only() -> None:
+    rules = Rules.preset("cutthroat-4")
+    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead")):
+        with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
+            simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        simulate_hands(10, seed=1, rules=rules, dd=True)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1, defense="dd")
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat-4",
+                                      "--dd", "--quiet", "--out", "/nonexistent/x"])  # fmt: skip
+    assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output
+
+
+def test_cutthroat_nil_odds_scores_the_seat_alone() -> None:
+    # a seat's nil is its own score: no partner's contract beside it
+    rules = Rules.preset("cutthroat-4")
+    odds = nil_odds("5.T52.8643.97532", rules=rules, n=400, seed=2)
+    assert 0.0 < odds.probability < 1.0 and odds.n == 400
+    with pytest.raises(ValueError, match=r"^partner: cutthroat \(partnerships=false\) has no"):
+        nil_odds("5.T52.8643.97532", rules=rules, n=10, partner="AKQ.AKQ.AKQ.AKQJ")

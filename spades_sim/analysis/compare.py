@@ -194,12 +194,13 @@ def duplicate(
 
 
 def side_rows(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per side and hand (the rows of seats 0 and 1 carry their side's figures).
+    """One row per side and hand (a side's own seat carries its figures: seats 0 and 1 in
+    partnerships, every seat with two players and in cutthroat).
 
     >>> len(side_rows(simulate_hands(3, seed=1)))
     6
     """
-    return hands[hands.seat < 2]
+    return hands[hands.seat == hands.side]
 
 
 __all__ = ["Duplicate", "duplicate", "hand_margins", "side_margins", "side_rows"]
