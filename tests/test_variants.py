@@ -386,7 +386,7 @@ def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
         pd.testing.assert_frame_equal(bag_accumulation(agg, keys, per="game"), expected)
 
 
-def test_cutthroat_refuses_what_plays_partnerships_only() -> None:
+def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
     rules = Rules.preset("cutthroat-4")
     for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead")):
         with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
@@ -396,7 +396,7 @@ def test_cutthroat_refuses_what_plays_partnerships_only() -> None:
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1, defense="dd")
     result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat-4",
-                                      "--dd", "--quiet", "--out", "/nonexistent/x"])  # fmt: skip
+                                      "--dd", "--quiet", "--out", str(tmp_path / "x")])  # fmt: skip
     assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output
 
 
@@ -407,3 +407,19 @@ def test_cutthroat_nil_odds_scores_the_seat_alone() -> None:
     assert 0.0 < odds.probability < 1.0 and odds.n == 400
     with pytest.raises(ValueError, match=r"^partner: cutthroat \(partnerships=false\) has no"):
         nil_odds("5.T52.8643.97532", rules=rules, n=10, partner="AKQ.AKQ.AKQ.AKQJ")
+
+
+@nb.bidder
+def side_and_table(ctx):  # type: ignore[no-untyped-def]
+    # 1 + the side; 6 more when the context shows four scores and no partner's bid
+    lone = ctx.scores.shape[0] == 4 and ctx.partner_bid == -1
+    return 1 + ctx.side + (6 if lone else 0)
+
+
+@pytest.mark.slow  # compiles a kernel for the user bidder
+def test_cutthroat_user_bidders_see_their_own_side() -> None:
+    df = simulate_hands(200, seed=4, rules=Rules.preset("cutthroat-4"), bidding=side_and_table)
+    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
+    # partnerships: two sides, two scores; the partner has bid for seats 2 and 3
+    df = simulate_hands(200, seed=4, bidding=side_and_table, play="random")
+    assert (df.bid.astype(int) == 1 + df.seat.astype(int) % 2).all()
