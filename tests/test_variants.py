@@ -395,6 +395,10 @@ def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
         simulate_hands(10, seed=1, rules=rules, dd=True)
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1, defense="dd")
+    from spades_sim.analysis import duplicate
+
+    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
+        duplicate("heuristic", "random", 10, seed=1, rules=rules)
     result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat-4",
                                       "--dd", "--quiet", "--out", str(tmp_path / "x")])  # fmt: skip
     assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output

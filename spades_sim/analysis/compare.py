@@ -153,6 +153,13 @@ def duplicate(
     if mode not in ("hands", "games"):
         raise ValueError(f"mode: must be 'hands' or 'games', got {mode!r}")
     check_count(n, "n", 1, f"the number of {'games' if mode == 'games' else 'deals'}")
+    if rules is not None and not rules.partnerships:
+        # A's margin is one partnership's score against the other's; four lone seats have
+        # no such pair of scores
+        raise ValueError(
+            "rules: duplicate compares two partnerships; cutthroat (partnerships=false) is "
+            "not compared"
+        )
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
     if kind == "play":
         seatings: list[dict[str, Any]] = [
