@@ -613,3 +613,25 @@ def test_cutthroat_heuristic_overtakes_the_seat_opposite(sides: int) -> None:
     legal = np.uint64((1 << ah) | (1 << two_h))
     card = heuristic_play_nb(hand, legal, np.int64(0), info, rules, HEURISTIC_DEFAULTS)
     assert card == (two_h if sides == 2 else ah)
+
+
+@pytest.mark.parametrize("sides", [2, 4])
+def test_cutthroat_heuristic_attacks_the_nil_opposite(sides: int) -> None:
+    # N leads; S bid nil and has taken nothing. A partner covers it (leads high); in
+    # cutthroat S is an opponent whose nil N sets: it leads low in a suit S holds (2H).
+    from spades_sim._nb.enums import HEURISTIC_DEFAULTS, N_INFO, InfoSlot
+    from spades_sim._nb.heuristic import heuristic_play_nb
+
+    rules = Rules.preset("standard" if sides == 2 else "cutthroat-4").lower()
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players], info[InfoSlot.sides], info[InfoSlot.leader] = 4, sides, 0
+    info[InfoSlot.led_suit] = info[InfoSlot.winning_seat] = info[InfoSlot.winning_card] = -1
+    info[InfoSlot.bids : InfoSlot.bids + 4] = (3, 4, 0, 3)
+    info[InfoSlot.nil + 2] = 1
+    cards = [parse_card(c) for c in ("AH", "2H", "KC")]
+    hand = np.uint64(sum(1 << c for c in cards))
+    card = heuristic_play_nb(hand, hand, np.int64(0), info, rules, HEURISTIC_DEFAULTS)
+    if sides == 4:
+        assert card == parse_card("2H")
+    else:
+        assert card in (parse_card("AH"), parse_card("KC"))
