@@ -54,21 +54,25 @@ def _score(
     tricks: Sequence[int],
     blind: frozenset[int],
     rules: Rules,
-    scores: tuple[int, int],
-    bags: tuple[int, int],
+    scores: tuple[int, ...],
+    bags: tuple[int, ...],
 ) -> HandScore:
     players = rules.players
+    sides = rules.sides
     info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.sides] = sides
     for seat in range(players):
         info[InfoSlot.bids + seat] = bids[seat]
         info[InfoSlot.nil + seat] = 0 if bids[seat] else (2 if seat in blind else 1)
         info[InfoSlot.tricks_won + seat] = tricks[seat]
-    info[InfoSlot.bags : InfoSlot.bags + 2] = bags
-    out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    info[InfoSlot.bags : InfoSlot.bags + sides] = bags
+    out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     score_hand_nb(rules.lower(), info, out)
+    out = out[:sides]
     nil_made: list[bool | None] = []
     for seat in range(players):
-        value = out[seat & 1, S.nil_made_b if (players == 4 and seat >= 2) else S.nil_made_a]
+        second = players == 4 and seat >= 2 and sides == 2  # member b of a partnership
+        value = out[rules.side_of(seat), S.nil_made_b if second else S.nil_made_a]
         nil_made.append(None if value < 0 else bool(value))
     change = tuple(int(x) for x in out[:, S.score_change])
     return HandScore(
@@ -76,7 +80,7 @@ def _score(
         side_tricks=tuple(int(x) for x in out[:, S.side_tricks]),
         made=tuple(None if x < 0 else bool(x) for x in out[:, S.made]),
         score_change=change,
-        scores_after=(scores[0] + change[0], scores[1] + change[1]),
+        scores_after=tuple(before + delta for before, delta in zip(scores, change, strict=True)),
         bags_change=tuple(int(x) for x in out[:, S.bags_change]),
         bags_after=tuple(int(x) for x in out[:, S.bags_after]),
         bag_penalties=tuple(int(x) for x in out[:, S.bag_penalty]),
@@ -117,8 +121,8 @@ def score_hand(
     tricks: Sequence[int],
     rules: Rules | None = None,
     blind_nil: Iterable[int | str] = (),
-    scores_before: Sequence[int] = (0, 0),
-    bags_before: Sequence[int] = (0, 0),
+    scores_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
 ) -> HandScore:
     """Score one hand from the bids and the tricks won, per seat (docs/rules.md "Scoring a hand").
 
@@ -200,8 +204,8 @@ def replay_hand(
     plays: Iterable[int | str],
     rules: Rules | None = None,
     blind_nil: Iterable[int | str] = (),
-    scores_before: Sequence[int] = (0, 0),
-    bags_before: Sequence[int] = (0, 0),
+    scores_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
 ) -> HandResult:
     """Replay a whole hand, checking every play, and score it.
 

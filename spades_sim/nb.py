@@ -23,7 +23,9 @@ runs, and the command line as ``--bidding path/to/file.py:my_bid``)::
 unread ones away). Cards are uint64 masks, bit ``suit * 13 + rank`` (clubs 0, diamonds 1,
 hearts 2, spades 3; ranks 0 = deuce .. 12 = ace; ids 52..55 above the ace are spades:
 the jokers 52 and 53, or with the deuces high 2S, 2D, LJ, BJ, docs/rules.md); seats
-0..3 are N, E, S, W (two players: 0 and 1), side ``seat % 2``, partner ``seat ^ 2``.
+0..3 are N, E, S, W (two players: 0 and 1), side ``seat % 2``, partner ``seat ^ 2``;
+in cutthroat (``partnerships`` false) the side is the seat itself, ``scores`` and
+``bags`` have four entries and ``partner_bid`` is always -1 (no partner).
 
 - :data:`BidContext`: ``hand``, ``seat``, ``side``, ``players``, ``dealer``,
   ``first_to_act``, ``bids`` (4 seats, -1 where not yet bid), ``nils`` (0 number, 1 nil,

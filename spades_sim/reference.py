@@ -16,8 +16,9 @@ scatter one rule book over several files without making any part of it simpler.
 Conventions (docs/architecture.md "Data contracts"): card ``id = suit * 13 + rank`` (C=0,
 D=1, H=2, S=3; 2=0 ... A=12; Little Joker 52, Big Joker 53, both spades); a hand is an
 ``int`` mask; seats N=0, E=1, S=2, W=3 with partner ``seat ^ 2`` and side ``seat % 2``;
-with two players the seats are 0 and 1 and each player is its own side. Per-side tuples
-always have two entries.
+with two players the seats are 0 and 1 and each player is its own side. In cutthroat
+(``partnerships=False``, four players) there are no partners: each seat is its own side,
+side s being seat s. Per-side tuples have one entry per side: two, or four in cutthroat.
 
 Where docs/rules.md leaves room, this engine takes the interpretations agreed for both engines:
 
@@ -136,9 +137,15 @@ Chooser = Callable[[int, int, int, tuple[int, ...]], "int | str"]
 # --------------------------------------------------------------------------------------
 
 
-def _members(side: int, players: int) -> tuple[int, ...]:
-    """The seats of a side: the two partners, or the lone player with two players."""
-    return (side, side + 2) if players == 4 else (side,)
+def _members(side: int, players: int, partnerships: bool = True) -> tuple[int, ...]:
+    """The seats of a side: the two partners, or the lone player (two players, cutthroat)."""
+    return (side, side + 2) if players == 4 and partnerships else (side,)
+
+
+def _sides(rules: Rules) -> range:
+    """The sides of the table: N-S and E-W (or the two players); the four seats in
+    cutthroat."""
+    return range(2 if rules.partnerships else 4)
 
 
 def _first_seat(dealer: int, players: int) -> int:
@@ -215,8 +222,8 @@ def score_hand(
     tricks: Sequence[int],
     rules: Rules = DEFAULT_RULES,
     blind_nil: Iterable[int | str] = (),
-    scores_before: Sequence[int] = (0, 0),
-    bags_before: Sequence[int] = (0, 0),
+    scores_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
 ) -> HandScore:
     """Score one hand from the bids and the tricks each seat won (docs/rules.md, "Scoring a hand").
 
@@ -242,16 +249,16 @@ def _score(
     tricks: tuple[int, ...],
     blind: frozenset[int],
     rules: Rules,
-    scores_before: tuple[int, int],
-    bags_before: tuple[int, int],
+    scores_before: tuple[int, ...],
+    bags_before: tuple[int, ...],
 ) -> HandScore:
     """Score validated input; see :func:`score_hand`."""
     players = rules.players
     nil_made: list[bool | None] = [None] * players
     per_side: list[dict[str, Any]] = []
 
-    for side in (0, 1):
-        members = _members(side, players)
+    for side in _sides(rules):
+        members = _members(side, players, rules.partnerships)
         bidders = [seat for seat in members if bids[seat] > 0]
         nil_bidders = [seat for seat in members if bids[seat] == 0]
 
@@ -322,8 +329,8 @@ def _score(
             }
         )
 
-    def pair(key: str) -> tuple[Any, Any]:
-        return per_side[0][key], per_side[1][key]
+    def pair(key: str) -> tuple[Any, ...]:
+        return tuple(entry[key] for entry in per_side)
 
     return HandScore(
         contracts=pair("contract"),
@@ -577,8 +584,8 @@ def replay_hand(
     plays: Iterable[int | str],
     rules: Rules = DEFAULT_RULES,
     blind_nil: Iterable[int | str] = (),
-    scores_before: Sequence[int] = (0, 0),
-    bags_before: Sequence[int] = (0, 0),
+    scores_before: Sequence[int] | None = None,
+    bags_before: Sequence[int] | None = None,
 ) -> HandResult:
     """Replay a whole hand, checking every play, and score it.
 
@@ -654,35 +661,39 @@ def play_out(
 # --------------------------------------------------------------------------------------
 
 
-def game_result(scores: tuple[int, int], hands_played: int, rules: Rules) -> tuple[int | None, str]:
-    """Whether the game is over after ``hands_played`` hands with these scores.
+def game_result(scores: tuple[int, ...], hands_played: int, rules: Rules) -> tuple[int | None, str]:
+    """Whether the game is over after ``hands_played`` hands with these scores (one per
+    side: two, or four in cutthroat).
 
     Returns (winning side, reason): reason ``"target"`` or ``"loss_threshold"``;
     ``(None, "unfinished")`` once ``max_hands`` hands are played without a result; and
-    ``(None, "")`` while play goes on. A tie at or over the target, or at or below the
-    loss threshold, plays on. Reaching the target beats the threshold.
+    ``(None, "")`` while play goes on. A tie for the highest score at or over the target,
+    or with a side at or below the loss threshold, plays on. Reaching the target beats
+    the threshold.
 
     >>> game_result((510, 480), 12, Rules()), game_result((510, 510), 12, Rules())
     ((0, 'target'), (None, ''))
     >>> game_result((-210, 40), 5, Rules.preset("mercy"))
     (1, 'loss_threshold')
+    >>> game_result((320, 505, 505, 90), 9, Rules.preset("cutthroat-4"))
+    (None, '')
     """
     rules = check_rules(rules)
-    ns, ew = per_side_ints("scores", scores)
-    if ns >= rules.target or ew >= rules.target:
-        if ns != ew:
-            return (0 if ns > ew else 1), "target"
-        # A tie at or over the target: play on until it is broken (or max_hands).
-    elif rules.loss_threshold is not None:
-        ns_out = ns <= rules.loss_threshold
-        ew_out = ew <= rules.loss_threshold
-        if ns_out and ew_out:
-            if ns != ew:
-                return (0 if ns > ew else 1), "loss_threshold"
-        elif ns_out:
-            return 1, "loss_threshold"
-        elif ew_out:
-            return 0, "loss_threshold"
+    scores = per_side_ints("scores", scores, rules.sides)
+    best = max(scores)
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    # the one side with the highest score, if there is one
+    winner = leaders[0] if len(leaders) == 1 else None
+    if best >= rules.target:
+        if winner is not None:
+            return winner, "target"
+        # A tie at the top at or over the target: play on until it is broken (or max_hands).
+    elif (
+        rules.loss_threshold is not None
+        and min(scores) <= rules.loss_threshold
+        and winner is not None
+    ):
+        return winner, "loss_threshold"
     if hands_played >= rules.max_hands:
         return None, "unfinished"
     return None, ""
@@ -694,11 +705,11 @@ class GameReplay:
 
     results: tuple[HandResult, ...]
     """Each hand's result, in order."""
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     """Final scores per side."""
-    bags: tuple[int, int]
+    bags: tuple[int, ...]
     """Bags carried per side at the end."""
-    bag_penalties: tuple[int, int]
+    bag_penalties: tuple[int, ...]
     """Points each side lost to the bag penalty over the game."""
     winner: int | None
     """The winning side, or None for an unfinished game."""
@@ -740,9 +751,9 @@ def replay_game(records: Iterable[Any], rules: Rules = DEFAULT_RULES) -> GameRep
     """
     rules = check_rules(rules)
     players = rules.players
-    scores = (0, 0)
-    bags = (0, 0)
-    penalties = [0, 0]
+    scores: tuple[int, ...] = (0,) * rules.sides
+    bags: tuple[int, ...] = (0,) * rules.sides
+    penalties = [0] * rules.sides
     results: list[HandResult] = []
     winner: int | None = None
     reason = ""
@@ -783,10 +794,10 @@ def replay_game(records: Iterable[Any], rules: Rules = DEFAULT_RULES) -> GameRep
             raise type(error)(f"hand {index + 1}: {error}") from error
 
         results.append(result)
-        scores = (result.scores_after[0], result.scores_after[1])
-        bags = (result.bags_after[0], result.bags_after[1])
-        penalties[0] += result.bag_penalties[0]
-        penalties[1] += result.bag_penalties[1]
+        scores = tuple(result.scores_after)
+        bags = tuple(result.bags_after)
+        for side, lost in enumerate(result.bag_penalties):
+            penalties[side] += lost
         winner, reason = game_result(scores, len(results), rules)
 
     if not results:
@@ -800,7 +811,7 @@ def replay_game(records: Iterable[Any], rules: Rules = DEFAULT_RULES) -> GameRep
         results=tuple(results),
         scores=scores,
         bags=bags,
-        bag_penalties=(penalties[0], penalties[1]),
+        bag_penalties=tuple(penalties),
         winner=winner,
         reason=reason,
         hands_played=len(results),

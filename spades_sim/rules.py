@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from spades_sim._nb.enums import BidRuleId, RuleField
+from spades_sim.cards import seat_name, side_name
 
 
 class FirstLead(StrEnum):
@@ -193,6 +194,12 @@ class Rules:
     """A player who plays to a trick that already holds a spade, and plays a spade (by
     following a spade lead, or trumping under ``must_trump``), must play one higher
     than the trick's highest spade when able. Default false; only with ``must_trump``."""
+    partnerships: bool = True
+    """With four players, N-S and E-W are partnerships; false is cutthroat: every seat is
+    its own side (its own contract, nil, bags, score and game). Default true; false only
+    with four players, and not with anything that needs a partner (``blind_nil_exchange``,
+    ``nil_exchange``, ``bid_rule`` suicide, ``min_side_bid``,
+    ``nil_tricks_count_for_partner``)."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -215,6 +222,7 @@ class Rules:
         "nil-passing": {"nil_exchange": 2},
         "must-trump": {"must_trump": True},
         "must-overtrump": {"must_trump": True, "must_overtrump": True},
+        "cutthroat-4": {"partnerships": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -302,6 +310,7 @@ class Rules:
                 f"bid_rule: {self.bid_rule.value!r} is refused with blind_nil (a bid made "
                 "before looking cannot follow the cards); set blind_nil=false"
             )
+        self._check_cutthroat()
         self._check_minimum_bids()
         if self.nil_exchange and self.players != 4:
             raise ValueError(
@@ -322,6 +331,32 @@ class Rules:
             raise ValueError(
                 "big_bid_multiplier: must stay 2 while big_bid_threshold is None (it would "
                 "change nothing)"
+            )
+
+    def _check_cutthroat(self) -> None:
+        if self.partnerships:
+            return
+        if self.players != 4:
+            raise ValueError(
+                "partnerships: false needs four players (two players always score alone), "
+                f"got players={self.players}"
+            )
+        # every rule below is about a partner, which no cutthroat seat has
+        for name, off in (
+            ("blind_nil_exchange", 0),
+            ("nil_exchange", 0),
+            ("min_side_bid", 0),
+            ("nil_tricks_count_for_partner", False),
+        ):
+            if getattr(self, name) != off:
+                raise ValueError(
+                    f"{name}: must stay {off!r} with partnerships false (there is no partner), "
+                    f"got {getattr(self, name)!r}"
+                )
+        if self.bid_rule is BidRule.SUICIDE:
+            raise ValueError(
+                "bid_rule: 'suicide' needs partnerships (one nil in each partnership); "
+                "partnerships is false"
             )
 
     def _check_minimum_bids(self) -> None:
@@ -363,6 +398,25 @@ class Rules:
             known = ", ".join(cls.PRESETS)
             raise ValueError(f"unknown rules preset {name!r} (known: {known})")
         return cls(**(cls.PRESETS[name] | overrides))
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: 2 (partnerships, or the two players), or 4 in cutthroat
+        (``partnerships`` false), where side s is seat s.
+
+        >>> Rules().sides, Rules.preset("cutthroat-4").sides
+        (2, 4)
+        """
+        return 2 if self.partnerships else 4
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` scores for: ``seat % 2``, or the seat itself in cutthroat."""
+        return seat % 2 if self.partnerships else seat
+
+    def side_name(self, side: int) -> str:
+        """A side's display name: N-S/E-W, the player with two players (P0/P1), or the
+        seat in cutthroat (N, E, S, W)."""
+        return seat_name(side, 4) if not self.partnerships else side_name(side, self.players)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:

@@ -9,6 +9,13 @@ drives the Parquet writer (``nullable`` int8 columns become Arrow booleans with 
 the pandas frames (pandas ``boolean``), and the README's schema table. Bump
 ``SCHEMA_VERSION`` when a column changes meaning or type.
 
+What a side is: with four players in partnerships, N-S (0) and E-W (1); with two
+players, the player; in cutthroat (``Rules.partnerships`` false) every seat is its own
+side, side s = seat s, so the ``side_*``, ``score_*``, ``bags_*`` columns of a seat's
+row are that seat's own, and the games table carries sides 2 and 3 in ``*_2``/``*_3``
+(0 when there are only two sides; ``score_ns``/``score_ew`` are sides 0 and 1, N and E
+in cutthroat).
+
 Widths are chosen so that no rule set :class:`~spades_sim.rules.Rules` accepts can wrap
 a value: a hand's score change reaches about 160,000 (two blind nils at 10,000, a
 Boston bonus of 10,000, 13 bag penalties of 10,000 with ``bag_limit=1``), so scores
@@ -22,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SCHEMA_VERSION = 2  # 2: scores, penalties and bags widened so no rule set can wrap them
+SCHEMA_VERSION = 3  # 3: sides 2 and 3 of cutthroat (game columns *_2, *_3; side = seat)
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     _c("game", "int64", "game index (games mode)", games_only=True),
     _c("hand_no", "int16", "hand number within the game, from 0 (games mode)", games_only=True),
     _c("seat", "int8", "seat: 0 N, 1 E, 2 S, 3 W (two players: 0, 1)"),
-    _c("side", "int8", "partnership: 0 N-S, 1 E-W (two players: the player)"),
+    _c("side", "int8", "partnership: 0 N-S, 1 E-W (two players, cutthroat: the seat)"),
     _c("dealer", "int8", "dealer's seat (two players: who drew first)", "i8"),
     _c("hand", "uint64", "cards held when play began (bit id = suit*13+rank)"),
     _c("spades", "int8", "number of spades held (jokers included)", "i8"),
@@ -98,6 +105,12 @@ GAME_COLUMNS: tuple[Column, ...] = (
     _c("bags_ew", "int32", "final bags of side 1", "game"),
     _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game", "game"),
     _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game", "game"),
+    _c("score_2", "int32", "final score of side 2 (cutthroat: S; 0 with two sides)", "game"),
+    _c("score_3", "int32", "final score of side 3 (cutthroat: W; 0 with two sides)", "game"),
+    _c("bags_2", "int32", "final bags of side 2 (cutthroat; 0 with two sides)", "game"),
+    _c("bags_3", "int32", "final bags of side 3 (cutthroat; 0 with two sides)", "game"),
+    _c("bag_penalty_2", "int32", "points side 2 lost to bags (cutthroat; else 0)", "game"),
+    _c("bag_penalty_3", "int32", "points side 3 lost to bags (cutthroat; else 0)", "game"),
 )
 
 PLAY_COLUMNS: tuple[Column, ...] = (

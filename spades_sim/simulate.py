@@ -31,6 +31,7 @@ from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.sinks import FrameSink, TablesSink, drive
 from spades_sim.run.spec import DEFAULT_BIDDING, DEFAULT_PLAY, PolicyArg, RunSpec, SidePolicies
 from spades_sim.run.threads import kernel_threads
+from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.validate import check_count
 
 __all__ = [
@@ -119,6 +120,8 @@ def simulate_hands(
                 "aggregate to have the rows with their double-dummy columns"
             )
         return _aggregate(spec, n, aggregate, threads, chunk_size)
+    if dd:
+        check_solvable_rules(spec.rules)  # before the hands are played, not after
     if chunk_size is None:
         # One chunk: the frame keeps every row anyway, and a single chunk's columns go
         # into it without being concatenated (``sinks.frame``). ``default_chunk_size`` is

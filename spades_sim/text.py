@@ -294,10 +294,10 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     lines.append("tricks: " + "  ".join(f"{names[s]} {tricks[s]}" for s in range(players)))
     made = col("made")
     nil_made = col("nil_made")
-    for side in range(2):
-        r = [s for s in range(players) if s % 2 == side]
+    for side in range(spec.rules.sides):
+        r = [s for s in range(players) if spec.rules.side_of(s) == side]
         first = rows[r[0]]
-        label = side_name(side, players)
+        label = spec.rules.side_name(side)
         contract = int(h["side_contract"][first])
         outcome = "no contract" if made[r[0]] < 0 else ("made" if made[r[0]] else "set")
         nils = [

@@ -239,14 +239,17 @@ def per_seat_ints(name: str, values: Any, players: int, high: int) -> tuple[int,
     return tuple(out)
 
 
-def per_side_ints(name: str, values: Any) -> tuple[int, int]:
-    """``values`` as a pair of ints, one per side."""
+def per_side_ints(name: str, values: Any, sides: int = 2) -> tuple[int, ...]:
+    """``values`` as ints, one per side (``sides`` of them: 2, or 4 in cutthroat); None is
+    all zeros."""
+    if values is None:
+        return (0,) * sides
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValueError(f"{name}: expected 2 numbers (one per side), got {values!r}")
+        raise ValueError(f"{name}: expected {sides} numbers (one per side), got {values!r}")
     values = list(values)
-    if len(values) != 2 or not all(is_int(value) for value in values):
-        raise ValueError(f"{name}: expected 2 whole numbers (one per side), got {values!r}")
-    return int(values[0]), int(values[1])
+    if len(values) != sides or not all(is_int(value) for value in values):
+        raise ValueError(f"{name}: expected {sides} whole numbers (one per side), got {values!r}")
+    return tuple(int(value) for value in values)
 
 
 def check_bids(bids: Any, players: int) -> tuple[int, ...]:
@@ -282,15 +285,17 @@ def check_blind_nil_seats(
 
 
 def check_blind_nil_deficit(
-    blind: frozenset[int], scores_before: tuple[int, int], rules: Rules
+    blind: frozenset[int], scores_before: tuple[int, ...], rules: Rules
 ) -> None:
-    """Refuse blind nil by a side not behind by ``blind_nil_min_deficit`` points or more."""
+    """Refuse blind nil by a side not behind by ``blind_nil_min_deficit`` points or more
+    (behind the leading other side: in cutthroat the best of the three others)."""
     need = rules.blind_nil_min_deficit
     if need <= 0:
         return
     for seat in sorted(blind):
-        side = seat % 2
-        behind = scores_before[1 - side] - scores_before[side]
+        side = rules.side_of(seat)
+        others = [score for s, score in enumerate(scores_before) if s != side]
+        behind = max(others) - scores_before[side]
         if behind < need:
             standing = (
                 f"is behind by {behind} points"
@@ -301,13 +306,13 @@ def check_blind_nil_deficit(
             )
             raise ValueError(
                 f"blind_nil: seat {seat_name(seat, rules.players)} may not bid blind nil: "
-                f"side {side_name(side, rules.players)} {standing}, it must be behind by "
+                f"side {rules.side_name(side)} {standing}, it must be behind by "
                 f"at least {need} (blind_nil_min_deficit)"
             )
 
 
-def check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, int]:
-    bags = per_side_ints("bags_before", bags_before)
+def check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, ...]:
+    bags = per_side_ints("bags_before", bags_before, rules.sides)
     for side, count in enumerate(bags):
         if count < 0:
             raise ValueError(f"bags_before: side {side} has {count} bags, a negative count")
@@ -331,9 +336,9 @@ def prepare_hand(
     bids: Sequence[int],
     rules: Rules,
     blind_nil: Iterable[int | str],
-    scores_before: Sequence[int],
-    bags_before: Sequence[int],
-) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
+    scores_before: Sequence[int] | None,
+    bags_before: Sequence[int] | None,
+) -> tuple[list[int], int, tuple[int, ...], frozenset[int], tuple[int, ...], tuple[int, ...]]:
     """Validate the input of a hand to play; return it in canonical form."""
     rules = check_rules(rules)
     masks = check_deal(
@@ -351,9 +356,9 @@ def prepare_bids(
     bids: Sequence[int],
     rules: Rules,
     blind_nil: Iterable[int | str],
-    scores_before: Sequence[int],
-    bags_before: Sequence[int],
-) -> tuple[tuple[int, ...], frozenset[int], tuple[int, int], tuple[int, int]]:
+    scores_before: Sequence[int] | None,
+    bags_before: Sequence[int] | None,
+) -> tuple[tuple[int, ...], frozenset[int], tuple[int, ...], tuple[int, ...]]:
     """Validate the bids, blind nil seats, scores and bags of a hand (in that order of
     checks); return (bids, blind nil seats, scores before, bags before).
 
@@ -361,7 +366,7 @@ def prepare_bids(
     frozenset({1})
     """
     bid_list = check_bids(bids, rules.players)
-    scores = per_side_ints("scores_before", scores_before)
+    scores = per_side_ints("scores_before", scores_before, rules.sides)
     bags = check_bags_before(bags_before, rules)
     blind = check_blind_nil_seats(blind_nil, bid_list, rules)
     check_blind_nil_deficit(blind, scores, rules)

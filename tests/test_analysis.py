@@ -322,6 +322,8 @@ def tiny_games() -> tuple[pd.DataFrame, pd.DataFrame]:
         2: ([0, 1], [5, 0]),
     }
     penalty = {(0, 0): {1: 100, 4: 100}, (0, 1): {5: 100}, (2, 1): {0: 100}}
+    # the final scores (the games table's) as the first hand's change, then nothing
+    finals = {(0, 0): 420, (0, 1): 510, (1, 0): 500, (1, 1): 300, (2, 0): 40, (2, 1): -60}
     rows = []
     for game, per_side in bags.items():
         for hand_no in range(len(per_side[0])):
@@ -335,6 +337,7 @@ def tiny_games() -> tuple[pd.DataFrame, pd.DataFrame]:
                         "side": side,
                         "bags_change": per_side[side][hand_no],
                         "bag_penalty": penalty.get((game, side), {}).get(hand_no, 0),
+                        "score_change": finals[(game, side)] if hand_no == 0 else 0,
                     }
                 )
     hands = pd.DataFrame(rows).astype({"seat": "int8", "side": "int8"})

@@ -567,3 +567,127 @@ def test_trump_rule_fields_are_checked() -> None:
         Rules(must_trump=1)
     assert Rules.preset("must-overtrump").to_dict()["must_overtrump"] is True
     assert Rules(**Rules.preset("must-trump").to_dict()) == Rules.preset("must-trump")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_cutthroat_every_seat_scores_alone(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat-4")
+    # Deal A: N wins all 13 tricks. N bid 10: 100 + 3 bags = 103 (and a Boston, worth
+    # the default 0). E's nil made: +100. S bid 2, W bid 3, no tricks: set, -20 and -30.
+    # With partnerships N-S would have made 12 on 13 (121) and E-W 100 - 30 = 70.
+    r = replay(engine, DEAL_A, PLAYS_A, (10, 0, 2, 3), rules)
+    assert r.tricks == (13, 0, 0, 0)
+    assert r.score_change == (103, 100, -20, -30)
+    assert r.contracts == (10, 0, 2, 3) and r.made == (True, None, False, False)
+    assert r.bags_change == (3, 0, 0, 0) and r.boston == (True, False, False, False)
+    assert r.nil_made == (None, True, None, None)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_cutthroat_bags_and_blind_nil_per_player(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat-4")
+    # N bids 4 and takes 5: 40 + 1 bag = 41; its 9 bags carried in reach 10: -100, so
+    # -59, bags back to 0. E's blind nil takes a trick: -200, and the trick is a bag
+    # (+1): -199. S bids 3, takes 4: 31, bags 8 -> 9, no penalty (S's own count).
+    # W bids 2, takes 3: 21, 1 bag.
+    score = engine.score_hand(
+        (4, 0, 3, 2),
+        (5, 1, 4, 3),
+        rules,
+        blind_nil=("E",),
+        scores_before=(10, 20, 30, 40),
+        bags_before=(9, 0, 8, 0),
+    )
+    assert score.score_change == (-59, -199, 31, 21)
+    assert score.scores_after == (-49, -179, 61, 61)
+    assert score.bags_change == (1, 1, 1, 1) and score.bags_after == (0, 1, 9, 1)
+    assert score.bag_penalties == (100, 0, 0, 0)
+    assert score.nil_made == (None, False, None, None)
+    # one score and one bag count per seat
+    with pytest.raises(ValueError, match=r"^scores_before: expected 4 whole numbers"):
+        engine.score_hand((4, 0, 3, 2), (5, 1, 4, 3), rules, scores_before=(0, 0))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_cutthroat_blind_nil_deficit_is_behind_the_leader(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat-4", blind_nil_min_deficit=100)
+    bids, tricks = (4, 0, 3, 2), (5, 0, 4, 4)
+    # E on 0 is 150 behind N, the leader: blind nil allowed (made: +200).
+    ok = engine.score_hand(bids, tricks, rules, blind_nil=("E",), scores_before=(150, 0, 20, 30))
+    assert ok.score_change[1] == 200
+    # 50 behind the leader only: refused, naming the seat's own side.
+    with pytest.raises(ValueError, match=r"side E is behind by 50 points, it must be behind by"):
+        engine.score_hand(bids, tricks, rules, blind_nil=("E",), scores_before=(50, 0, 20, 30))
+
+
+def test_cutthroat_game_ends_with_one_leader() -> None:
+    rules = Rules.preset("cutthroat-4")
+    assert reference.game_result((320, 510, 505, 90), 9, rules) == (1, "target")
+    # a tie for the top at or over the target plays on, whoever else trails
+    assert reference.game_result((320, 505, 505, 90), 9, rules) == (None, "")
+    mercy = Rules.preset("cutthroat-4", loss_threshold=-200)
+    # one seat at the threshold ends the game; the leader among all four wins
+    assert reference.game_result((-210, 40, 90, 60), 5, mercy) == (2, "loss_threshold")
+    assert reference.game_result((-210, 90, 90, 60), 5, mercy) == (None, "")
+
+
+def test_cutthroat_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^partnerships: false needs four players"):
+        Rules(players=2, partnerships=False)
+    for field, value in (
+        ("blind_nil_exchange", 3),
+        ("nil_exchange", 2),
+        ("min_side_bid", 4),
+        ("nil_tricks_count_for_partner", True),
+    ):
+        extra = {"nil_tricks_count_as_bags": False} if field.startswith("nil_tricks") else {}
+        with pytest.raises(ValueError, match=rf"^{field}: must stay .* partnerships false"):
+            Rules(partnerships=False, **{field: value}, **extra)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^bid_rule: 'suicide' needs partnerships"):
+        Rules(partnerships=False, bid_rule="suicide", blind_nil=False)
+    assert Rules.preset("cutthroat-4").sides == 4 and Rules().sides == 2
+
+
+@pytest.mark.parametrize("sides", [2, 4])
+def test_cutthroat_heuristic_overtakes_the_seat_opposite(sides: int) -> None:
+    # N plays last to a heart trick S is winning with the KH, holding AH and 2H. A
+    # partner lets S's trick stand (2H); in cutthroat S is an opponent: N takes it (AH).
+    from spades_sim._nb.enums import HEURISTIC_DEFAULTS, N_INFO, InfoSlot
+    from spades_sim._nb.heuristic import heuristic_play_nb
+
+    rules = Rules.preset("standard" if sides == 2 else "cutthroat-4").lower()
+    ah, kh, two_h = parse_card("AH"), parse_card("KH"), parse_card("2H")
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players], info[InfoSlot.sides] = 4, sides
+    info[InfoSlot.leader], info[InfoSlot.n_in_trick] = 1, 3
+    info[InfoSlot.led_suit], info[InfoSlot.winning_seat], info[InfoSlot.winning_card] = 2, 2, kh
+    trick = (parse_card("5H"), kh, parse_card("3H"))
+    info[InfoSlot.trick_cards : InfoSlot.trick_cards + 3] = trick
+    info[InfoSlot.played] = sum(1 << c for c in trick)
+    info[InfoSlot.bids : InfoSlot.bids + 4] = 3
+    hand = np.uint64((1 << ah) | (1 << two_h) | (1 << parse_card("9C")))
+    legal = np.uint64((1 << ah) | (1 << two_h))
+    card = heuristic_play_nb(hand, legal, np.int64(0), info, rules, HEURISTIC_DEFAULTS)
+    assert card == (two_h if sides == 2 else ah)
+
+
+@pytest.mark.parametrize("sides", [2, 4])
+def test_cutthroat_heuristic_attacks_the_nil_opposite(sides: int) -> None:
+    # N leads; S bid nil and has taken nothing. A partner covers it (leads high); in
+    # cutthroat S is an opponent whose nil N sets: it leads low in a suit S holds (2H).
+    from spades_sim._nb.enums import HEURISTIC_DEFAULTS, N_INFO, InfoSlot
+    from spades_sim._nb.heuristic import heuristic_play_nb
+
+    rules = Rules.preset("standard" if sides == 2 else "cutthroat-4").lower()
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players], info[InfoSlot.sides], info[InfoSlot.leader] = 4, sides, 0
+    info[InfoSlot.led_suit] = info[InfoSlot.winning_seat] = info[InfoSlot.winning_card] = -1
+    info[InfoSlot.bids : InfoSlot.bids + 4] = (3, 4, 0, 3)
+    info[InfoSlot.nil + 2] = 1
+    cards = [parse_card(c) for c in ("AH", "2H", "KC")]
+    hand = np.uint64(sum(1 << c for c in cards))
+    card = heuristic_play_nb(hand, hand, np.int64(0), info, rules, HEURISTIC_DEFAULTS)
+    if sides == 4:
+        assert card == parse_card("2H")
+    else:
+        assert card in (parse_card("AH"), parse_card("KC"))

@@ -268,10 +268,11 @@ def check_games(hands: pd.DataFrame, games: pd.DataFrame, rules: Rules) -> None:
     side_cols = ["score_change", "bags_change", "bag_penalty", "score_before", "score_after",
                  "bags_before", "bags_after", "side_contract", "side_tricks"]  # fmt: skip
     by_seat = [hands[hands.seat == s].reset_index(drop=True) for s in range(players)]
-    if players == 4:
+    if players == 4 and rules.partnerships:
         for a, b in ((0, 2), (1, 3)):
             pd.testing.assert_frame_equal(by_seat[a][side_cols], by_seat[b][side_cols])
-    side = {s: by_seat[s] for s in (0, 1)}  # one row per side per hand
+    # one row per side per hand: seats 0 and 1, or every seat in cutthroat (side = seat)
+    side = {s: by_seat[s] for s in range(rules.sides)}
     for s, rows in side.items():
         ints = rows[["score_before", "score_change", "score_after"]].to_numpy(np.int64)
         assert (ints[:, 0] + ints[:, 1] == ints[:, 2]).all()
@@ -291,19 +292,18 @@ def check_games(hands: pd.DataFrame, games: pd.DataFrame, rules: Rules) -> None:
             assert (b[np.r_[True, ~same_game]] == 0).all(), f"side {s}: {before} of hand 0"
 
     # Per game: hands numbered 0..n-1, dealer rotating, totals equal the game row.
-    ns, ew = side[0], side[1]
+    ns = side[0]
     grouped = ns.groupby("game", sort=True)
     per_game = pd.DataFrame({
         "hands": grouped.size(),
         "first_hand": grouped.hand_no.min(),
         "last_hand": grouped.hand_no.max(),
-        "score_ns": grouped.score_after.last(),
-        "score_ew": ew.groupby("game", sort=True).score_after.last(),
-        "bags_ns": grouped.bags_after.last(),
-        "bags_ew": ew.groupby("game", sort=True).bags_after.last(),
-        "bag_penalty_ns": grouped.bag_penalty.sum(),
-        "bag_penalty_ew": ew.groupby("game", sort=True).bag_penalty.sum(),
     })  # fmt: skip
+    for s, suffix in zip(range(rules.sides), ("ns", "ew", "2", "3"), strict=False):
+        by_game = side[s].groupby("game", sort=True)
+        per_game[f"score_{suffix}"] = by_game.score_after.last()
+        per_game[f"bags_{suffix}"] = by_game.bags_after.last()
+        per_game[f"bag_penalty_{suffix}"] = by_game.bag_penalty.sum()
     games = games.set_index("game").sort_index()
     assert (per_game.index == games.index).all() and len(games) > 0
     assert (per_game.first_hand == 0).all() and (per_game.last_hand == per_game.hands - 1).all()
@@ -314,11 +314,11 @@ def check_games(hands: pd.DataFrame, games: pd.DataFrame, rules: Rules) -> None:
 
     # The game ends exactly when the rules say: never before its last hand, and then with
     # the winner and reason the reference engine gives.
-    scores = np.stack([ns.score_after.to_numpy(), ew.score_after.to_numpy()], axis=1)
+    scores = np.stack([side[s].score_after.to_numpy() for s in side], axis=1)
     last = np.r_[ns.game.to_numpy()[1:] != ns.game.to_numpy()[:-1], True]
     for i in range(len(ns)):
         winner, reason = game_result(
-            (int(scores[i, 0]), int(scores[i, 1])), int(ns.hand_no.iat[i]) + 1, rules
+            tuple(int(x) for x in scores[i]), int(ns.hand_no.iat[i]) + 1, rules
         )
         if not last[i]:
             assert reason == "", f"game {ns.game.iat[i]} should have ended at {i}"
@@ -331,7 +331,7 @@ def check_games(hands: pd.DataFrame, games: pd.DataFrame, rules: Rules) -> None:
             assert top >= rules.target and scores[i, int(row.winner)] == top
         elif reason == "loss_threshold":
             assert rules.loss_threshold is not None
-            assert scores[i, 1 - int(row.winner)] <= rules.loss_threshold
+            assert min(scores[i]) <= rules.loss_threshold
         else:
             assert int(row.hands) == rules.max_hands
 
@@ -342,7 +342,8 @@ def run_games(tmp_path: Path, rules: Rules, n: int, seed: int, **kwargs: Any) ->
     summary = run_dataset(spec, n, out, chunk_size=max(1, n // 3), overwrite=True)
     games = load_games(out)
     assert summary.games == n == len(games)
-    assert summary.wins_ns + summary.wins_ew + summary.unfinished == n
+    wins = summary.wins_ns + summary.wins_ew + summary.wins_2 + summary.wins_3
+    assert wins + summary.unfinished == n
     check_games(load(out), games, rules)
 
 

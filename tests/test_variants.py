@@ -33,7 +33,7 @@ BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
 VARIANTS = (
     "ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing", "must-trump",
-    "must-overtrump", "jokers-deuces",
+    "must-overtrump", "jokers-deuces", "cutthroat-4",
 )  # fmt: skip
 """The presets of the table variants (their rules: docs/rules.md)."""
 
@@ -397,3 +397,67 @@ def test_suicide_first_partner_number_goes_to_the_nearer_of_nil_and_four() -> No
     # after the partner's number the bid is nil; after its nil, 4 or more
     assert [allowed(b, 5) for b in (0, 2, 7)] == [0, 0, 0]
     assert [allowed(b, 0) for b in (0, 2, 7)] == [4, 4, 7]
+
+
+def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
+    # four lone sides in the side and game tables: each seat's bags, penalties and wins
+    from spades_sim.analysis import bag_accumulation
+
+    rules = Rules.preset("cutthroat-4", target=250, bag_limit=5)
+    pair = simulate_games(60, seed=3, rules=rules)
+    agg = simulate_games(60, seed=3, rules=rules, aggregate=("tricks",))
+    hands, games = pair
+    assert set(hands["side"]) == {0, 1, 2, 3} and (hands["side"] == hands["seat"]).all()
+    assert set(games["winner"]) <= {-1, 0, 1, 2, 3} and len(set(games["winner"]) - {-1}) > 1
+    # the games table's final scores are the sum of each seat's own hands
+    finals = hands.groupby(["game", "seat"]).score_change.sum().unstack()
+    for seat, column in enumerate(("score_ns", "score_ew", "score_2", "score_3")):
+        assert (finals[seat].to_numpy() == games[column].to_numpy()).all()
+    for keys in ([], ["tricks"], ["side", "outcome"]):
+        assert_same_analyses(pair, agg, keys)
+    for keys in ([], ["side"], ["outcome"]):
+        expected = bag_accumulation(pair, keys, per="game")
+        pd.testing.assert_frame_equal(bag_accumulation(agg, keys, per="game"), expected)
+
+
+def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
+    rules = Rules.preset("cutthroat-4")
+    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead")):
+        with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
+            simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        simulate_hands(10, seed=1, rules=rules, dd=True)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1, defense="dd")
+    from spades_sim.analysis import duplicate
+
+    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
+        duplicate("heuristic", "random", 10, seed=1, rules=rules)
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat-4",
+                                      "--dd", "--quiet", "--out", str(tmp_path / "x")])  # fmt: skip
+    assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output
+
+
+def test_cutthroat_nil_odds_scores_the_seat_alone() -> None:
+    # a seat's nil is its own score: no partner's contract beside it
+    rules = Rules.preset("cutthroat-4")
+    odds = nil_odds("5.T52.8643.97532", rules=rules, n=400, seed=2)
+    assert 0.0 < odds.probability < 1.0 and odds.n == 400
+    with pytest.raises(ValueError, match=r"^partner: cutthroat \(partnerships=false\) has no"):
+        nil_odds("5.T52.8643.97532", rules=rules, n=10, partner="AKQ.AKQ.AKQ.AKQJ")
+
+
+@nb.bidder
+def side_and_table(ctx):  # type: ignore[no-untyped-def]
+    # 1 + the side; 6 more when the context shows four scores and no partner's bid
+    lone = ctx.scores.shape[0] == 4 and ctx.partner_bid == -1
+    return 1 + ctx.side + (6 if lone else 0)
+
+
+@pytest.mark.slow  # compiles a kernel for the user bidder
+def test_cutthroat_user_bidders_see_their_own_side() -> None:
+    df = simulate_hands(200, seed=4, rules=Rules.preset("cutthroat-4"), bidding=side_and_table)
+    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
+    # partnerships: two sides, two scores; the partner has bid for seats 2 and 3
+    df = simulate_hands(200, seed=4, bidding=side_and_table, play="random")
+    assert (df.bid.astype(int) == 1 + df.seat.astype(int) % 2).all()

@@ -52,6 +52,7 @@ from spades_sim._nb.loop import (
     hands_random_lockstep_nb,
     hands_random_lockstep_two_nb,
 )
+from spades_sim._nb.score import n_sides_nb, side_of_nb
 
 K_SEAT, K_SIDE, K_HAND_NO = -1, -2, -3  # key codes besides the int8 output rows
 
@@ -63,7 +64,7 @@ CONTRACT_CELL0 = 14
 D_COUNT, D_BAGS, D_BAGS_SQ, D_PENALTIES, D_POINTS, D_POINTS_SQ, D_SCORE, D_SCORE_SQ = range(8)
 N_SIDE_STATS = 8
 
-GAME_CELLS = 6  # side * 3 + outcome (0 won, 1 lost, 2 unfinished)
+GAME_CELLS = 12  # side * 3 + outcome (0 won, 1 lost, 2 unfinished); 4 sides in cutthroat
 (
     A_COUNT, A_BAGS, A_BAGS_SQ, A_PENALIZED, A_PENALTIES, A_PENALTIES_SQ, A_POINTS, A_POINTS_SQ,
     A_FIRST, A_FIRST_SQ, A_PAIRS, A_GAPS, A_GAPS_SQ, A_DECIDED, A_HANDS, A_HANDS_SQ,
@@ -78,7 +79,7 @@ ONE_BLOCK = np.int64(1)  # typed, not literals: one compiled copy of each row ke
 
 
 @njit(inline="always", cache=True)
-def group_nb(codes, widths, out_i8, row, seat, hand_no):
+def group_nb(codes, widths, out_i8, row, seat, hand_no, sides):
     """The row's group number over the keys, or -1 if a value is out of range."""
     g = np.int64(0)
     for j in range(codes.shape[0]):
@@ -88,7 +89,7 @@ def group_nb(codes, widths, out_i8, row, seat, hand_no):
         elif code == K_SEAT:
             v = np.int64(seat)
         elif code == K_SIDE:
-            v = np.int64(seat & 1)
+            v = np.int64(side_of_nb(sides, seat))
         else:
             v = np.int64(hand_no)
         w = widths[j]
@@ -104,10 +105,11 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
     number of rows left out (a key out of range). ``keys``: seat codes, seat widths,
     side codes, side widths."""
     seat_codes, seat_widths, side_codes, side_widths = keys
+    sides = n_sides_nb(rules)
     bad = 0
     for seat in range(rules[RuleField.players]):
         r = row0 + seat
-        g = group_nb(seat_codes, seat_widths, out_i8, r, seat, hand_no)
+        g = group_nb(seat_codes, seat_widths, out_i8, r, seat, hand_no, sides)
         kind = np.int64(out_i8[OutI8.nil_kind, r])
         bid = np.int64(out_i8[OutI8.bid, r])
         cell = kind - 1 if kind > 0 else 2 + bid
@@ -121,9 +123,9 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
                 seat_t[c, S_NIL_MADE] += 1
             seat_t[c, S_TRICKS] += tricks
             seat_t[c, S_TRICKS_SQ] += tricks * tricks
-        if seat >= 2:
-            continue
-        g = group_nb(side_codes, side_widths, out_i8, r, seat, hand_no)
+        if seat >= sides:
+            continue  # a partner's row repeats its side's figures
+        g = group_nb(side_codes, side_widths, out_i8, r, seat, hand_no, sides)
         contract = np.int64(out_i8[OutI8.side_contract, r])
         won = np.int64(out_i8[OutI8.side_tricks, r])
         cell = won if contract == 0 else CONTRACT_CELL0 + won - contract + 26
@@ -156,11 +158,14 @@ def add_game_nb(rules, out_i8, out_i32, summary, row0, keys, seat_t, side_t, gam
     for h in range(hands):
         bad += add_hand_nb(rules, out_i8, out_i32, row0 + h * players, h, keys, seat_t, side_t)
     winner = np.int64(summary[GameOut.winner])
-    finals = (
-        np.int64(summary[GameOut.score_ns]) + np.int64(summary[GameOut.bag_penalty_ns]),
-        np.int64(summary[GameOut.score_ew]) + np.int64(summary[GameOut.bag_penalty_ew]),
-    )  # the final scores with every point lost to bags given back
-    for side in range(2):
+    sides = n_sides_nb(rules)
+    # the final scores with every point lost to bags given back
+    finals = np.empty(4, dtype=np.int64)
+    finals[0] = np.int64(summary[GameOut.score_ns]) + np.int64(summary[GameOut.bag_penalty_ns])
+    finals[1] = np.int64(summary[GameOut.score_ew]) + np.int64(summary[GameOut.bag_penalty_ew])
+    finals[2] = np.int64(summary[GameOut.score_2]) + np.int64(summary[GameOut.bag_penalty_2])
+    finals[3] = np.int64(summary[GameOut.score_3]) + np.int64(summary[GameOut.bag_penalty_3])
+    for side in range(sides):
         bags = np.int64(0)
         points = np.int64(0)
         penalties = np.int64(0)
@@ -199,11 +204,9 @@ def add_game_nb(rules, out_i8, out_i32, summary, row0, keys, seat_t, side_t, gam
         game_t[c, A_PAIRS] += pairs
         game_t[c, A_GAPS] += gaps
         game_t[c, A_GAPS_SQ] += gaps_sq
-        if outcome == 1:
-            loser = finals[1] if winner == 0 else finals[0]
-            ahead = finals[0] if winner == 0 else finals[1]
-            if loser > ahead:
-                game_t[c, A_DECIDED] += 1
+        # a losing side that would have beaten the winner but for the bags
+        if outcome == 1 and finals[side] > finals[winner]:
+            game_t[c, A_DECIDED] += 1
         game_t[c, A_HANDS] += hands
         game_t[c, A_HANDS_SQ] += hands * hands
     return bad

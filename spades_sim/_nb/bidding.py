@@ -41,6 +41,7 @@ from spades_sim._nb.rng import (
     mix64_nb,
     unit_nb,
 )
+from spades_sim._nb.score import best_other_nb, partner_bid_nb, side_of_nb
 
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
 
@@ -340,7 +341,7 @@ def nil_allowed_nb(seat, info, params, threshold, risk):
     """``nil_ok_nb`` for a seat at the table (for the non-inlined bidders)."""
     p = seat ^ 2
     return nil_ok_nb(
-        risk, threshold, info[InfoSlot.players] == 4, info[InfoSlot.bids + p],
+        risk, threshold, info[InfoSlot.players] == 4, partner_bid_nb(info, seat),
         info[InfoSlot.nil + p], params[BidParam.nil_partner_min],
     )  # fmt: skip
 
@@ -372,7 +373,8 @@ def counting_bid_nb(hand, seat, info, params, policy):
     the policy's own parameters are the three slots after ``BidParam``'s)."""
     p = seat ^ 2
     return counting_bid_core_nb(
-        hand, info[InfoSlot.players] == 4, policy, info[InfoSlot.bids + p], info[InfoSlot.nil + p],
+        hand, info[InfoSlot.players] == 4, policy, partner_bid_nb(info, seat),
+        info[InfoSlot.nil + p],
         params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
         params[BidParam.round_up], params[OWN_SLOT], params[OWN_SLOT + 1], params[OWN_SLOT + 2],
     )  # fmt: skip
@@ -389,7 +391,9 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
     (``partner_aware_core_nb``, after reading the table from ``info``)."""
     players = info[InfoSlot.players]
     four = players == 4
-    side = seat & 1 if four else seat
+    # cutthroat: four players' hands and tricks, no partner, every other seat an opponent
+    partnered = four and info[InfoSlot.sides] != 4
+    side = side_of_nb(info[InfoSlot.sides], seat)
     # the table: bids so far against 13 tricks, nils by partner or opponents
     known = 0
     unbid = 0
@@ -402,7 +406,7 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
         if b < 0:
             unbid += 1
         elif info[InfoSlot.nil + s] != 0:
-            if four and s == (seat ^ 2):
+            if partnered and s == (seat ^ 2):
                 partner_nil = True
             else:
                 opp_nil = True
@@ -410,9 +414,9 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
             known += b
     p = seat ^ 2
     return partner_aware_core_nb(
-        hand, four, known, unbid, partner_nil, opp_nil, info[InfoSlot.bids + p] if four else -1,
-        info[InfoSlot.nil + p] if four else 0, info[InfoSlot.bags + side],
-        info[InfoSlot.scores + side], info[InfoSlot.scores + 1 - side],
+        hand, four, known, unbid, partner_nil, opp_nil,
+        info[InfoSlot.bids + p] if partnered else -1, info[InfoSlot.nil + p] if partnered else 0,
+        info[InfoSlot.bags + side], info[InfoSlot.scores + side], best_other_nb(info, side),
         rules[RuleField.bag_penalty] > 0, rules[RuleField.bag_limit], rules[RuleField.target],
         params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
         params[BidParam.round_up], params[PartnerParam.overbid_cut],
@@ -489,12 +493,14 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
     ``random`` with probability ``blind_nil_rate``; the other bidders by score deficit,
     how close the opponents are to the target, bags and the partner's position
     (``blind_nil_core_nb``)."""
-    four = info[InfoSlot.players] == 4
-    side = seat & 1
+    # no partner to consider with two players or in cutthroat; "theirs" is the leading
+    # other side (in cutthroat the best of the three opponents)
+    partnered = info[InfoSlot.players] == 4 and info[InfoSlot.sides] != 4
+    side = side_of_nb(info[InfoSlot.sides], seat)
     p = seat ^ 2
-    theirs = info[InfoSlot.scores + 1 - side]
+    theirs = best_other_nb(info, side)
     wanted = blind_nil_core_nb(
-        four, theirs - info[InfoSlot.scores + side], rules[RuleField.target] - theirs,
+        partnered, theirs - info[InfoSlot.scores + side], rules[RuleField.target] - theirs,
         info[InfoSlot.bags + side], info[InfoSlot.bids + p], info[InfoSlot.nil + p],
         params[BidParam.blind_nil_deficit], params[BidParam.blind_nil_opp_within],
         params[BidParam.blind_nil_max_bags], params[BidParam.blind_nil_partner_min],

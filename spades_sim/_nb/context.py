@@ -34,6 +34,7 @@ from spades_sim._nb.enums import COUNT_DEFAULTS, HEURISTIC_DEFAULTS, BidPolicy, 
 from spades_sim._nb.heuristic import heuristic_play_nb as heuristic_cards_nb
 from spades_sim._nb.policies import borrow_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb, mix64_nb, unit_nb
+from spades_sim._nb.score import partner_bid_nb, side_of_nb
 
 # ``Rules`` field names where the rule array stores the rule itself; the two choices
 # keep the name of their encoding (0/1).
@@ -45,8 +46,8 @@ RULE_NAMES = tuple(
     for name in RuleField._fields
 )
 RulesView = namedtuple("RulesView", RULE_NAMES)
-if len(RULE_NAMES) != 27:  # pragma: no cover - a new rule field must be added below
-    raise ImportError("rules_view_nb lists 27 rule fields; RuleField has another count")
+if len(RULE_NAMES) != 28:  # pragma: no cover - a new rule field must be added below
+    raise ImportError("rules_view_nb lists 28 rule fields; RuleField has another count")
 
 BID_FIELDS = (
     "hand", "seat", "side", "players", "dealer", "first_to_act", "bids", "nils",
@@ -71,13 +72,19 @@ PlayContext = namedtuple("PlayContext", PLAY_FIELDS)
 
 
 @njit(inline="always", cache=True)
+def sides_nb(info):
+    """How many entries the ``scores`` and ``bags`` views have: 4 in cutthroat, else 2."""
+    return 4 if info[InfoSlot.sides] == 4 else 2
+
+
+@njit(inline="always", cache=True)
 def rules_view_nb(rules):
     """The rule array as :data:`RulesView` (one field per ``RuleField``, in order)."""
     return RulesView(
         rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7],
         rules[8], rules[9], rules[10], rules[11], rules[12], rules[13], rules[14], rules[15],
         rules[16], rules[17], rules[18], rules[19], rules[20], rules[21], rules[22], rules[23],
-        rules[24], rules[25], rules[26],
+        rules[24], rules[25], rules[26], rules[27],
     )  # fmt: skip
 
 
@@ -87,13 +94,15 @@ def bid_context_nb(hand, seat, info, rules, params, rand):
     bids the bid rule allows it (``bidding.bid_range_nb``) as ``nil_allowed`` and the
     numbers ``min_bid`` .. ``max_bid`` (none when ``min_bid > max_bid``)."""
     table = borrow_nb(info)
-    partner_bid = info[InfoSlot.bids + (seat ^ 2)]
+    partner_bid = partner_bid_nb(info, seat)
     nil_ok, lo, hi = bid_range_nb(rules, hand, partner_bid)
+    n = sides_nb(info)
     return BidContext(
-        hand, seat, seat & 1, info[InfoSlot.players], info[InfoSlot.dealer],
+        hand, seat, side_of_nb(info[InfoSlot.sides], seat), info[InfoSlot.players],
+        info[InfoSlot.dealer],
         info[InfoSlot.first_to_act], table[InfoSlot.bids : InfoSlot.bids + 4],
         table[InfoSlot.nil : InfoSlot.nil + 4], partner_bid, nil_ok, lo, hi,
-        table[InfoSlot.scores : InfoSlot.scores + 2], table[InfoSlot.bags : InfoSlot.bags + 2],
+        table[InfoSlot.scores : InfoSlot.scores + n], table[InfoSlot.bags : InfoSlot.bags + n],
         rules_view_nb(rules), params, rand, table, borrow_nb(rules),
     )  # fmt: skip
 
@@ -102,11 +111,13 @@ def bid_context_nb(hand, seat, info, rules, params, rand):
 def blind_nil_context_nb(seat, info, rules, params, rand):
     """The :data:`BlindNilContext` of a blind nil decision: the table, not the hand."""
     table = borrow_nb(info)
+    n = sides_nb(info)
     return BlindNilContext(
-        seat, seat & 1, info[InfoSlot.players], info[InfoSlot.dealer],
-        info[InfoSlot.first_to_act], table[InfoSlot.bids : InfoSlot.bids + 4],
-        table[InfoSlot.nil : InfoSlot.nil + 4], info[InfoSlot.bids + (seat ^ 2)],
-        table[InfoSlot.scores : InfoSlot.scores + 2], table[InfoSlot.bags : InfoSlot.bags + 2],
+        seat, side_of_nb(info[InfoSlot.sides], seat), info[InfoSlot.players],
+        info[InfoSlot.dealer], info[InfoSlot.first_to_act],
+        table[InfoSlot.bids : InfoSlot.bids + 4], table[InfoSlot.nil : InfoSlot.nil + 4],
+        partner_bid_nb(info, seat), table[InfoSlot.scores : InfoSlot.scores + n],
+        table[InfoSlot.bags : InfoSlot.bags + n],
         rules_view_nb(rules), params, rand, table, borrow_nb(rules),
     )  # fmt: skip
 
@@ -115,16 +126,18 @@ def blind_nil_context_nb(seat, info, rules, params, rand):
 def play_context_nb(hand, legal, seat, info, rules, params, rand):
     """The :data:`PlayContext` of a play."""
     table = borrow_nb(info)
+    n = sides_nb(info)
     return PlayContext(
-        hand, legal, seat, seat & 1, info[InfoSlot.players], info[InfoSlot.trick],
+        hand, legal, seat, side_of_nb(info[InfoSlot.sides], seat), info[InfoSlot.players],
+        info[InfoSlot.trick],
         info[InfoSlot.leader], info[InfoSlot.n_in_trick],
         table[InfoSlot.trick_cards : InfoSlot.trick_cards + 4], info[InfoSlot.led_suit],
         info[InfoSlot.winning_card], info[InfoSlot.winning_seat],
         np.uint64(info[InfoSlot.played]), info[InfoSlot.broken] != 0,
         table[InfoSlot.tricks_won : InfoSlot.tricks_won + 4],
         table[InfoSlot.bids : InfoSlot.bids + 4], table[InfoSlot.nil : InfoSlot.nil + 4],
-        table[InfoSlot.voids : InfoSlot.voids + 4], table[InfoSlot.scores : InfoSlot.scores + 2],
-        table[InfoSlot.bags : InfoSlot.bags + 2], rules_view_nb(rules), params, rand, table,
+        table[InfoSlot.voids : InfoSlot.voids + 4], table[InfoSlot.scores : InfoSlot.scores + n],
+        table[InfoSlot.bags : InfoSlot.bags + n], rules_view_nb(rules), params, rand, table,
         borrow_nb(rules),
     )  # fmt: skip
 

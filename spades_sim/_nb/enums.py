@@ -87,6 +87,7 @@ class RuleFieldT(NamedTuple):
     nil_exchange: int
     must_trump: int
     must_overtrump: int
+    partnerships: int
 
 
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
@@ -104,7 +105,8 @@ BidError = _positions(
 
 # --- The table state a policy may read (``info``, int64) ------------------------------
 # Only public information: no other seat's cards ever enter this array. Per-seat slots
-# have four entries (two used with two players); per-side slots two.
+# have four entries (two used with two players); per-side slots four (two used with
+# partnerships or two players; in cutthroat every seat is a side, side s = seat s).
 
 
 class InfoSlotT(NamedTuple):
@@ -122,11 +124,12 @@ class InfoSlotT(NamedTuple):
     bids: int = 14  # 4 slots: bid per seat, -1 not yet bid (0 is nil or blind nil)
     nil: int = 18  # 4 slots: 0 no nil, 1 nil, 2 blind nil
     tricks_won: int = 22  # 4 slots
-    scores: int = 26  # 2 slots, per side, before this hand
-    bags: int = 28  # 2 slots, per side, before this hand
-    voids: int = 30  # 4 slots: bit s set when the seat has shown out of suit s (spades
+    scores: int = 26  # 4 slots, per side, before this hand (2 used unless cutthroat)
+    bags: int = 30  # 4 slots, per side, before this hand (2 used unless cutthroat)
+    voids: int = 34  # 4 slots: bit s set when the seat has shown out of suit s (spades
     # too for a discard under must_trump)
-    first_to_act: int = 34  # first bidder and first leader of the hand (before the 2C rule)
+    first_to_act: int = 38  # first bidder and first leader of the hand (before the 2C rule)
+    sides: int = 39  # 2, or 4 in cutthroat (``partnerships`` false): side of seat s is s
 
 
 InfoSlot = InfoSlotT()

@@ -33,6 +33,7 @@ from spades_sim._nb.bitboard import (
     suit_of_nb,
 )
 from spades_sim._nb.enums import HeuristicFlag, HeuristicParam, InfoSlot, RuleField
+from spades_sim._nb.score import side_of_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -171,12 +172,14 @@ def attack_nb(legal, n_in, last, led, win_card, nil_played, nil_wins, nil_voids)
 
 @njit(cache=True, forceinline=True)
 def heuristic_core_nb(
-    hand, legal, seat, players, n_in, leader, led, win_card, win_seat, unseen, alive, voids,
-    need, opp_need, remaining, flags, set_push,
+    hand, legal, seat, players, partnered, n_in, leader, led, win_card, win_seat, unseen,
+    alive, voids, need, opp_need, remaining, flags, set_push,
 ):  # fmt: skip
     """The heuristic on scalars (see ``heuristic_play_nb``): ``alive`` has bit s set when
     seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
-    on/off parameters (bit k: slot k + 1)."""
+    on/off parameters (bit k: slot k + 1). ``partnered`` false with four players is
+    cutthroat: no partner to cover or to leave a trick to, the three others opponents
+    (the first live nil among them attacked, their voids pooled)."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     last = n_in == players - 1
@@ -186,14 +189,18 @@ def heuristic_core_nb(
     partner = seat ^ 2
     opp_a = seat ^ 1
     opp_b = seat ^ 3 if four else opp_a
+    # cutthroat: the partner seat is a third opponent
+    opp_c = partner if four and not partnered else opp_a
     card = -1
-    if four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
+    if partnered and four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
         card = cover_nb(
             legal, n_in, led, win_card, (partner - leader + players) % players < n_in,
             win_seat == partner, (voids >> (4 * partner)) & 15,
         )  # fmt: skip
-    elif flags & HeuristicFlag.attack_nil and (alive >> opp_a | alive >> opp_b) & 1:
-        target = opp_a if (alive >> opp_a) & 1 else opp_b
+    elif (
+        flags & HeuristicFlag.attack_nil and (alive >> opp_a | alive >> opp_b | alive >> opp_c) & 1
+    ):
+        target = opp_a if (alive >> opp_a) & 1 else (opp_b if (alive >> opp_b) & 1 else opp_c)
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
             win_seat == target, (voids >> (4 * target)) & 15,
@@ -208,7 +215,7 @@ def heuristic_core_nb(
     ):
         return duck_nb(legal, n_in, last, led, win_card)
     if n_in == 0:
-        opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 15
+        opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b)) | (voids >> (4 * opp_c))) & 15
         return lead_nb(
             legal,
             unseen,
@@ -217,7 +224,8 @@ def heuristic_core_nb(
             flags & HeuristicFlag.draw_trumps,
         )
     return follow_nb(
-        legal, four and n_in == 1, last, led, win_card, four and win_seat == partner, unseen,
+        legal, four and n_in == 1, last, led, win_card, partnered and four and win_seat == partner,
+        unseen,
         flags & HeuristicFlag.cash_masters, flags & HeuristicFlag.second_hand_trump,
     )  # fmt: skip
 
@@ -229,7 +237,11 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     Reads the table state into scalars and hands them to ``heuristic_core_nb``: keeping
     the arrays out of the branchy part lets Numba drop their reference counting."""
     players = info[InfoSlot.players]
+    sides = info[InfoSlot.sides]
+    mine = side_of_nb(sides, seat)
     for_partner = rules[RuleField.nil_tricks_for_partner] != 0
+    # cutthroat: the most tricks any one opponent still needs (each is set on its own)
+    most_needed = -99
     alive = 0
     voids = 0
     need = 0
@@ -243,20 +255,25 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
         voids |= info[InfoSlot.voids + s] << (4 * s)
         bid = 0 if nil else info[InfoSlot.bids + s]
         counted = won if (for_partner or not nil) else 0
-        if (s & 1) == (seat & 1):
+        if side_of_nb(sides, s) == mine:
             contract += bid
             need += bid - counted
         else:
             opp_contract += bid
             opp_need += bid - counted
+            if bid > 0 and bid - counted > most_needed:
+                most_needed = bid - counted
     flags = 0
     for k in range(1, 8):
         flags |= np.int64(params[k] > 0) << (k - 1)
     deck = deck_mask_nb(rules[RuleField.jokers])
+    opp_need = opp_need if opp_contract > 0 else -99
+    if sides == 4:
+        opp_need = most_needed
     return heuristic_core_nb(
-        hand, legal, seat, players, info[InfoSlot.n_in_trick], info[InfoSlot.leader],
-        info[InfoSlot.led_suit], info[InfoSlot.winning_card], info[InfoSlot.winning_seat],
-        deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive, voids,
-        need if contract > 0 else -99, opp_need if opp_contract > 0 else -99,
+        hand, legal, seat, players, sides != 4, info[InfoSlot.n_in_trick],
+        info[InfoSlot.leader], info[InfoSlot.led_suit], info[InfoSlot.winning_card],
+        info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
+        voids, need if contract > 0 else -99, opp_need,
         13 - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
     )  # fmt: skip

@@ -31,8 +31,8 @@ from spades_sim._nb.rows import (
 )
 from spades_sim._nb.score import side_score_nb
 
-if N_RULE_FIELDS != 27:  # pragma: no cover - a new rule field must be added below
-    raise ImportError("rule_values_nb lists 27 rule fields; RuleField has another count")
+if N_RULE_FIELDS != 28:  # pragma: no cover - a new rule field must be added below
+    raise ImportError("rule_values_nb lists 28 rule fields; RuleField has another count")
 
 
 @njit(inline="always", cache=True)
@@ -42,7 +42,7 @@ def rule_values_nb(rules):
         rules[0], rules[1], rules[2], rules[3], rules[4], rules[5], rules[6], rules[7],
         rules[8], rules[9], rules[10], rules[11], rules[12], rules[13], rules[14], rules[15],
         rules[16], rules[17], rules[18], rules[19], rules[20], rules[21], rules[22], rules[23],
-        rules[24], rules[25], rules[26],
+        rules[24], rules[25], rules[26], rules[27],
     )  # fmt: skip
 
 

@@ -70,7 +70,7 @@ from spades_sim._nb.rng import (
     stream_key_nb,
 )
 from spades_sim._nb.rows import write_seat_row_nb
-from spades_sim._nb.score import game_result_nb, score_side_nb
+from spades_sim._nb.score import game_result_nb, n_sides_nb, score_side_nb, side_of_nb
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
 
@@ -116,8 +116,18 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
 
 @njit(inline="always", cache=True)
 def score_hand_nb(rules, info, out):
-    """Score both sides of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
-    ``out[side]`` gets the 10 fields of ``score_side_nb``."""
+    """Score every side of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
+    ``out[side]`` gets the 10 fields of ``score_side_nb`` (in cutthroat four lone sides,
+    side s being seat s)."""
+    if info[InfoSlot.sides] == 4:
+        for side in range(4):
+            score_side_nb(
+                rules,
+                info[InfoSlot.bids + side], info[InfoSlot.nil + side],
+                info[InfoSlot.tricks_won + side], ZERO_I64, ZERO_I64, ZERO_I64, False,
+                info[InfoSlot.bags + side], out[side],
+            )  # fmt: skip
+        return
     four = rules[RuleField.players] == 4
     for side in range(2):
         b = side + 2
@@ -134,14 +144,16 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
     """Write the per-seat rows of one scored hand starting at row ``row0``
     (``rows.write_seat_row_nb``, then the scores and bags before and after)."""
     players = rules[RuleField.players]
+    sides = info[InfoSlot.sides]
     for seat in range(players):
         row = row0 + seat
-        side = seat & 1
+        side = side_of_nb(sides, seat)
         res = side_out[side]
+        second = seat >= 2 and sides == 2  # member b of a partnership
         write_seat_row_nb(
             row, masks[MaskSlot.hands + seat], dealer, info[InfoSlot.bids + seat],
             info[InfoSlot.nil + seat], info[InfoSlot.tricks_won + seat],
-            res[ScoreSlot.nil_made_b] if seat >= 2 else res[ScoreSlot.nil_made_a],
+            res[ScoreSlot.nil_made_b] if second else res[ScoreSlot.nil_made_a],
             res[ScoreSlot.contract], res[ScoreSlot.side_tricks], res[ScoreSlot.made],
             res[ScoreSlot.bags_change], res[ScoreSlot.boston], res[ScoreSlot.score_change],
             res[ScoreSlot.bag_penalty], out_hand, out_i8, out_i32,
@@ -252,7 +264,7 @@ def hands_with_nb(
     scratch = new_scratch_nb(rules)
     info = np.zeros(N_INFO, dtype=np.int64)
     masks = np.zeros(N_MASKS, dtype=np.uint64)
-    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
     for i in range(first * BLOCK, min(n, end * BLOCK)):
@@ -295,8 +307,9 @@ def games_with_nb(
     scratch = new_scratch_nb(rules)
     info = np.zeros(N_INFO, dtype=np.int64)
     masks = np.zeros(N_MASKS, dtype=np.uint64)
-    penalties = np.zeros(2, dtype=np.int64)
-    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    penalties = np.zeros(4, dtype=np.int64)
+    n_sides = n_sides_nb(rules)
+    side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
     winners = np.zeros(13, dtype=np.int8)
     for i in range(first, min(n, end)):
@@ -309,7 +322,8 @@ def games_with_nb(
             info[j] = 0
         for j in range(N_MASKS):
             masks[j] = 0
-        penalties[0] = penalties[1] = 0
+        for side in range(4):
+            penalties[side] = 0
         while reason == EndReason.none:
             dealer = (first_dealer + h) % players
             key = stream_key_nb(seed, KIND_GAMES, game, h)
@@ -324,14 +338,12 @@ def games_with_nb(
                     rec_dealt[slot * players + s] = masks[MaskSlot.dealt + s]
                 for t in range(13):
                     rec_winners[slot, t] = winners[t]
-            for side in range(2):
+            for side in range(n_sides):
                 info[InfoSlot.scores + side] += side_out[side, ScoreSlot.score_change]
                 info[InfoSlot.bags + side] = side_out[side, ScoreSlot.bags_after]
                 penalties[side] += side_out[side, ScoreSlot.bag_penalty]
             h += 1
-            winner, reason = game_result_nb(
-                rules, info[InfoSlot.scores], info[InfoSlot.scores + 1], h
-            )
+            winner, reason = game_result_nb(rules, info, n_sides, h)
         out_game[i, GameOut.first_dealer] = first_dealer
         out_game[i, GameOut.winner] = winner
         out_game[i, GameOut.reason] = reason
@@ -342,6 +354,13 @@ def games_with_nb(
         out_game[i, GameOut.bags_ew] = info[InfoSlot.bags + 1]
         out_game[i, GameOut.bag_penalty_ns] = penalties[0]
         out_game[i, GameOut.bag_penalty_ew] = penalties[1]
+        # sides 2 and 3 exist in cutthroat only; with two sides their slots stay 0
+        out_game[i, GameOut.score_2] = info[InfoSlot.scores + 2]
+        out_game[i, GameOut.score_3] = info[InfoSlot.scores + 3]
+        out_game[i, GameOut.bags_2] = info[InfoSlot.bags + 2]
+        out_game[i, GameOut.bags_3] = info[InfoSlot.bags + 3]
+        out_game[i, GameOut.bag_penalty_2] = penalties[2]
+        out_game[i, GameOut.bag_penalty_3] = penalties[3]
         out_game[i, GameOut.policy_error] = errors
 
 

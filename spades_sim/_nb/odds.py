@@ -52,6 +52,7 @@ from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
+from spades_sim._nb.score import n_sides_nb, side_of_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
 KIND_ODDS_PLAY = 4
@@ -152,6 +153,7 @@ def number_bid_with_nb(rules, hand, seat, params, bid):
     caller's parameters)."""
     info = np.zeros(N_INFO, dtype=np.int64)
     info[InfoSlot.players] = rules[RuleField.players]
+    info[InfoSlot.sides] = n_sides_nb(rules)
     for s in range(4):
         info[InfoSlot.bids + s] = -1
     info[InfoSlot.first_to_act] = seat
@@ -162,10 +164,12 @@ def number_bid_with_nb(rules, hand, seat, params, bid):
 def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
                       out_nil_made, out_first_won):  # fmt: skip
     score_hand_nb(rules, info, side_out)
-    res = side_out[hero & 1]
+    sides = info[InfoSlot.sides]
+    res = side_out[side_of_nb(sides, hero)]
     out_score[t] = res[ScoreSlot.score_change]
     out_tricks[t] = info[InfoSlot.tricks_won + hero]
-    out_nil_made[t] = res[ScoreSlot.nil_made_b] if hero >= 2 else res[ScoreSlot.nil_made_a]
+    second = hero >= 2 and sides != 4  # member b of a partnership
+    out_nil_made[t] = res[ScoreSlot.nil_made_b] if second else res[ScoreSlot.nil_made_a]
     out_first_won[t] = first_won if info[InfoSlot.tricks_won + hero] > 0 else -1
 
 
@@ -229,7 +233,7 @@ def finish_lockstep_block_nb(rules, params, mode, hero, infos, st, lo, hi, out_s
                              out_nil_made, out_first_won):  # fmt: skip
     """Play a prepared lock-step block (``mode`` ``PLAY_*_LOCKSTEP``) and record each task's
     outcome."""
-    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     play_lockstep_nb(st, rules, params, mode == PLAY_HEURISTIC_LOCKSTEP)
     for b in range(hi - lo):
         info = infos[b]
@@ -256,7 +260,7 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
-    side_out = np.zeros((2, N_SCORE_SLOTS), dtype=np.int64)
+    side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     plays = np.zeros(13 * players, dtype=np.int8)
     record = rec_held.shape[0] > 0
     winners = np.zeros(13, dtype=np.int8)

@@ -43,6 +43,7 @@ from spades_sim._nb.lockstep_bidding import bid_lanes_count_four_nb, bid_lanes_f
 from spades_sim._nb.play import first_leader_nb, first_to_act_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
 from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
+from spades_sim._nb.score import best_other_nb, n_sides_nb, partner_bid_nb, side_of_nb
 
 # Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
 # larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
@@ -56,8 +57,9 @@ def blind_nil_allowed_nb(rules, info, seat):
     need = rules[RuleField.blind_nil_min_deficit]
     if need == 0:
         return True
-    side = seat & 1
-    return info[InfoSlot.scores + 1 - side] - info[InfoSlot.scores + side] >= need
+    side = side_of_nb(info[InfoSlot.sides], seat)
+    # behind the leading other side (the one opponent side, or in cutthroat the leader)
+    return best_other_nb(info, side) - info[InfoSlot.scores + side] >= need
 
 
 @njit(inline="always", cache=True)
@@ -75,7 +77,7 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
     if bid < 0 or bid > 13:
         bid = min(max(bid, 0), 13)
         error = 1
-    return legal_bid_nb(rules, bid, hand, info[InfoSlot.bids + (seat ^ 2)]), error
+    return legal_bid_nb(rules, bid, hand, partner_bid_nb(info, seat)), error
 
 
 @njit(inline="always", cache=True)
@@ -181,6 +183,7 @@ def start_hand_nb(rules, dealer, info):
         info[j] = 0
     info[InfoSlot.players] = players
     info[InfoSlot.dealer] = dealer
+    info[InfoSlot.sides] = n_sides_nb(rules)
     for s in range(4):
         info[InfoSlot.bids + s] = -1
     first = first_to_act_nb(dealer, players)

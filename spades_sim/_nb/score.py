@@ -1,14 +1,52 @@
 """Scoring as pure functions: one side's hand score, and the end-of-game test.
 
 ``side_score_nb`` implements docs/rules.md "Scoring a hand" (big bids included) for one
-side (a partnership, or a lone player with two players); ``game_result_nb`` implements
-"Ending a game".
+side (a partnership, or a lone player with two players or in cutthroat);
+``game_result_nb`` implements "Ending a game" for any number of sides.
+
+What a side is: ``n_sides_nb`` says how many (2, or 4 in cutthroat: ``partnerships``
+false), ``side_of_nb`` which one a seat belongs to (``seat & 1`` with partnerships and
+with two players, the seat itself in cutthroat), ``partner_of_nb`` a seat's partner's
+bid slot reading (-1: no partner) and ``best_other_nb`` the leading score among the
+other sides (what "behind" means for blind nil when there are several opponents).
 """
 
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.enums import EndReason, RuleField, ScoreSlot
+from spades_sim._nb.enums import EndReason, InfoSlot, RuleField, ScoreSlot
+
+
+@njit(inline="always", cache=True)
+def n_sides_nb(rules):
+    """How many sides score: 4 in cutthroat (four players, ``partnerships`` false), else 2."""
+    return 4 if rules[RuleField.partnerships] == 0 else 2
+
+
+@njit(inline="always", cache=True)
+def side_of_nb(sides, seat):
+    """The side of ``seat`` at a table of ``sides`` sides (``InfoSlot.sides``): the seat
+    itself in cutthroat, else ``seat & 1`` (the seat itself with two players too)."""
+    return seat if sides == 4 else seat & 1
+
+
+@njit(inline="always", cache=True)
+def partner_bid_nb(info, seat):
+    """The bid of ``seat``'s partner, -1 while it has not bid or when it has no partner
+    (two players, cutthroat)."""
+    if info[InfoSlot.sides] == 4:
+        return np.int64(-1)
+    return info[InfoSlot.bids + (seat ^ 2)]
+
+
+@njit(inline="always", cache=True)
+def best_other_nb(info, side):
+    """The highest score among the sides other than ``side`` (before this hand)."""
+    best = np.int64(-(1 << 62))
+    for s in range(max(info[InfoSlot.sides], 2)):
+        if s != side and info[InfoSlot.scores + s] > best:
+            best = info[InfoSlot.scores + s]
+    return best
 
 
 @njit(inline="always", cache=True)
@@ -106,16 +144,31 @@ def side_score_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
 
 
 @njit(inline="always", cache=True)
-def game_result_nb(rules, score0, score1, hands_played):
-    """(winner side or -1, reason) after a hand; EndReason.none means play goes on."""
+def game_result_nb(rules, info, n_sides, hands_played):
+    """(winner side or -1, reason) after a hand from the ``n_sides`` scores in ``info``;
+    EndReason.none means play goes on. A side at or over the target, or (with a loss
+    threshold) at or below it, ends the game when one side alone has the highest score;
+    a tie at the top plays on."""
     target = rules[RuleField.target]
-    if score0 >= target or score1 >= target:
-        if score0 != score1:
-            return (0 if score0 > score1 else 1), EndReason.target
-    elif rules[RuleField.has_loss_threshold]:
-        floor = rules[RuleField.loss_threshold]
-        if (score0 <= floor or score1 <= floor) and score0 != score1:
-            return (0 if score0 > score1 else 1), EndReason.loss_threshold
+    floor = rules[RuleField.loss_threshold]
+    top = np.int64(0)
+    best = info[InfoSlot.scores]
+    tie = False
+    reached = False
+    low = False
+    for s in range(n_sides):
+        v = info[InfoSlot.scores + s]
+        if s > 0 and v > best:
+            top, best, tie = np.int64(s), v, False
+        elif s > 0 and v == best:
+            tie = True
+        reached |= v >= target
+        low |= v <= floor
+    if reached:
+        if not tie:
+            return top, EndReason.target
+    elif rules[RuleField.has_loss_threshold] and low and not tie:
+        return top, EndReason.loss_threshold
     if hands_played >= rules[RuleField.max_hands]:
         return -1, EndReason.unfinished
     return -1, EndReason.none

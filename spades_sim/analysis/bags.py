@@ -30,7 +30,7 @@ points all counted in ``points_lost``. Every game counts, unfinished ones includ
   same game (1: consecutive hands), mean over those pairs;
 - ``decided_by_bags``: over the losing side of each finished game, the share of games a
   bag penalty decided. Definition: give every point both sides lost to bags back (final
-  score plus ``bag_penalty_ns`` / ``bag_penalty_ew``); the game was decided by a bag
+  score plus the points it lost to bags, summed from its rows); the game was decided by a bag
   penalty when the loser would then be strictly ahead of the winner. The comparison is
   of the final scores: it does not replay the game (which, without the penalty, might
   have ended earlier or later). Grouped by ``side`` it is the share of that side's
@@ -97,7 +97,9 @@ OUTCOMES = ("won", "lost", "unfinished")
 def _derive_hands(
     hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
 ) -> list[pd.DataFrame]:
-    sides = hands["seat"].to_numpy() < 2  # seats 0 and 1 carry their side's figures
+    # a side's own row carries its figures: seats 0 and 1 in partnerships, every seat
+    # with two players and in cutthroat
+    sides = hands["seat"].to_numpy() == hands["side"].to_numpy()
     penalty = hands["bag_penalty"].to_numpy()[sides]
     units = unit_frame(hands, keys, sides)
     units["bags"] = hands["bags_change"].to_numpy()[sides]
@@ -106,21 +108,12 @@ def _derive_hands(
     return [units]
 
 
-def _final_scores(games: pd.DataFrame) -> pd.DataFrame:
-    """Per game: the winner (-1: unfinished) and whether a bag penalty decided it."""
-    winner = games["winner"].to_numpy().astype(np.int64)
-    score = np.stack([games["score_ns"].to_numpy(), games["score_ew"].to_numpy()], 1)
-    lost = np.stack([games["bag_penalty_ns"].to_numpy(), games["bag_penalty_ew"].to_numpy()], 1)
-    without = score.astype(np.int64) + lost  # the scores with every bag point given back
-    finished = winner >= 0
-    w = np.where(finished, winner, 0)
-    rows = np.arange(len(games))
-    decided = without[rows, 1 - w] > without[rows, w]
+def _winners(games: pd.DataFrame) -> pd.DataFrame:
+    """Per game: the winner (-1: unfinished)."""
     return pd.DataFrame(
         {
             "game": games["game"].to_numpy(),
-            "winner": winner,
-            "decided": np.where(finished, decided, False),
+            "winner": games["winner"].to_numpy().astype(np.int64),
         }
     )
 
@@ -129,7 +122,7 @@ def _derive_games(
     hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]
 ) -> list[pd.DataFrame]:
     assert games is not None
-    sides = hands["seat"].to_numpy() < 2
+    sides = hands["seat"].to_numpy() == hands["side"].to_numpy()
 
     def column(name: str) -> np.ndarray:
         return hands[name].to_numpy()[sides].astype(np.int64)
@@ -141,19 +134,19 @@ def _derive_games(
             "hand_no": column("hand_no"),
             "bags": column("bags_change"),
             "points_lost": column("bag_penalty"),
+            "score": column("score_change"),
         },
         copy=False,
     )
     frame["penalties"] = (frame["points_lost"] > 0).astype(np.int64)
-    sums = ["bags", "points_lost", "penalties"]
+    sums = ["bags", "points_lost", "penalties", "score"]
     per_game = frame.groupby(["game", "side"], sort=True)[sums].sum()
     struck = frame[frame["penalties"] > 0]
     first = struck.groupby(["game", "side"], sort=True)["hand_no"].min() + 1
     per_game["first_penalty_hand"] = first.reindex(per_game.index).astype(np.float64)
     per_game = per_game.reset_index()
 
-    result = _final_scores(games)
-    per_game = per_game.merge(result, on="game", how="left", validate="many_to_one")
+    per_game = per_game.merge(_winners(games), on="game", how="left", validate="many_to_one")
     if per_game["winner"].isna().any():
         game = int(per_game.loc[per_game["winner"].isna(), "game"].iloc[0])
         raise ValueError(f"bag_accumulation: game {game} has hands but no row in the games table")
@@ -163,7 +156,14 @@ def _derive_games(
     per_game["outcome"] = outcome
     loser = (winner >= 0) & (winner != side)
     per_game["penalized"] = per_game["penalties"] > 0
-    per_game["decided_by_bags"] = np.where(loser, per_game["decided"], np.nan)
+    # the final scores with every point lost to bags given back: a losing side the
+    # penalty decided would have been ahead of the winner without it
+    without = (per_game["score"] + per_game["points_lost"]).to_numpy()
+    won = winner == side
+    games_won = pd.Series(without[won], index=per_game["game"].to_numpy()[won])
+    ahead = games_won.reindex(per_game["game"].to_numpy()).to_numpy()
+    decided = without > np.where(np.isnan(ahead), 0, ahead)
+    per_game["decided_by_bags"] = np.where(loser, decided, np.nan)
 
     measures = [
         "bags",
@@ -236,15 +236,8 @@ HAND_PLAN = Plan(
 GAME_PLAN = Plan(
     name="bag_accumulation (per game)",
     keys=("side", "outcome"),
-    hands_columns=("game", "side", "hand_no", "bags_change", "bag_penalty"),
-    games_columns=(
-        "game",
-        "winner",
-        "score_ns",
-        "score_ew",
-        "bag_penalty_ns",
-        "bag_penalty_ew",
-    ),
+    hands_columns=("game", "side", "hand_no", "bags_change", "bag_penalty", "score_change"),
+    games_columns=("game", "winner"),
     derive=_derive_games,
     finalize=lambda stats, by, level: finalize(stats, by, _GAME_KINDS, level),
     from_aggregate=_games_from_aggregate,

@@ -48,7 +48,7 @@ seats table by ``bid`` (:mod:`.aggregated`).
 >>> t.measure.tolist()
 ['difference', 'abs_difference', 'exact', 'over', 'set']
 >>> d = bid_accuracy(df, view="distribution")
->>> int(d.total.sum()) == int(((df.seat < 2) & (df.side_contract > 0)).sum())
+>>> int(d.total.sum()) == int(((df.seat == df.side) & (df.side_contract > 0)).sum())
 True
 """
 
@@ -108,7 +108,7 @@ _SUMMARY_KINDS: dict[str, Kind] = {
 def _contracts(hands: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The side rows with a contract (a mask) and their tricks minus contract."""
     contract = hands["side_contract"].to_numpy()
-    sides = (hands["seat"].to_numpy() < 2) & (contract > 0)
+    sides = (hands["seat"].to_numpy() == hands["side"].to_numpy()) & (contract > 0)
     tricks = hands["side_tricks"].to_numpy()[sides].astype(np.int64)
     return sides, tricks - contract[sides].astype(np.int64)
 
@@ -119,10 +119,10 @@ def _dd_contracts(hands: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     contract = hands["side_contract"].to_numpy()
     nil = hands["nil"].to_numpy() | hands["blind_nil"].to_numpy()
     # a nil anywhere in the side: count the nils of each (deal, side), then look them up
-    code = hands["deal"].to_numpy().astype(np.int64) * 2 + hands["side"].to_numpy()
+    code = hands["deal"].to_numpy().astype(np.int64) * 4 + hands["side"].to_numpy()
     groups, inverse = np.unique(code, return_inverse=True)
     side_nil = np.bincount(inverse, weights=nil, minlength=len(groups))[inverse] > 0
-    sides = (hands["seat"].to_numpy() < 2) & (contract > 0) & ~side_nil
+    sides = (hands["seat"].to_numpy() == hands["side"].to_numpy()) & (contract > 0) & ~side_nil
     tricks = hands["dd_side_tricks"].to_numpy()[sides].astype(np.int64)
     return sides, tricks - contract[sides].astype(np.int64)
 

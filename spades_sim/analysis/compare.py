@@ -153,6 +153,13 @@ def duplicate(
     if mode not in ("hands", "games"):
         raise ValueError(f"mode: must be 'hands' or 'games', got {mode!r}")
     check_count(n, "n", 1, f"the number of {'games' if mode == 'games' else 'deals'}")
+    if rules is not None and not rules.partnerships:
+        # A's margin is one partnership's score against the other's; four lone seats have
+        # no such pair of scores
+        raise ValueError(
+            "rules: duplicate compares two partnerships; cutthroat (partnerships=false) is "
+            "not compared"
+        )
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
     if kind == "play":
         seatings: list[dict[str, Any]] = [
@@ -194,12 +201,13 @@ def duplicate(
 
 
 def side_rows(hands: pd.DataFrame) -> pd.DataFrame:
-    """One row per side and hand (the rows of seats 0 and 1 carry their side's figures).
+    """One row per side and hand (a side's own seat carries its figures: seats 0 and 1 in
+    partnerships, every seat with two players and in cutthroat).
 
     >>> len(side_rows(simulate_hands(3, seed=1)))
     6
     """
-    return hands[hands.seat < 2]
+    return hands[hands.seat == hands.side]
 
 
 __all__ = ["Duplicate", "duplicate", "hand_margins", "side_margins", "side_rows"]

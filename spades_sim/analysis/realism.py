@@ -21,7 +21,8 @@ their games table also give ``hands_per_game``) and returns one tidy table
 Proportions carry Wilson intervals, means normal ones. Groups: ``rules`` only (the
 measures mix seats, sides and games, so a per-seat or per-side key does not apply to all
 of them). A batch's rows are whole hands, seat by seat (as every run writes them);
-the side of a seat is ``seat % 2`` with four players, the seat itself with two.
+the side of a seat is ``seat % 2`` with four players in partnerships, the seat itself with
+two and in cutthroat.
 
 >>> from spades_sim import simulate_hands
 >>> t = realism(simulate_hands(500, seed=1))
@@ -63,19 +64,20 @@ _KINDS: dict[str, Kind] = {
 }
 
 
-def _side_nils(seat: np.ndarray, nil: np.ndarray) -> np.ndarray:
-    """Per side-hand (hand by hand, side 0 then 1): whether a seat of the side bid nil."""
+def _side_nils(seat: np.ndarray, side: np.ndarray, nil: np.ndarray) -> np.ndarray:
+    """Per side-hand (hand by hand, side by side): whether a seat of the side bid nil."""
     players = int(seat.max()) + 1 if len(seat) else 4
     if len(seat) % players or not np.array_equal(seat, np.resize(np.arange(players), len(seat))):
         raise ValueError("realism: a batch's rows must be whole hands, seat by seat")
     by_hand = nil.reshape(-1, players)
-    if players == 2:
+    if np.array_equal(seat, side):  # two players, cutthroat: each seat a side
         return by_hand.reshape(-1)
     return np.stack([by_hand[:, 0] | by_hand[:, 2], by_hand[:, 1] | by_hand[:, 3]], 1).reshape(-1)
 
 
 def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) -> list[pd.DataFrame]:
     seat = hands["seat"].to_numpy()
+    side = hands["side"].to_numpy()
     nil = hands["nil"].to_numpy().astype(bool)
     blind = hands["blind_nil"].to_numpy().astype(bool)
     made = hands["nil_made"].to_numpy().astype(bool)
@@ -92,8 +94,8 @@ def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) ->
     )
     sides = pd.DataFrame(
         {
-            "nil_per_side": _side_nils(seat, nil),
-            "bags_per_hand": hands["bags_change"].to_numpy()[seat < 2].astype(np.float64),
+            "nil_per_side": _side_nils(seat, side, nil),
+            "bags_per_hand": hands["bags_change"].to_numpy()[seat == side].astype(np.float64),
         }
     )
     units = [seats, sides]

@@ -483,7 +483,7 @@ def statistics_many(
             check_keys(plan, by, source)
     per_plan: list[list[pd.DataFrame]] = [[] for _ in wanted]
     for source in srcs:
-        hands_columns: list[str] = ["seat"]
+        hands_columns: list[str] = ["seat", "side"]
         games_columns: list[str] = []
         row_keys = []
         for plan, by in wanted:

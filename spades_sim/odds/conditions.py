@@ -232,6 +232,11 @@ class Conditions:
         if partner is not None:
             if players != 4:
                 raise ValueError("partner: two-player Spades has no partner")
+            if not rules.partnerships:
+                raise ValueError(
+                    "partner: cutthroat (partnerships=false) has no partner; give the seat "
+                    "opposite's cards with given="
+                )
             place(hero ^ 2, _cards(partner, deck, "partner", deuces), "partner")
         for seat_key, cards in (given or {}).items():
             where = seat_of(seat_key, players, "given")

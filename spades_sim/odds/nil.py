@@ -37,6 +37,7 @@ from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
 from spades_sim.run.threads import kernel_threads, run_blocks
+from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
 
 __all__ = ["DEFENSES", "nil_odds"]
@@ -228,6 +229,8 @@ def nil_odds(
     dd_n = min(n, dd_completions) if defense == "double-dummy" else 0
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
+    if defense == "double-dummy":
+        check_solvable_rules(rules)
     if rules.bid_rule is BidRule.MIRROR:
         raise ValueError(
             "rules: under bid_rule 'mirror' every bid is the spades held, so there is no "

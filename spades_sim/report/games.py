@@ -18,6 +18,7 @@ import numpy as np
 
 from spades_sim.analysis.source import Data, Source
 from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
+from spades_sim.cards import SEAT_NAMES
 from spades_sim.report import words as w
 from spades_sim.report.document import Figure, Section, Table, Text
 from spades_sim.report.figures import Panel, Series, forest_png
@@ -58,9 +59,11 @@ def game_outcomes(
     n = len(games)
     winner = games["winner"].to_numpy()
     reason = games["reason"].to_numpy()
-    sides = dict(enumerate(SIDE_NAMES))
+    # cutthroat: four lone sides, named by seat (their policies are their pair's)
+    cutthroat = info.rules.get("partnerships") is False
+    sides = dict(enumerate(SEAT_NAMES if cutthroat else SIDE_NAMES))
     wins = {
-        f"{name} ({info.side_label(side)})" if not info.same_sides else name: proportion_ci(
+        f"{name} ({info.side_label(side % 2)})" if not info.same_sides else name: proportion_ci(
             int((winner == side).sum()), n, level
         )
         for side, name in sides.items()
@@ -110,7 +113,10 @@ def games_section(outcomes: Sequence[GameOutcomes]) -> Section:
         kind="bar",
         percent=True,
         n_word="games",
-        xticklabels={0: "N-S won", 1: "E-W won", 2: "unfinished"},
+        xticklabels={
+            **{i: f"{name.split(' (')[0]} won" for i, name in enumerate(outcomes[0].wins)},
+            len(outcomes[0].wins): "unfinished",
+        },
     )
     end_panel = Panel(
         "how games end",
@@ -157,14 +163,17 @@ def games_section(outcomes: Sequence[GameOutcomes]) -> Section:
         )
     )
     rows = []
+    # a column per side: two, or four seats in cutthroat (the widest run's names)
+    widest = max(outcomes, key=lambda o: len(o.wins))
+    won = [f"{name.split(' (')[0]} won" for name in widest.wins]
     for o in outcomes:
-        ws = list(o.wins.values())
+        ws = [cell(e) for e in o.wins.values()]
         rows.append(
             [
                 o.label,
                 w.count(o.length.n),
-                cell(ws[0]),
-                cell(ws[1]),
+                *ws,
+                *[""] * (len(won) - len(ws)),
                 cell(o.unfinished),
                 cell(o.length, percent=False),
                 cell(o.endings["the target"]),
@@ -176,8 +185,7 @@ def games_section(outcomes: Sequence[GameOutcomes]) -> Section:
             [
                 "run",
                 "games",
-                "N-S won",
-                "E-W won",
+                *won,
                 "unfinished",
                 "hands per game",
                 "ended at target",

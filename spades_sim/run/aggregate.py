@@ -260,18 +260,19 @@ class Aggregate:
         return cls(mode, by, seats, sides, games, meta)
 
 
-def tally(agg: Aggregate, players: int) -> Tally:
+def tally(agg: Aggregate, players: int, n_sides: int = 2) -> Tally:
     """The run summary's counts from an aggregate (as ``Tally.of_chunk`` from rows).
 
-    A side's figures repeat on each of its seats' rows: ``players // 2`` rows per side.
+    A side's figures repeat on each of its seats' rows: ``players // n_sides`` rows per
+    side (one with two players and in cutthroat, where ``n_sides`` is 4).
     """
     seats, sides = agg.seats, agg.sides
-    per_side = players // 2
+    per_side = players // n_sides
     count = sides["count"].to_numpy()
     contract = sides["contract"].to_numpy()
     made = contract & (sides["difference"].to_numpy() >= 0)
     out = Tally(
-        hands=int(count.sum()) // 2,
+        hands=int(count.sum()) // n_sides,
         rows=int(seats["count"].sum()),
         bids=int(seats["count"].sum()),
         nil_bids=int(seats["count"][seats["nil_kind"] > 0].sum()),
@@ -285,9 +286,11 @@ def tally(agg: Aggregate, players: int) -> Tally:
         side = games["side"].to_numpy()
         outcome = games["outcome"].to_numpy()
         n = games["count"].to_numpy()
-        out.games = int(n.sum()) // 2
+        out.games = int(n.sum()) // n_sides
         out.wins_ns = int(n[(side == 0) & (outcome == "won")].sum())
         out.wins_ew = int(n[(side == 1) & (outcome == "won")].sum())
+        out.wins_2 = int(n[(side == 2) & (outcome == "won")].sum())
+        out.wins_3 = int(n[(side == 3) & (outcome == "won")].sum())
         out.unfinished = int(n[(side == 0) & (outcome == "unfinished")].sum())
     return out
 

@@ -132,7 +132,6 @@ def _width(key: str, rules: Rules) -> int:
         "voids": 4,
         "points": 41,  # 37 at most in 13 cards
         "tricks": 14,
-        "side": 2,
         "side_tricks": 14,
         "bags_change": 14,
         "boston": 2,
@@ -141,6 +140,8 @@ def _width(key: str, rules: Rules) -> int:
         return fixed[key]
     if key in ("seat", "dealer"):
         return rules.players
+    if key == "side":
+        return rules.sides
     if key == "side_contract":
         return 27 if rules.players == 4 else 14
     assert key == "hand_no"

@@ -69,6 +69,7 @@ from spades_sim.run.sinks import PartsSink, RunCall, drive
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary
 from spades_sim.run.threads import kernel_threads, watch_compiles
+from spades_sim.solve.solver import check_solvable_rules
 
 __all__ = ["WRITER_THREADS", "run_aggregate", "run_dataset"]
 
@@ -199,6 +200,7 @@ def _check_dd(spec: RunSpec, out: str | os.PathLike[str], counts: bool) -> None:
         )
     if spec.mode != "hands":
         raise ValueError("dd: double-dummy columns are for runs of hands, not games")
+    check_solvable_rules(spec.rules)
     if open_store(out).local_path is None:
         raise ValueError(
             "dd: double-dummy parts are written beside the rows on a local filesystem; "

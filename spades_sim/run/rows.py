@@ -138,6 +138,11 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
             "bags_ew": status[:, GameOut.bags_ew].astype(np.int32),
             "bag_penalty_ns": status[:, GameOut.bag_penalty_ns].astype(np.int32),
             "bag_penalty_ew": status[:, GameOut.bag_penalty_ew].astype(np.int32),
+            **{
+                f"{stat}_{side}": status[:, getattr(GameOut, f"{stat}_{side}")].astype(np.int32)
+                for stat in ("score", "bags", "bag_penalty")
+                for side in (2, 3)
+            },
         }
     else:
         check_policy_errors(spec, raw["status"], start)
@@ -154,7 +159,8 @@ def run_chunk(spec: RunSpec, index: int, start: int, count: int) -> Chunk:
     computed: dict[str, np.ndarray] = {
         **extra,
         "seat": seat,
-        "side": seat & 1,
+        # cutthroat: every seat is its own side
+        "side": seat & 1 if spec.rules.partnerships else seat,
         "hand": take(raw["hand"]),
         "nil": nil_kind == 1,
         "blind_nil": nil_kind == 2,

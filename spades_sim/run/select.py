@@ -13,7 +13,9 @@ differing in speed only:
   longer than the play), independent hands, play not recorded: 64 deals advance at once
   (one kernel per player count, and with four players one more for sides that bid only
   ``count`` or ``random``, the default, so each run compiles only the bidders it uses);
-- **scalar**: every other built-in combination (``loop.hands_nb``, ``loop.games_nb``);
+- **scalar**: every other built-in combination (``loop.hands_nb``, ``loop.games_nb``),
+  and every cutthroat run (``partnerships`` false: four lone sides, which the lock-step
+  scoring and bidding, laid out for two sides, do not keep);
 - **user-written policies**: the generated kernel module of the run's policies
   (:func:`user_policy_kernels`): in hands runs its batch kernels (``hands_lanes_*_nb``:
   deal, scoring and rows in lock-step) unless a side runs a sampling built-in or the play
@@ -93,6 +95,8 @@ def lockstep_play(spec: RunSpec) -> str | None:
     names = {p.name for p in spec.play}
     if spec.mode != "hands" or spec.record_play or len(names) != 1:
         return None
+    if not spec.rules.partnerships:
+        return None  # cutthroat: the lock-step state holds two sides' scores
     if not all(p.is_builtin for p in (*spec.play, *spec.bidding)):
         return None
     if not _bidder_ids(spec) <= set(LANE_BIDDERS):
@@ -119,6 +123,8 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
         names = {p.name for p in spec.play}
         variant = _LOCKSTEP_ODDS.get(names.pop(), odds_nb.PLAY_SCALAR) if len(names) == 1 else 0
         lane_bidders = _bidder_ids(spec) <= set(LANE_BIDDERS)
+        if not spec.rules.partnerships:
+            variant = odds_nb.PLAY_SCALAR
         if variant and lane_bidders and spec.rules.players == 4:
             variant |= odds_nb.BIDS_LOCKSTEP  # the other seats bid in lock-step too
         return Kernel(odds_nb.play_deals_nb, LANES, variant != odds_nb.PLAY_SCALAR, variant)
@@ -140,7 +146,7 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     policies = (*spec.bidding, *spec.play)
     if games:
         rows = Kernel(module.games_nb, 1)
-    elif not spec.record_play and batches_allowed(policies):  # the same rows, in batches
+    elif not spec.record_play and spec.rules.partnerships and batches_allowed(policies):
         four = spec.rules.players == 4
         entry = module.hands_lanes_four_nb if four else module.hands_lanes_two_nb
         rows = Kernel(entry, LANES, lockstep=True)

@@ -202,7 +202,7 @@ class PartsSink(Sink):
         agg = to_aggregate(
             spec, self.lay, aggregate_chunk(spec, self.lay, piece.start, piece.items)
         )
-        counts = tally(agg, spec.rules.players)
+        counts = tally(agg, spec.rules.players, spec.rules.sides)
         return agg, counts, _part_meta(spec, piece, counts)
 
     def take(self, piece: Piece, computed: tuple[Any, Tally, dict[str, Any]]) -> None:
@@ -380,6 +380,8 @@ class RunCall:
             bags_per_hand=whole.bags_per_hand,
             wins_ns=whole.wins_ns,
             wins_ew=whole.wins_ew,
+            wins_2=whole.wins_2,
+            wins_3=whole.wins_3,
             unfinished=whole.unfinished,
             meta=self.meta,
         )

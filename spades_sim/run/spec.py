@@ -68,6 +68,10 @@ def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
     return parse_policy(pair[0], kind), parse_policy(pair[1], kind)
 
 
+_TWO_SIDED = ("monte-carlo", "lookahead")
+"""Built-in policies whose rollouts score the two partnerships against each other."""
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """Everything that determines a run's results (not how it is cut or threaded)."""
@@ -89,6 +93,15 @@ class RunSpec:
             raise ValueError(f"seed: must be 0 .. 2**63-1, got {self.seed}")
         if self.mode not in ("hands", "games"):
             raise ValueError(f"mode: must be 'hands' or 'games', got {self.mode!r}")
+        if not self.rules.partnerships:
+            # the sampling policies' rollouts score two sides against each other
+            for policy in (*self.bidding, *self.play):
+                if policy.name in _TWO_SIDED:
+                    raise ValueError(
+                        f"{policy.name}: a sampling policy is not yet played in cutthroat "
+                        "(partnerships=false); use count, pagat, partner-aware, random or "
+                        "heuristic"
+                    )
 
     @classmethod
     def build(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from spades_sim.cards import SEAT_NAMES
 from spades_sim.text import SIDE_NAMES, number, percent, policy_text, rules_text, sides_text
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ class Tally:
     bags: int = 0
     wins_ns: int = 0
     wins_ew: int = 0
+    wins_2: int = 0  # sides 2 and 3 exist in cutthroat only (side = seat)
+    wins_3: int = 0
     unfinished: int = 0
 
     def __add__(self, other: Tally) -> Tally:
@@ -81,6 +84,8 @@ class Tally:
             tally.games = len(winner)
             tally.wins_ns = int(np.count_nonzero(winner == 0))
             tally.wins_ew = int(np.count_nonzero(winner == 1))
+            tally.wins_2 = int(np.count_nonzero(winner == 2))
+            tally.wins_3 = int(np.count_nonzero(winner == 3))
             tally.unfinished = int(np.count_nonzero(winner < 0))
         return tally
 
@@ -161,6 +166,8 @@ class RunSummary:
     bags_per_hand: float
     wins_ns: int = 0
     wins_ew: int = 0
+    wins_2: int = 0  # sides 2 and 3 exist in cutthroat only (side = seat)
+    wins_3: int = 0
     unfinished: int = 0
     # Kernels this call compiled (Numba's cache was cold for them; first run only) and the
     # seconds that took, part of ``seconds``. False/0 for a warm cache and for --scheduler.
@@ -231,9 +238,12 @@ class RunSummary:
             )
         if self.mode == "games":
             g = max(self.games, 1)
+            wins = (self.wins_ns, self.wins_ew, self.wins_2, self.wins_3)
+            # cutthroat: four lone sides, named by seat
+            cutthroat = self.meta.get("rules", {}).get("partnerships") is False
+            names = SEAT_NAMES if cutthroat else SIDE_NAMES
+            won = ", ".join(f"{names[s]} {wins[s] / g:.1%}" for s in range(4 if cutthroat else 2))
             lines.append(
-                f"  games      {SIDE_NAMES[0]} won {self.wins_ns / g:.1%}, "
-                f"{SIDE_NAMES[1]} {self.wins_ew / g:.1%}, "
-                f"unfinished {self.unfinished / g:.1%}"
+                f"  games      {won.replace(' ', ' won ', 1)}, unfinished {self.unfinished / g:.1%}"
             )
         return "\n".join(lines)

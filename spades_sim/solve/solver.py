@@ -39,6 +39,7 @@ __all__ = [
     "DEFAULT_TABLE_BITS",
     "MAX_TABLE_BITS",
     "Table",
+    "check_solvable_rules",
     "dd_cards",
     "dd_tricks",
     "nil_cards",
@@ -113,8 +114,20 @@ def _node(pos: Position) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+def check_solvable_rules(rules: Rules) -> None:
+    """Refuse, with one line, a rule set the solver does not play: cutthroat
+    (``partnerships`` false), whose tricks are each seat's own, not a partnership's."""
+    if not rules.partnerships:
+        raise SpadesError(
+            "partnerships: the double-dummy solver plays partnerships (or two players); "
+            "cutthroat (partnerships=false) is not solved"
+        )
+
+
 def play_rules(rules: Rules) -> np.int64:
-    """The kernels' ``play_rules`` bits of a rule set (``spades_sim._nb.dd.PLAY_*``)."""
+    """The kernels' ``play_rules`` bits of a rule set (``spades_sim._nb.dd.PLAY_*``);
+    refuses what :func:`check_solvable_rules` refuses."""
+    check_solvable_rules(rules)
     bits = 0
     if rules.spades_lead is SpadesLead.ANY_TIME:
         bits |= dd.PLAY_ANY_TIME
