@@ -13,6 +13,16 @@ the nil run minus that in the number run, the value of bidding nil instead of a 
 on that very deal. The first North-South bidder's hand is a uniformly random hand, so a
 shape's share of the deals is its share of all hands.
 
+Against perfect defence. The policies' success says how often *these* defenders let a
+nil through. So the nil run's first ``--dd-deals`` deals are also solved double-dummy
+(``spades_sim.solve.table.nil_table``: the nil bidder's nil from the position play began
+in, every card seen, the partner covering and both opponents attacking perfectly) and
+the report sets the share of those nils that perfect defence cannot set beside the
+share the policies made *on the same deals*, with the four pairings (safe and made,
+safe and lost: the cover's weakness, unsafe and made: the defence's, unsafe and lost),
+overall and by spades held and by spades from the queen up. The solves are kept in
+``DIR/dd.parquet``; a larger ``--dd-deals`` later solves only the deals not yet there.
+
 Run it (from a checkout with ``pip install -e '.[report]'``)::
 
     python analyses/nil_atlas.py --out studies/nil-atlas            # 100M hands each
@@ -46,12 +56,14 @@ from spades_sim import __version__
 from spades_sim.analysis.compare import hand_margins
 from spades_sim.analysis.reduce import Kind, combine, finalize, reduce_units
 from spades_sim.analysis.source import sources
-from spades_sim.analysis.stats import Estimate
+from spades_sim.analysis.stats import Estimate, proportion_ci
 from spades_sim.report import Document, Figure, Section, Table, Text
 from spades_sim.report import words as w
 from spades_sim.report.figures import Panel, Series, heatmap_png, panels_png
+from spades_sim.rules import Rules
 from spades_sim.run import run_dataset
 from spades_sim.simulate import RunSpec
+from spades_sim.solve.table import nil_table
 
 HANDS = 100_000_000
 SEED = 2026
@@ -66,6 +78,9 @@ NIL_BIDDER = "count:nil_threshold=50"  # any hand's nil risk is below 50: always
 NUMBER_BIDDER = "count:nil_threshold=-1"  # never nil
 OPPONENTS = "count"
 MEASURES: dict[str, Kind] = {"made": "proportion", "gain": "mean"}
+DD_DEALS = 5_000
+"""Deals of the nil run solved double-dummy by default (a nil solve from the opening
+takes a few hundred milliseconds, so this is minutes, not the run's millions)."""
 
 
 def specs(seed: int) -> dict[str, RunSpec]:
@@ -139,6 +154,144 @@ def scan(runs: Path) -> tuple[pd.DataFrame, pd.DataFrame, int]:
         )
     assert shape_stats is not None and natural_stats is not None
     return shape_stats, natural_stats, deals
+
+
+def nil_bidders(runs: Path, deals: int) -> pd.DataFrame:
+    """The nil run's first ``deals`` deals: per deal the nil bidder's seat, its shape, the
+    four hands as play began, the opening leader and whether the policies made the nil."""
+    (nil_run,) = sources(runs / "nil")
+    columns = ["deal", "seat", "dealer", "hand", "nil", "nil_made", *KEYS]
+    frames, got = [], 0
+    for batch, _ in nil_run.batches(columns):
+        frames.append(batch)
+        got += batch["deal"].nunique()
+        if got >= deals:
+            break
+    rows = pd.concat(frames, ignore_index=True)
+    rows = rows[rows["deal"].isin(np.sort(rows["deal"].unique())[:deals])]
+    hands = rows.pivot(index="deal", columns="seat", values="hand").sort_index()
+    bidder = rows[(rows["seat"].to_numpy() % 2 == 0) & rows["nil"].to_numpy()]
+    bidder = bidder.set_index("deal").sort_index()
+    if not bidder.index.equals(hands.index):
+        raise ValueError("a deal without exactly one North-South nil in the nil run")
+    out = bidder[["seat", *KEYS]].copy()
+    out["made"] = bidder["nil_made"].astype(bool)
+    out["leader"] = (bidder["dealer"].to_numpy() + 1) % 4  # the standard rules' first lead
+    out[[f"hand_{s}" for s in range(4)]] = hands.to_numpy(np.uint64)
+    return out.reset_index()
+
+
+def dd_stage(runs: Path, out: Path, deals: int) -> pd.DataFrame:
+    """Whether each of the first ``deals`` nils is safe against perfect defence (column
+    ``dd_safe``) beside the policies' result, solved once and kept in ``out/dd.parquet``
+    (a later, larger ``deals`` solves only the deals not yet there)."""
+    path = out / "dd.parquet"
+    done = pd.read_parquet(path) if path.exists() else None
+    if done is not None and len(done) >= deals:
+        return done.head(deals)
+    todo = nil_bidders(runs, deals)
+    if done is not None:
+        todo = todo[~todo["deal"].isin(done["deal"])]
+    todo["dd_safe"] = False
+    hand_columns = [f"hand_{s}" for s in range(4)]
+    for seat in (0, 2):
+        mine = (todo["seat"] == seat).to_numpy()
+        if mine.any():
+            held = todo.loc[mine, hand_columns].to_numpy(np.uint64)
+            leaders = todo.loc[mine, "leader"].to_numpy(np.int64)
+            todo.loc[mine, "dd_safe"] = nil_table(held, leaders, seat, rules=Rules())
+    solved = todo.drop(columns=hand_columns)
+    frame = solved if done is None else pd.concat([done, solved], ignore_index=True)
+    frame = frame.sort_values("deal", kind="stable").reset_index(drop=True)
+    out.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".parquet.partial")
+    frame.to_parquet(partial, index=False)
+    partial.replace(path)  # a kill mid-write leaves the earlier solves, never half a file
+    return frame
+
+
+def dd_rows(dd: pd.DataFrame, key: str | None, min_n: int = 100) -> list[dict]:
+    """Per value of ``key`` (or overall): the nils, the share safe against perfect
+    defence, the share the policies made, both with 95% intervals, and the pairings."""
+    groups = [(None, dd)] if key is None else list(dd.groupby(key, sort=True))
+    out = []
+    for value, g in groups:
+        n = len(g)
+        if n < min_n:
+            continue
+        safe, made = g["dd_safe"].to_numpy(bool), g["made"].to_numpy(bool)
+        out.append(
+            {
+                "value": None if value is None else int(value),  # type: ignore[arg-type]  # a group key
+                "safe": proportion_ci(int(safe.sum()), n),
+                "made": proportion_ci(int(made.sum()), n),
+                "safe_made": int((safe & made).sum()),
+                "safe_lost": int((safe & ~made).sum()),
+                "unsafe_made": int((~safe & made).sum()),
+                "unsafe_lost": int((~safe & ~made).sum()),
+            }
+        )
+    return out
+
+
+def dd_section(dd: pd.DataFrame) -> tuple[Section, dict]:
+    """The report's section on perfect defence, and its headline figures."""
+    (overall,) = dd_rows(dd, None, min_n=1)
+    n = len(dd)
+    safe, made = overall["safe"], overall["made"]
+    lost_safe, saved_unsafe = overall["safe_lost"], overall["unsafe_made"]
+    said = [
+        f"On the first {n:,} deals of the nil run the nil is safe against perfect defence "
+        f"(every card seen, the partner covering and both opponents attacking as well as "
+        f"the cards allow) {w.stated(safe, percent=True)}; the policies made "
+        f"{w.stated(made, percent=True)} of the same nils.",
+        f"Of the {overall['unsafe_made'] + overall['unsafe_lost']:,} nils perfect defence "
+        f"sets, the heuristic defenders let {saved_unsafe:,} through "
+        f"({w.pct(saved_unsafe / max(n - int(dd['dd_safe'].sum()), 1))}): that part of the "
+        "policies' success is the defence's weakness, not the hand's strength.",
+        f"Of the {overall['safe_made'] + lost_safe:,} nils that perfect play keeps, the "
+        f"policies lost {lost_safe:,} "
+        f"({w.pct(lost_safe / max(int(dd['dd_safe'].sum()), 1))}): the cover's (and the nil "
+        "bidder's) weakness.",
+    ]
+    tables = []
+    for key in ("spades", "high_spades"):
+        rows = [
+            [
+                str(r["value"]),
+                w.bracketed(r["safe"], percent=True),
+                w.bracketed(r["made"], percent=True),
+                f"{r['unsafe_made']:,}",
+                f"{r['safe_lost']:,}",
+                w.count(r["safe"].n),
+            ]
+            for r in dd_rows(dd, key)
+        ]
+        tables.append(
+            Table(
+                [
+                    TITLES[key],
+                    "safe vs perfect defence (95% CI)",
+                    "made by the policies (95% CI)",
+                    "unsafe, made",
+                    "safe, lost",
+                    "deals",
+                ],
+                rows,
+                caption=f"The same nils solved and played, by {TITLES[key]} (100 deals or more)",
+            )
+        )
+    section = Section("Against perfect defence", [Text(said), *tables])
+    headline = {
+        "dd_deals": n,
+        "dd_safe_any_hand": [safe.value, safe.low, safe.high, safe.n],
+        "made_same_deals": [made.value, made.low, made.high, made.n],
+        "dd_pairs": {
+            k: overall[k] for k in ("safe_made", "safe_lost", "unsafe_made", "unsafe_lost")
+        },
+        "dd_sentences": said,
+    }
+    return section, headline
 
 
 def tables(shape_stats: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -402,6 +555,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=HANDS, help=f"Deals (default {HANDS:,}).")
     parser.add_argument("--seed", type=int, default=SEED, help=f"Seed (default {SEED}).")
     parser.add_argument("--threads", type=int, default=None, help="Kernel threads.")
+    parser.add_argument(
+        "--dd-deals",
+        type=int,
+        default=DD_DEALS,
+        help=f"Deals of the nil run solved double-dummy (default {DD_DEALS:,}; 0: none).",
+    )
     parser.add_argument("--clean", action="store_true", help="Delete the runs when done.")
     args = parser.parse_args(argv)
     started = time.perf_counter()
@@ -411,6 +570,13 @@ def main(argv: list[str] | None = None) -> None:
     shape_stats, natural_stats, deals = scan(runs)
     times["analysis"] = time.perf_counter() - scan_start
     doc, headline, full = build_report(shape_stats, natural_stats, deals, args.seed, times)
+    if args.dd_deals > 0:
+        dd_start = time.perf_counter()
+        dd = dd_stage(runs, args.out, min(args.dd_deals, deals))
+        section, dd_headline = dd_section(dd)
+        doc.sections.append(section)
+        times["dd"] = time.perf_counter() - dd_start
+        headline |= dd_headline
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.html").write_text(doc.to_html(), encoding="utf-8")
     full.to_csv(args.out / "atlas.csv", index=False)
@@ -429,6 +595,7 @@ def main(argv: list[str] | None = None) -> None:
         f"- the count bidder's own nils made: {w.stated(own, percent=True)}",
         f"- nil pays on {w.pct(headline['share_of_hands_where_nil_pays'])} of hands",
         *(f"- {s}" for s in headline["best_sentences"][:3]),
+        *(f"- {s}" for s in headline.get("dd_sentences", [])),
         f"- run time: {headline['simulation_seconds']:,.0f} s of simulation, "
         f"{headline['report_seconds']:,.0f} s of analysis and report",
     ]
