@@ -594,7 +594,8 @@ register(
                 1024.0,
                 "worlds in the first early_tricks tricks (0: worlds throughout)",
             ),
-            ParamSpec("early_tricks", 1.0, 0.0, 13.0, "tricks that use early_worlds"),
+            ParamSpec("early_tricks", 2.0, 0.0, 13.0, "tricks that use early_worlds"),
+            ParamSpec("nil_from", 3.0, 0.0, 13.0, "solve live nils from this trick on (0: always)"),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat "
@@ -606,9 +607,12 @@ register(
             "the bids (contract made or set, bags and their penalty), and every live nil "
             "solved after the card (covering the partner's, setting an opponent's, "
             "keeping its own). The first tricks are the expensive ones (the solver "
-            "searches 52 cards), so the first `early_tricks` use `early_worlds`. Strong "
-            "and slow (hands per second, not thousands); runs with it compile the solver "
-            "(about half a minute, once per machine). Fractional counts are rounded down."
+            "searches 52 cards), so the first `early_tricks` use `early_worlds`; the nil "
+            "search has a heavy tail on real nil hands, so live nils are solved from trick "
+            "`nil_from` on (before it they steer no card). Strong and slow (seconds a "
+            "hand, not thousands of hands a second); a run with it compiles the solver and "
+            "its kernels (minutes on a cold cache, once per machine). Fractional counts are "
+            "rounded down."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "
