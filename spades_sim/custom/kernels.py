@@ -70,9 +70,9 @@ SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead", "pimc")}
 decisions are the scalar kernels' only: no lock-step batches)."""
 
 GENERATED_ONLY = {"pimc": "pimc_play_nb"}
-"""Built-in play policies no built-in kernel compiles (the double-dummy solver takes
-half a minute to compile cold): a run with a side playing one takes a generated module,
-whose side calls the function named here (``spades_sim._nb.pimc``)."""
+"""Built-in play policies no built-in kernel compiles (the double-dummy solver and the
+kernels around it take minutes to compile cold): a run with a side playing one takes a
+generated module, whose side calls the function named here (``spades_sim._nb.pimc``)."""
 
 
 def needs_generated(policies: Sequence[Any]) -> bool:
