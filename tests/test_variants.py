@@ -422,7 +422,7 @@ def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
 
 def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
     rules = Rules.preset("cutthroat-4")
-    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead")):
+    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead"), ("count", "pimc")):
         with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
             simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):

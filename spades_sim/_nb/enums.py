@@ -167,6 +167,7 @@ class PlayPolicyT(NamedTuple):
     random: int = 0
     heuristic: int = 1
     lookahead: int = 2
+    pimc: int = 3
 
 
 class DrawPolicyT(NamedTuple):
@@ -223,6 +224,7 @@ MonteCarloParam = _positions(
 RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
 LookaheadParam = _positions("LookaheadParamT", (*_PLAY_COMMON, "samples", "margin", "bag_cost"), 1)
+PimcParam = _positions("PimcParamT", ("worlds", "early_worlds", "early_tricks", "nil_from"), 1)
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
 PlanParam = _positions(
     "PlanParamT", (*_DRAW_COMMON, "nil_commit", "commit_after", "nil_spade_rank"), 1
@@ -239,6 +241,7 @@ PARAMS_BY_POLICY = {
     ("play", "random"): _positions("RandomPlayParamT", (), 1),
     ("play", "heuristic"): HeuristicParam,
     ("play", "lookahead"): LookaheadParam,
+    ("play", "pimc"): PimcParam,
     ("draw", "threshold"): ThresholdParam,
     ("draw", "plan"): PlanParam,
 }

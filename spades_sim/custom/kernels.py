@@ -11,7 +11,10 @@ batch entry points ``hands_lanes_four_nb``/``hands_lanes_two_nb`` (``LANES`` dea
 block, dealt, scored and written in lock-step, played in lock-step when both sides play
 the same non-sampling built-in: the same rows as ``hands_nb``). A
 built-in side keeps the built-in dispatch by id (without the rollouts unless that side
-runs a sampling policy, so a module compiles no more than it runs). A user bidder's
+runs a sampling policy, so a module compiles no more than it runs), except a side
+playing a built-in of :data:`GENERATED_ONLY` (``pimc``), which calls that policy's
+function: runs with ``pimc`` take a generated module even when every policy is a
+built-in (:func:`needs_generated`), so that only they compile the solver. A user bidder's
 blind nil decision is its own (``never_blind_nil_nb`` when it declares none), so no
 built-in rule reads a user's parameters.
 
@@ -62,8 +65,20 @@ def cache_dir() -> Path:
     return Path(base) / "spades_sim"
 
 
-SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead",)}
-"""The built-ins whose rollouts a kernel compiles only when a side runs one."""
+SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead", "pimc")}
+"""The built-ins whose searches a kernel compiles only when a side runs one (their
+decisions are the scalar kernels' only: no lock-step batches)."""
+
+GENERATED_ONLY = {"pimc": "pimc_play_nb"}
+"""Built-in play policies no built-in kernel compiles (the double-dummy solver and the
+kernels around it take minutes to compile cold): a run with a side playing one takes a
+generated module, whose side calls the function named here (``spades_sim._nb.pimc``)."""
+
+
+def needs_generated(policies: Sequence[Any]) -> bool:
+    """Whether a run of these policies must take a generated module: a user-written
+    policy, or a built-in of :data:`GENERATED_ONLY`."""
+    return any(not p.is_builtin or p.name in GENERATED_ONLY for p in policies)
 
 
 def _slot_functions(policies: Sequence[Any]) -> tuple[UserFunction | None, ...]:
@@ -74,6 +89,8 @@ def _builtin_dispatch(policy: Any) -> str:
     """The dispatcher a built-in side of a generated module calls: the full one when the
     side runs a sampling policy, else the one without rollouts (it compiles in a fraction
     of the time and chooses the same bids and cards)."""
+    if policy.kind == "play" and policy.name in GENERATED_ONLY:
+        return GENERATED_ONLY[policy.name]
     if policy.name in SAMPLING[policy.kind]:
         return "builtin_bid_nb" if policy.kind == "bid" else "builtin_play_nb"
     return "plain_bid_nb" if policy.kind == "bid" else "plain_play_nb"
@@ -157,6 +174,11 @@ def source(key: str, policies: Sequence[Any]) -> str:
         "    plain_play_nb,",
         ")",
         "from spades_sim._nb.prepare import blind_nil_nb, prepare_with_nb",
+        *(
+            ["from spades_sim._nb.pimc import pimc_play_nb"]
+            if any(p.is_builtin and p.name in GENERATED_ONLY for p in policies)
+            else []
+        ),
         "from spades_sim.custom.kernels import REGISTRY",
         "",
         f"USER = REGISTRY[{key!r}]",

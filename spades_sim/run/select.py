@@ -16,11 +16,12 @@ differing in speed only:
 - **scalar**: every other built-in combination (``loop.hands_nb``, ``loop.games_nb``),
   and every cutthroat run (``partnerships`` false: four lone sides, which the lock-step
   scoring and bidding, laid out for two sides, do not keep);
-- **user-written policies**: the generated kernel module of the run's policies
-  (:func:`user_policy_kernels`): in hands runs its batch kernels (``hands_lanes_*_nb``:
-  deal, scoring and rows in lock-step) unless a side runs a sampling built-in or the play
-  is recorded, else its scalar ones; aggregate mode counts their rows
-  (``Kernel.from_rows``).
+- **user-written policies, and ``pimc``**: the generated kernel module of the run's
+  policies (:func:`user_policy_kernels`; ``pimc`` is a built-in, but only a generated
+  module compiles its solver, ``custom.kernels.GENERATED_ONLY``): in hands runs its
+  batch kernels (``hands_lanes_*_nb``: deal, scoring and rows in lock-step) unless a side
+  runs a sampling built-in or the play is recorded, else its scalar ones; aggregate mode
+  counts their rows (``Kernel.from_rows``).
 
 A counts kernel is the aggregate twin of the rows kernel the same spec selects, so an
 aggregate run plays exactly the hands a run of rows plays.
@@ -36,7 +37,7 @@ from spades_sim._nb import loop
 from spades_sim._nb import odds as odds_nb
 from spades_sim._nb.enums import LANES
 from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
-from spades_sim.custom.kernels import batches_allowed, kernels_for
+from spades_sim.custom.kernels import batches_allowed, kernels_for, needs_generated
 from spades_sim.policies import lookup
 from spades_sim.run.spec import RunSpec
 
@@ -117,7 +118,9 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     'hands_heuristic_lockstep_nb'
     """
     games = spec.mode == "games"
-    if produces == "nil_odds" and not spec.builtin:  # card by card: lock-step is the built-ins'
+    # user-written policies, and pimc (whose solver no built-in kernel compiles)
+    generated = needs_generated((*spec.bidding, *spec.play))
+    if produces == "nil_odds" and generated:  # card by card: lock-step is the built-ins'
         return Kernel(user_policy_kernels(spec).play_deals_nb, LANES, False, odds_nb.PLAY_SCALAR)
     if produces == "nil_odds":
         names = {p.name for p in spec.play}
@@ -138,7 +141,7 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
         if produces == "counts":
             return Kernel(counts_entry, LANES, lockstep=True)
         return Kernel(rows_entry, LANES, lockstep=True)
-    if spec.builtin:
+    if not generated:
         if produces == "counts":
             return Kernel(agg_nb.aggregate_games_nb if games else agg_nb.aggregate_hands_scalar_nb)
         return Kernel(loop.games_nb, 1) if games else Kernel(loop.hands_nb, loop.BLOCK)
@@ -161,7 +164,7 @@ def _bidder_ids(spec: RunSpec) -> set[int]:
 
 
 def user_policy_kernels(spec: RunSpec) -> Any:
-    """The generated kernel module of the run's user-written policies
+    """The generated kernel module of the run's user-written policies (and ``pimc``)
     (:func:`spades_sim.custom.kernels.kernels_for`: compiled once per machine per
     combination of policies and their code, cached on disk)."""
     return kernels_for((*spec.bidding, *spec.play))

@@ -68,8 +68,9 @@ def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
     return parse_policy(pair[0], kind), parse_policy(pair[1], kind)
 
 
-_TWO_SIDED = ("monte-carlo", "lookahead")
-"""Built-in policies whose rollouts score the two partnerships against each other."""
+_TWO_SIDED = ("monte-carlo", "lookahead", "pimc")
+"""Built-in policies whose rollouts (or, for ``pimc``, the double-dummy solver) score the
+two partnerships against each other."""
 
 
 @dataclass(frozen=True)

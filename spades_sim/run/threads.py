@@ -80,6 +80,10 @@ on the 2-core development machine): the ``about N s`` of the notice. The scalar 
 (``hands_nb``, ``games_nb``, ``play_deals_nb``) compile every policy, sampling ones
 included; the lock-step ones only the non-sampling bidders and their play."""
 DEFAULT_EXPECTED_SECONDS = 30
+SOLVER_EXPECTED_SECONDS = 130
+"""Added to the estimate of a generated module's kernel that plays ``pimc``: the
+double-dummy solver and the pimc kernels compile with it (the first run of such a module
+took 168 s wall on the development machine, two hands included)."""
 
 _THREADS: ContextVar[int | None] = ContextVar("spades_sim_kernel_threads", default=None)
 _WATCHERS: ContextVar[tuple[CompileWatch, ...]] = ContextVar("spades_sim_watchers", default=())
@@ -237,6 +241,9 @@ def ensure_compiled(kernel: Any, args: tuple[Any, ...]) -> None:
     cached_kernel = type(getattr(kernel, "_cache", None)).__name__ != "NullCache"
     if _in_disk_cache(kernel, signature) is False:
         expected = EXPECTED_SECONDS.get(name.removesuffix(POLICY_SUFFIX), DEFAULT_EXPECTED_SECONDS)
+        module = sys.modules.get(str(getattr(kernel, "py_func", kernel).__module__))
+        if module is not None and hasattr(module, "pimc_play_nb"):
+            expected += SOLVER_EXPECTED_SECONDS
         if not watchers:
             _say(name, expected, cached_kernel)
         for watch in watchers:

@@ -1,0 +1,91 @@
+"""How fast ``pimc`` plays, and how its strength grows with ``worlds``.
+
+Prints:
+
+(a) speed: every seat playing ``pimc:worlds=W`` (``early_worlds`` and ``early_tricks``
+    at their defaults), bidding ``count``, for each W of ``--worlds``, on one thread and
+    on ``--threads``: hands per second and decisions per second (52 plays a hand; a
+    decision with one distinct card is played without search and counts all the same),
+    by wall clock after a warm-up run that compiles or loads the kernels; the process's
+    peak resident memory at the end;
+(b) strength: ``pimc:worlds=W`` against ``heuristic`` in duplicate (``duplicate``: the
+    same deals twice, sides swapped, both sides bidding ``count``), the pimc side's mean
+    score margin per hand with its 95% interval, for each W of ``--strength-worlds``
+    over ``--boards`` deals.
+
+Run from the repository root: ``python benchmarks/pimc.py`` (``--quick`` is a smoke
+run). The first run in a fresh cache compiles the solver and the kernels (about three
+minutes on a two-core machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if __name__ == "__main__":  # run as a script: import the package from this checkout
+    sys.path.insert(0, str(ROOT))
+
+from spades_sim.analysis import duplicate  # noqa: E402
+from spades_sim.simulate import simulate_hands  # noqa: E402
+
+
+def speed(worlds: int, hands: int, threads: int, seed: int) -> tuple[float, float]:
+    """(hands per second, decisions per second) with every seat on pimc."""
+    start = time.perf_counter()
+    simulate_hands(hands, seed=seed, play=f"pimc:worlds={worlds}", threads=threads)
+    seconds = time.perf_counter() - start
+    return hands / seconds, 52 * hands / seconds
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worlds", default="4,8,16", help="worlds for the speed table")
+    parser.add_argument("--hands", type=int, default=4, help="hands per speed measurement")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the second column")
+    parser.add_argument("--strength-worlds", default="4,8", help="worlds for the strength table")
+    parser.add_argument("--boards", type=int, default=40, help="deals per duplicate match")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--skip-strength", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.worlds, args.hands, args.strength_worlds, args.boards = "2", 1, "2", 2
+    print(f"python {platform.python_version()} on {platform.machine()}", flush=True)
+    simulate_hands(1, seed=0, play="pimc:worlds=1,early_worlds=1")  # compile or load
+    if not args.skip_speed:
+        print("\n(a) speed: four pimc seats, count bidding (hands/s, decisions/s)")
+        print(f"{'worlds':>6} | {'1 thread':>20} | {f'{args.threads} threads':>20}")
+        for w in (int(x) for x in args.worlds.split(",")):
+            one = speed(w, args.hands, 1, args.seed)
+            many = speed(w, args.hands, args.threads, args.seed)
+            print(
+                f"{w:>6} | {one[0]:8.3f} {one[1]:10.1f}  | {many[0]:8.3f} {many[1]:10.1f}",
+                flush=True,
+            )
+    if not args.skip_strength:
+        print(f"\n(b) strength: pimc against heuristic, duplicate, {args.boards} deals")
+        for w in (int(x) for x in args.strength_worlds.split(",")):
+            start = time.perf_counter()
+            result = duplicate(
+                f"pimc:worlds={w}", "heuristic", args.boards, seed=args.seed,
+                threads=args.threads,
+            )  # fmt: skip
+            m = result.margin
+            print(
+                f"worlds={w:<4} margin {m.value:+7.1f} points/hand "
+                f"[{m.low:+.1f}, {m.high:+.1f}] (n={m.n}; {time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak resident memory: {peak:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

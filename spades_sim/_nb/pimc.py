@@ -1,0 +1,415 @@
+"""The ``pimc`` play policy: perfect-information Monte Carlo, as GIB plays bridge.
+
+Contract
+--------
+``pimc_play_nb(hand, legal, seat, info, rules, params, rand)`` has the signature of every
+play function (``_nb.policies``) and returns a card of ``legal``. At each decision it
+
+1. samples worlds: ``sample_world_nb`` deals the cards the seat has not seen (the deck
+   minus its hand minus every card played, the current trick's included) to the other
+   seats, each getting exactly as many as it holds, *never* a card of a suit it has
+   shown out of (``info[InfoSlot.voids]``); with two players the cards left over are the
+   discard pile, which may hold anything. The deal is sequential: a card taken
+   uniformly from those left goes to a seat with room, in proportion to its room, among
+   the seats (and the pile) that may hold it and that keep the rest of the deal
+   completable (Hall's condition over the suits and the receivers, checked before each
+   card: a consistent deal always exists, since the true one does, so the sampler never
+   fails and never relaxes a void). With no void shown this is a uniform deal; with
+   voids it is close to, not exactly, uniform over the consistent deals.
+2. values every legal card in every world with the double-dummy solver (``_nb.dd``):
+   ``card_values_nb`` in trick mode gives the side's tricks after the card (equal cards
+   share one search), and for every nil still alive (a nil or blind nil seat without a
+   trick) ``card_values_nb`` in nil mode says whether that nil survives the card. The
+   seat's value of the card in the world is the hand's score margin: its side's score
+   minus the other side's (``score.side_score_nb``: contract made or set, 10 a bid
+   trick, bags at a point and the bag penalty from the bags before the hand, Boston,
+   big bids, nil and blind nil bonuses), each side's final tricks being the tricks won
+   so far plus the solver's, a live nil seat taking 0 tricks when safe and 1 when not.
+   So covering the partner's nil, setting an opponent's and keeping its own count at
+   their points, and a card that gives bags or lets the contract fail costs what the
+   scoring charges.
+3. plays the card with the best total over the worlds; ties go to the lowest rank,
+   side suits before spades (the card that costs least when the values cannot tell).
+
+What is approximate (beyond sampling, as in every PIMC player): the solver plays every
+seat to maximise its side's tricks, and the nils are solved separately from the
+tricks, each nil alone; the score is then applied to those outcomes, so a line that
+trades a trick for a nil, or ducks to avoid bags, is valued only through the
+trick-maximising line. A nil seat that is not safe is counted as taking one trick (the
+partner the rest). Both partners nil: each nil is solved alone. The worlds are dealt
+from what ``info`` records, which is what every policy may see: the cards a two-player
+seat threw away in the draw and the cards exchanged after a blind nil are known to
+that seat at a real table but are not in ``info``, so the sampler does not use them
+(its worlds are drawn from a wider set than the seat could know); it also ignores the
+bids as evidence about the hands.
+
+Cost: the first tricks dominate. Measured on this machine (one core, a random opening
+lead, a fresh table of 2**16 slots): ``card_values_nb`` takes about 560 ms with 12 or 13
+cards a hand, 95 ms with 11, 16 ms with 10, 4 ms with 9 and well under 1 ms with 6. So
+``worlds`` applies from trick ``early_tricks`` on, and the first ``early_tricks`` tricks
+use ``early_worlds`` worlds (by default 2 worlds for the first two tricks; every card is
+still chosen by the solver). A decision with one distinct legal card (cards of one
+suit with no unseen card between them are equal in every world) is played without
+search. The nil search is the one with a heavy tail: on a deal where a seat bid nil on
+a real nil hand, a hand played with one world a decision took 47 s, against under 6 s
+(the process's start included) for the same deal without the nil bid
+(``simulate_hands(1, seed=11)``, every seat on pimc; random nil hands are
+settled much sooner by the search's bounds). So nils are solved from trick
+``nil_from`` on (default 3); before it a live nil counts as kept after every card
+(it steers no card in those tricks, whose cards are chosen for the tricks and the
+contract).
+
+Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
+``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
+most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
+milliseconds to seconds) and shares it between its worlds. The solver is exact, so the
+values, and the card chosen, do not depend on what a table holds; a table per decision
+keeps threads apart and makes a decision a function of its arguments alone, which is
+why the run is the same at any thread count.
+
+Randomness: world ``w`` takes draws ``w * 128, w * 128 + 1, ...`` of the decision's
+stream (``rng.draw_nb(rand, k)``), two at most a card.
+
+Why here and not in ``builtin_play_nb``: the solver takes about half a minute to
+compile cold; ``policies.builtin_play_nb`` is inlined into every scalar kernel, so
+adding pimc there would make every run compile the solver. ``pimc`` is a built-in in
+the registry (name, parameters, manifests), but a run with a ``pimc`` side takes the
+generated kernels of ``spades_sim.custom.kernels``, whose pimc side calls this function
+instead of the built-in dispatch; no other kernel references it.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bitboard import (
+    ONE,
+    SUIT_MASKS,
+    ZERO,
+    bit_nb,
+    deck_mask_nb,
+    lowest_card_nb,
+    popcount_nb,
+    select_bit_nb,
+    suit_of_nb,
+)
+from spades_sim._nb.dd import (
+    KEY_WORDS,
+    MODE_NIL,
+    MODE_TRICKS,
+    PLAY_ANY_TIME,
+    PLAY_MUST_OVERTRUMP,
+    PLAY_MUST_TRUMP,
+    PLAY_TWO_CLUBS,
+    STATS,
+    card_values_nb,
+    representatives_nb,
+)
+from spades_sim._nb.enums import InfoSlot, PimcParam, RuleField
+from spades_sim._nb.play import has_played_nb
+from spades_sim._nb.policies import borrow_nb
+from spades_sim._nb.rng import LOW32, below_nb, draw_nb
+from spades_sim._nb.score import side_score_nb
+
+DRAWS_PER_WORLD = 128
+"""Stream positions reserved for one world (two draws a card, 39 cards at most)."""
+NEG = np.int64(-(1 << 62))
+
+
+@njit(inline="always", cache=True)
+def play_rules_nb(rules):
+    """The solver's ``PLAY_*`` bits of the rule array (``solve.solver.play_rules``)."""
+    bits = 0
+    if rules[RuleField.spades_any_time]:
+        bits |= PLAY_ANY_TIME
+    if rules[RuleField.first_lead_two_clubs]:
+        bits |= PLAY_TWO_CLUBS
+    if rules[RuleField.must_trump]:
+        bits |= PLAY_MUST_TRUMP
+    if rules[RuleField.must_overtrump]:
+        bits |= PLAY_MUST_OVERTRUMP
+    return np.int64(bits)
+
+
+@njit(inline="always", cache=True)
+def completable_nb(counts, rooms, allowed, n_recv):
+    """Hall's condition: the cards left (``counts`` per suit) can be dealt to the
+    receivers (``rooms`` each; ``allowed[suit]`` a bit per receiver that may hold the
+    suit) exactly when every set ``S`` of receivers has room for the cards that only
+    ``S`` may hold. (A transportation problem: suits to receivers.)"""
+    for subset in range(1, 1 << n_recv):
+        need = 0
+        for suit in range(4):
+            if counts[suit] > 0 and (allowed[suit] & ~subset) == 0:
+                need += counts[suit]
+        room = 0
+        for r in range(n_recv):
+            if (subset >> r) & 1:
+                room += rooms[r]
+        if need > room:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sample_world_nb(hand, seat, info, rules, key, world, out):
+    """Deal the cards ``seat`` has not seen to the other seats (module docstring, step 1)
+    into ``out`` (four masks; ``out[seat]`` is ``hand``, unused seats 0). Returns False
+    only when no consistent deal exists (never for a state of a real hand)."""
+    players = info[InfoSlot.players]
+    deck = deck_mask_nb(rules[RuleField.jokers])
+    pool = deck & ~hand & ~np.uint64(info[InfoSlot.played])
+    # receivers 0 .. n_recv - 1: the other seats, then (two players) the discard pile
+    recv_seat = np.full(4, -1, dtype=np.int64)
+    rooms = np.zeros(4, dtype=np.int64)
+    n_recv = 0
+    used = 0
+    for s in range(players):
+        if s != seat:
+            recv_seat[n_recv] = s
+            rooms[n_recv] = 13 - info[InfoSlot.trick] - has_played_nb(info, s, players)
+            used += rooms[n_recv]
+            n_recv += 1
+    left = popcount_nb(pool)
+    if left > used:  # the discard pile takes the rest and may hold any suit
+        rooms[n_recv] = left - used
+        n_recv += 1
+    allowed = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        counts[suit] = popcount_nb(pool & SUIT_MASKS[suit])
+        for r in range(n_recv):
+            s = recv_seat[r]
+            if s < 0 or not (info[InfoSlot.voids + s] >> suit) & 1:
+                allowed[suit] |= 1 << r
+    for s in range(4):
+        out[s] = ZERO
+    out[seat] = hand
+    if not completable_nb(counts, rooms, allowed, n_recv):
+        return False
+    k = world * DRAWS_PER_WORLD
+    while left > 0:
+        bits = draw_nb(key, k)
+        k += 1
+        card = select_bit_nb(pool, below_nb(bits & LOW32, left))
+        pool &= ~bit_nb(card)
+        left -= 1
+        suit = suit_of_nb(card)
+        counts[suit] -= 1
+        # the receivers that may take it and leave a completable rest, by their room
+        total = 0
+        ok = 0
+        for r in range(n_recv):
+            if rooms[r] > 0 and (allowed[suit] >> r) & 1:
+                rooms[r] -= 1
+                if completable_nb(counts, rooms, allowed, n_recv):
+                    ok |= 1 << r
+                    total += rooms[r] + 1
+                rooms[r] += 1
+        pick = below_nb(bits >> np.uint64(32), total)
+        for r in range(n_recv):
+            if (ok >> r) & 1:
+                if pick < rooms[r]:
+                    rooms[r] -= 1
+                    if recv_seat[r] >= 0:
+                        out[recv_seat[r]] |= bit_nb(card)
+                    break
+                pick -= rooms[r]
+    return True
+
+
+@njit(inline="always", cache=True)
+def side_points_nb(rules, info, side, players, tricks, nil_part):
+    """A side's hand score when it ends with ``tricks`` tricks, ``nil_part[s]`` the
+    tricks counted to each nil seat ``s`` of it (the rest go to the other member)."""
+    a = side
+    bid_a = info[InfoSlot.bids + a]
+    nil_a = info[InfoSlot.nil + a]
+    bags = info[InfoSlot.bags + side]
+    if players == 2:  # a lost nil takes the tricks too (its partner's, had it one)
+        t_a = tricks if nil_a == 0 or nil_part[a] > 0 else 0
+        return side_score_nb(rules, bid_a, nil_a, t_a, 0, 0, 0, False, bags)[3]
+    b = side + 2
+    bid_b = info[InfoSlot.bids + b]
+    nil_b = info[InfoSlot.nil + b]
+    t_a = nil_part[a] if nil_a else 0
+    t_b = nil_part[b] if nil_b else 0
+    rest = max(tricks - t_a - t_b, 0)
+    if nil_a == 0:
+        t_a = rest
+    elif nil_b == 0:
+        t_b = rest
+    elif t_a > 0:  # both nil: the tricks beyond the nil parts go to a nil already lost
+        t_a += rest
+    elif t_b > 0:
+        t_b += rest
+    return side_score_nb(rules, bid_a, nil_a, t_a, bid_b, nil_b, t_b, True, bags)[3]
+
+
+@njit(cache=True)
+def world_values_nb(
+    hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values, nil_from
+):  # fmt: skip
+    """``values[c]``: the score margin of the mover's side (its score minus the other
+    side's) when it plays legal card ``c`` in the world ``hands``, as the module
+    docstring's step 2; other entries are left alone. ``tricks`` and ``safe`` are
+    scratch (54 entries, and 4 x 54). Before trick ``nil_from`` a live nil is not
+    solved and counts as kept after every card."""
+    players = info[InfoSlot.players]
+    pos = info[InfoSlot.n_in_trick]
+    led = info[InfoSlot.led_suit]
+    win_card = info[InfoSlot.winning_card]
+    win_seat = info[InfoSlot.winning_seat]
+    trick = ZERO
+    for j in range(pos):
+        trick |= bit_nb(info[InfoSlot.trick_cards + j])
+    broken = info[InfoSlot.broken] != 0
+    first = info[InfoSlot.trick] == 0
+    prules = play_rules_nb(rules)
+    card_values_nb(
+        np.int64(MODE_TRICKS), hands, players, seat, pos, led, win_card, win_seat, trick,
+        broken, first, np.int64(0), prules, tt_keys, tt_data, tricks, stats,
+    )  # fmt: skip
+    live_nils = 0
+    for s in range(players):
+        if info[InfoSlot.nil + s] != 0 and info[InfoSlot.tricks_won + s] == 0:
+            live_nils |= 1 << s
+            if info[InfoSlot.trick] < nil_from:
+                safe[s, :] = 1
+                continue
+            card_values_nb(
+                np.int64(MODE_NIL), hands, players, seat, pos, led, win_card, win_seat,
+                trick, broken, first, np.int64(1 << s), prules, tt_keys, tt_data, safe[s],
+                stats,
+            )  # fmt: skip
+    me = seat & 1
+    won = np.zeros(2, dtype=np.int64)
+    for s in range(players):
+        won[s & 1] += info[InfoSlot.tricks_won + s]
+    left = popcount_nb(hands[seat])  # tricks still to play, the current one included
+    nil_part = np.zeros(4, dtype=np.int64)
+    legal = ZERO
+    for c in range(tricks.shape[0]):
+        if tricks[c] >= 0:
+            legal |= bit_nb(c)
+    x = legal
+    while x:
+        c = lowest_card_nb(x)
+        x &= x - ONE
+        for s in range(players):
+            if (live_nils >> s) & 1:
+                nil_part[s] = 0 if safe[s, c] == 1 else 1
+            else:
+                nil_part[s] = info[InfoSlot.tricks_won + s]
+        mine = won[me] + tricks[c]
+        theirs = won[1 - me] + left - tricks[c]
+        values[c] = side_points_nb(rules, info, me, players, mine, nil_part) - side_points_nb(
+            rules, info, 1 - me, players, theirs, nil_part
+        )
+
+
+@njit(inline="always", cache=True)
+def preferred_nb(a, b):
+    """Whether card ``a`` is the cheaper of two equally valued cards: the lower rank,
+    and a side card before a spade of the same rank."""
+    ra = a % 13 if a < 52 else 13 + a - 52
+    rb = b % 13 if b < 52 else 13 + b - 52
+    if ra != rb:
+        return ra < rb
+    return (a >= 39) < (b >= 39) or ((a >= 39) == (b >= 39) and a < b)
+
+
+@njit(inline="always", cache=True)
+def best_card_nb(totals, legal):
+    """The card of ``legal`` with the highest total, ties to :func:`preferred_nb`."""
+    best = -1
+    x = legal
+    while x:
+        c = lowest_card_nb(x)
+        x &= x - ONE
+        if (
+            best < 0
+            or totals[c] > totals[best]
+            or (totals[c] == totals[best] and preferred_nb(c, best))
+        ):
+            best = c
+    return best
+
+
+@njit(inline="always", cache=True)
+def table_bits_nb(trick_no):
+    """The transposition table's size for a decision (module docstring, "Tables")."""
+    if trick_no < 2:
+        return 18
+    if trick_no < 5:
+        return 16
+    return 14
+
+
+@njit(inline="always", cache=True)
+def worlds_nb(params, trick_no):
+    """The worlds of a decision at trick ``trick_no`` (``worlds``, or ``early_worlds``
+    in the first ``early_tricks`` tricks when that is set)."""
+    n = np.int64(params[PimcParam.worlds])
+    early = np.int64(params[PimcParam.early_worlds])
+    if early > 0 and trick_no < np.int64(params[PimcParam.early_tricks]):
+        n = early
+    return max(n, 1)
+
+
+@njit(cache=True)
+def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, totals):
+    """``totals[c]``: the sum over ``n_worlds`` sampled worlds of card ``c``'s value (the
+    module's steps 1 and 2, nils solved from trick ``nil_from``) for every card of
+    ``legal``; the others are set very low."""
+    for c in range(totals.shape[0]):
+        totals[c] = NEG
+    x = legal
+    while x:
+        c = lowest_card_nb(x)
+        x &= x - ONE
+        totals[c] = 0
+    size = 1 << table_bits_nb(info[InfoSlot.trick])
+    tt_keys = np.zeros((KEY_WORDS, size), dtype=np.uint64)
+    tt_data = np.zeros(size, dtype=np.int64)
+    stats = np.zeros(STATS, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    tricks = np.zeros(totals.shape[0], dtype=np.int64)
+    safe = np.zeros((4, totals.shape[0]), dtype=np.int64)
+    values = np.zeros(totals.shape[0], dtype=np.int64)
+    key = np.uint64(rand)
+    for w in range(n_worlds):
+        sample_world_nb(hand, seat, info, rules, key, w, hands)
+        world_values_nb(
+            hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values, nil_from
+        )
+        x = legal
+        while x:
+            c = lowest_card_nb(x)
+            x &= x - ONE
+            totals[c] += values[c]
+    return stats[0]
+
+
+@njit(cache=True)
+def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
+    """The card ``pimc`` plays (the module's contract), not inlined: called through
+    borrowed views from :func:`pimc_play_nb`."""
+    unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
+    trick = ZERO
+    for j in range(info[InfoSlot.n_in_trick]):
+        trick |= bit_nb(info[InfoSlot.trick_cards + j])
+    distinct = representatives_nb(legal, hand, unplayed | trick)
+    if popcount_nb(distinct) == 1:  # every legal card plays the same in every world
+        return lowest_card_nb(legal)
+    totals = np.zeros(64, dtype=np.int64)
+    n_worlds = worlds_nb(params, info[InfoSlot.trick])
+    nil_from = np.int64(params[PimcParam.nil_from])
+    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, totals)
+    return best_card_nb(totals, legal)
+
+
+@njit(inline="always", cache=True)
+def pimc_play_nb(hand, legal, seat, info, rules, params, rand):
+    """Play a card of ``legal`` by perfect-information Monte Carlo (module docstring)."""
+    return pimc_decide_nb(hand, legal, seat, borrow_nb(info), borrow_nb(rules),
+                          borrow_nb(params), rand)  # fmt: skip
