@@ -518,3 +518,17 @@ def test_trump_rules_in_positions():
     with pytest.raises(SpadesError, match="must_overtrump"):
         # E followed N's 9S lead with the 2S, holding the KS
         Position(["AH", "KS", "KH 2H", "3D 4D"], "S", ["9S", "2S"], True, rules=over)
+
+
+def test_play_rules_bits_follow_the_rules_by_name() -> None:
+    from spades_sim.solve.solver import play_rules
+
+    cases = [
+        (Rules(), 0),
+        (Rules(spades_lead="any_time"), 1),
+        (Rules(first_lead="two_of_clubs"), 2),
+        (Rules(must_trump=True), 4),
+        (Rules(must_trump=True, must_overtrump=True, spades_lead="any_time"), 13),
+    ]
+    for rules, bits in cases:
+        assert int(play_rules(rules)) == bits, rules

@@ -130,6 +130,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     suit_of_nb,
 )
+from spades_sim._nb.enums import RuleField
 
 PLAY_ANY_TIME = 1
 """``play_rules`` bit: spades may be led at any time (``spades_lead`` any_time)."""
@@ -141,6 +142,23 @@ PLAY_MUST_OVERTRUMP = 8
 """``play_rules`` bit: a spade played to a trick beats its spade when able
 (``must_overtrump``)."""
 PLAY_FORCED = PLAY_MUST_TRUMP | PLAY_MUST_OVERTRUMP
+
+
+@njit(inline="always", cache=True)
+def play_rules_nb(rules):
+    """The ``PLAY_*`` bits of a rule array (``Rules.lower()``): the one place the rules
+    become the solver's play bits, for ``solve.solver.play_rules`` and ``pimc`` alike."""
+    bits = 0
+    if rules[RuleField.spades_any_time]:
+        bits |= PLAY_ANY_TIME
+    if rules[RuleField.first_lead_two_clubs]:
+        bits |= PLAY_TWO_CLUBS
+    if rules[RuleField.must_trump]:
+        bits |= PLAY_MUST_TRUMP
+    if rules[RuleField.must_overtrump]:
+        bits |= PLAY_MUST_OVERTRUMP
+    return np.int64(bits)
+
 
 MAX_DEPTH = 56
 """Plies a search can go down (52 cards, and a margin); the rows of the move scratch."""

@@ -96,12 +96,9 @@ from spades_sim._nb.dd import (
     KEY_WORDS,
     MODE_NIL,
     MODE_TRICKS,
-    PLAY_ANY_TIME,
-    PLAY_MUST_OVERTRUMP,
-    PLAY_MUST_TRUMP,
-    PLAY_TWO_CLUBS,
     STATS,
     card_values_nb,
+    play_rules_nb,
     representatives_nb,
 )
 from spades_sim._nb.enums import InfoSlot, PimcParam, RuleField
@@ -113,21 +110,6 @@ from spades_sim._nb.score import side_score_nb
 DRAWS_PER_WORLD = 128
 """Stream positions reserved for one world (two draws a card, 39 cards at most)."""
 NEG = np.int64(-(1 << 62))
-
-
-@njit(inline="always", cache=True)
-def play_rules_nb(rules):
-    """The solver's ``PLAY_*`` bits of the rule array (``solve.solver.play_rules``)."""
-    bits = 0
-    if rules[RuleField.spades_any_time]:
-        bits |= PLAY_ANY_TIME
-    if rules[RuleField.first_lead_two_clubs]:
-        bits |= PLAY_TWO_CLUBS
-    if rules[RuleField.must_trump]:
-        bits |= PLAY_MUST_TRUMP
-    if rules[RuleField.must_overtrump]:
-        bits |= PLAY_MUST_OVERTRUMP
-    return np.int64(bits)
 
 
 @njit(inline="always", cache=True)

@@ -31,7 +31,7 @@ import numpy as np
 from spades_sim._nb import dd
 from spades_sim.cards import seat_index, seat_name
 from spades_sim.errors import SpadesError
-from spades_sim.rules import FirstLead, Rules, SpadesLead
+from spades_sim.rules import Rules
 from spades_sim.run.threads import ensure_compiled
 from spades_sim.solve.position import Position
 
@@ -128,16 +128,7 @@ def play_rules(rules: Rules) -> np.int64:
     """The kernels' ``play_rules`` bits of a rule set (``spades_sim._nb.dd.PLAY_*``);
     refuses what :func:`check_solvable_rules` refuses."""
     check_solvable_rules(rules)
-    bits = 0
-    if rules.spades_lead is SpadesLead.ANY_TIME:
-        bits |= dd.PLAY_ANY_TIME
-    if rules.first_lead is FirstLead.TWO_OF_CLUBS:
-        bits |= dd.PLAY_TWO_CLUBS
-    if rules.must_trump:
-        bits |= dd.PLAY_MUST_TRUMP
-    if rules.must_overtrump:
-        bits |= dd.PLAY_MUST_OVERTRUMP
-    return np.int64(bits)
+    return np.int64(dd.play_rules_nb(rules.lower()))
 
 
 def _call(kernel: object, args: tuple[object, ...]) -> object:
