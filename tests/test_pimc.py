@@ -22,7 +22,7 @@ from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, InfoSlot, PimcParam, PlayP
 from spades_sim.analysis import duplicate
 from spades_sim.cards import format_card
 from spades_sim.cli import cli
-from spades_sim.custom.kernels import needs_generated, source
+from spades_sim.custom.kernels import module_key, needs_generated, source
 from spades_sim.policies import Policy, parse_policy
 from spades_sim.reference import score_hand
 from spades_sim.run.select import select_kernel
@@ -432,7 +432,14 @@ def test_pimc_is_a_builtin_whose_runs_take_a_generated_module() -> None:
     assert not needs_generated((*RunSpec.build(seed=0).bidding, *RunSpec.build(seed=0).play))
     heuristic_only = (*spec.bidding, parse_policy("heuristic", "play"), spec.play[1])
     assert "pimc" not in source("k", heuristic_only)  # no other module calls the solver
-    assert "pimc_play_nb" in source("k", (*spec.bidding, *spec.play))
+    assert "pimc_or_plain_play_nb" in source("k", (*spec.bidding, *spec.play))
+    # one module for every seating of pimc against itself or a plain built-in: the
+    # solver compiles once, not once per seating
+    keys = {
+        module_key((*spec.bidding, parse_policy(a, "play"), parse_policy(b, "play")))
+        for a, b in (("pimc", "pimc"), ("pimc", "heuristic"), ("random", "pimc:worlds=3"))
+    }
+    assert len(keys) == 1
 
 
 @pytest.mark.parametrize("text", ["pimc:worlds=0", "pimc:worlds=abc", "pimc:early_tricks=14"])

@@ -101,9 +101,9 @@ from spades_sim._nb.dd import (
     play_rules_nb,
     representatives_nb,
 )
-from spades_sim._nb.enums import InfoSlot, PimcParam, RuleField
+from spades_sim._nb.enums import InfoSlot, PimcParam, PlayPolicy, RuleField
 from spades_sim._nb.play import has_played_nb
-from spades_sim._nb.policies import borrow_nb
+from spades_sim._nb.policies import borrow_nb, plain_play_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
 from spades_sim._nb.score import side_score_nb
 
@@ -395,3 +395,14 @@ def pimc_play_nb(hand, legal, seat, info, rules, params, rand):
     """Play a card of ``legal`` by perfect-information Monte Carlo (module docstring)."""
     return pimc_decide_nb(hand, legal, seat, borrow_nb(info), borrow_nb(rules),
                           borrow_nb(params), rand)  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def pimc_or_plain_play_nb(hand, legal, seat, info, rules, params, rand):
+    """A built-in side's play in a generated module that runs ``pimc``: ``pimc`` when the
+    side's parameters name it, else ``policies.plain_play_nb`` (random, heuristic). Every
+    seating of ``pimc`` against those built-ins (both sides, either side) is thereby one
+    module, so the solver is compiled once, not once per seating."""
+    if np.int64(params[0]) == PlayPolicy.pimc:
+        return pimc_play_nb(hand, legal, seat, info, rules, params, rand)
+    return plain_play_nb(hand, legal, seat, info, rules, params, rand)

@@ -12,9 +12,12 @@ block, dealt, scored and written in lock-step, played in lock-step when both sid
 the same non-sampling built-in: the same rows as ``hands_nb``). A
 built-in side keeps the built-in dispatch by id (without the rollouts unless that side
 runs a sampling policy, so a module compiles no more than it runs), except a side
-playing a built-in of :data:`GENERATED_ONLY` (``pimc``), which calls that policy's
-function: runs with ``pimc`` take a generated module even when every policy is a
-built-in (:func:`needs_generated`), so that only they compile the solver. A user bidder's
+playing a built-in of :data:`GENERATED_ONLY` (``pimc``): runs with ``pimc`` take a
+generated module even when every policy is a built-in (:func:`needs_generated`), so that
+only they compile the solver, and in such a module every built-in side that plays
+``pimc``, ``random`` or ``heuristic`` calls ``pimc.pimc_or_plain_play_nb``, which picks by
+the side's parameters: ``pimc`` against itself or a plain built-in, on either side, is one
+module (compiled once a machine: the solver takes minutes cold). A user bidder's
 blind nil decision is its own (``never_blind_nil_nb`` when it declares none), so no
 built-in rule reads a user's parameters.
 
@@ -69,10 +72,11 @@ SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead", "pimc")}
 """The built-ins whose searches a kernel compiles only when a side runs one (their
 decisions are the scalar kernels' only: no lock-step batches)."""
 
-GENERATED_ONLY = {"pimc": "pimc_play_nb"}
+GENERATED_ONLY = {"pimc": "pimc_or_plain_play_nb"}
 """Built-in play policies no built-in kernel compiles (the double-dummy solver and the
 kernels around it take minutes to compile cold): a run with a side playing one takes a
-generated module, whose side calls the function named here (``spades_sim._nb.pimc``)."""
+generated module, whose plain built-in sides and sides playing it call the function
+named here (``spades_sim._nb.pimc``)."""
 
 
 def needs_generated(policies: Sequence[Any]) -> bool:
@@ -85,12 +89,25 @@ def _slot_functions(policies: Sequence[Any]) -> tuple[UserFunction | None, ...]:
     return tuple(p.function if p.function is not None else None for p in policies)
 
 
-def _builtin_dispatch(policy: Any) -> str:
+def _generated_only(policies: Sequence[Any]) -> str | None:
+    """The :data:`GENERATED_ONLY` dispatcher of a module of these policies, if any."""
+    for p in policies:
+        if p.is_builtin and p.kind == "play" and p.name in GENERATED_ONLY:
+            return GENERATED_ONLY[p.name]
+    return None
+
+
+def _builtin_dispatch(policy: Any, policies: Sequence[Any]) -> str:
     """The dispatcher a built-in side of a generated module calls: the full one when the
     side runs a sampling policy, else the one without rollouts (it compiles in a fraction
-    of the time and chooses the same bids and cards)."""
-    if policy.kind == "play" and policy.name in GENERATED_ONLY:
-        return GENERATED_ONLY[policy.name]
+    of the time and chooses the same bids and cards); in a module that runs a
+    :data:`GENERATED_ONLY` policy, that policy's dispatcher for it and for the plain
+    built-ins."""
+    special = _generated_only(policies) if policy.kind == "play" else None
+    if special is not None and (
+        policy.name in GENERATED_ONLY or policy.name not in SAMPLING["play"]
+    ):
+        return special
     if policy.name in SAMPLING[policy.kind]:
         return "builtin_bid_nb" if policy.kind == "bid" else "builtin_play_nb"
     return "plain_bid_nb" if policy.kind == "bid" else "plain_play_nb"
@@ -119,7 +136,7 @@ def module_key(policies: Sequence[Any]) -> str:
     h = hashlib.sha256(KERNEL_DIGEST.encode())
     h.update(lane_play(policies).encode())
     for slot, policy in zip(SLOTS, policies, strict=True):
-        what = policy.function.digest if policy.function else _builtin_dispatch(policy)
+        what = policy.function.digest if policy.function else _builtin_dispatch(policy, policies)
         h.update(f"{slot}={what};".encode())
     return h.hexdigest()[:24]
 
@@ -175,8 +192,8 @@ def source(key: str, policies: Sequence[Any]) -> str:
         ")",
         "from spades_sim._nb.prepare import blind_nil_nb, prepare_with_nb",
         *(
-            ["from spades_sim._nb.pimc import pimc_play_nb"]
-            if any(p.is_builtin and p.name in GENERATED_ONLY for p in policies)
+            [f"from spades_sim._nb.pimc import {_generated_only(policies)}"]
+            if _generated_only(policies) is not None
             else []
         ),
         "from spades_sim.custom.kernels import REGISTRY",
@@ -188,7 +205,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
     for k, (slot, function) in enumerate(zip(SLOTS, functions, strict=True)):
         kind = slot.split("_")[0]
         if function is None:
-            lines += [f"{slot}_nb = {_builtin_dispatch(policies[k])}", ""]
+            lines += [f"{slot}_nb = {_builtin_dispatch(policies[k], policies)}", ""]
             if kind == "bid":
                 lines += [f"blind_{slot[4:]}_nb = blind_nil_nb", ""]
             continue
