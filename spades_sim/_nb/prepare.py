@@ -77,7 +77,12 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
     if bid < 0 or bid > 13:
         bid = min(max(bid, 0), 13)
         error = 1
-    return legal_bid_nb(rules, bid, hand, partner_bid_nb(info, seat)), error
+    return legal_bid_call_nb(borrow_nb(rules), bid, hand, partner_bid_nb(info, seat)), error
+
+
+@njit(cache=True)
+def legal_bid_call_nb(rules, bid, hand, partner_bid):
+    return legal_bid_nb(rules, bid, hand, partner_bid)
 
 
 @njit(inline="always", cache=True)
@@ -104,20 +109,6 @@ def blind_nil_nb(seat, info, rules, params, rand):
 @njit(cache=True)
 def blind_nil_call_nb(seat, info, rules, params, rand):
     return blind_nil_wanted_nb(seat, info, rules, params, rand)
-
-
-@njit(inline="always", cache=True)
-def draw_two_players_nb(scratch, key, first_drawer, info, draw_params, masks, base):
-    """``deal.draw_two_nb`` (the two-player draw), compiled on its own."""
-    return draw_two_call_nb(
-        borrow_nb(scratch), key, first_drawer, borrow_nb(info), borrow_nb(draw_params),
-        borrow_nb(masks), base,
-    )  # fmt: skip
-
-
-@njit(cache=True)
-def draw_two_call_nb(scratch, key, first_drawer, info, draw_params, masks, base):
-    return draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base)
 
 
 @njit(inline="always", cache=True)
@@ -197,7 +188,7 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
     first = start_hand_nb(rules, dealer, info)
     if forced_seat < 0:
-        deal_four_nb(scratch, key, masks, MaskSlot.hands)
+        deal_four_call_nb(borrow_nb(scratch), key, borrow_nb(masks))
     for s in range(4):
         masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
     counter = DECISION_COUNTER_BASE
@@ -220,12 +211,27 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
             set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
         counter += 1
         seat = (seat + 1) & 3
-    exchange_four_nb(rules, info, masks)
+    exchange_four_call_nb(borrow_nb(rules), borrow_nb(info), borrow_nb(masks))
     return (
-        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
+        first_leader_call_nb(borrow_nb(masks), first, borrow_nb(rules)),
         counter,
         errors,
     )
+
+
+@njit(cache=True)
+def deal_four_call_nb(scratch, key, masks):
+    deal_four_nb(scratch, key, masks, MaskSlot.hands)
+
+
+@njit(cache=True)
+def exchange_four_call_nb(rules, info, masks):
+    exchange_four_nb(rules, info, masks)
+
+
+@njit(cache=True)
+def first_leader_call_nb(masks, first, rules):
+    return first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules)
 
 
 @njit(inline="always", cache=True)
@@ -274,7 +280,6 @@ def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat
     first = start_hand_nb(rules, dealer, info)
     counter = DECISION_COUNTER_BASE
     errors = 0
-    exchange = rules[RuleField.blind_nil_exchange]
     dealt = forced_seat >= 0
     seat = first
     for _ in range(2):
@@ -289,14 +294,41 @@ def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat
         if going_nil:
             set_bid_nb(info, seat, 0, 2)
         seat = 1 - seat
+    counter = draw_two_hands_call_nb(
+        borrow_nb(rules), borrow_nb(scratch), key, dealer, first, borrow_nb(info),
+        borrow_nb(params[ParamRow.draw]), borrow_nb(masks), dealt, counter,
+    )  # fmt: skip
+    seat = first
+    for _ in range(2):
+        if seat == forced_seat and forced_kind != 2:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
+        elif info[InfoSlot.nil + seat] != 2:
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = 1 - seat
+    return (
+        first_leader_call_nb(borrow_nb(masks), first, borrow_nb(rules)),
+        counter,
+        errors,
+    )
+
+
+@njit(cache=True)
+def draw_two_hands_call_nb(rules, scratch, key, dealer, first, info, draw_params, masks, dealt,
+                           counter):  # fmt: skip
+    """The two players' hands after the blind nil decisions: drawn (or, ``dealt``, as
+    given), then each blind nil declarer's discards replaced from the unused cards.
+    Returns the random counter after the replacements (a real call: none of it depends
+    on the policies, so it is compiled once, not in every generated module)."""
+    exchange = rules[RuleField.blind_nil_exchange]
     if dealt:
         unused = deck_mask_nb(rules[RuleField.jokers]) & ~(
             masks[MaskSlot.hands] | masks[MaskSlot.hands + 1]
         )
     else:
-        unused = draw_two_players_nb(
-            scratch, key, dealer, info, params[ParamRow.draw], masks, MaskSlot.hands
-        )
+        unused = draw_two_nb(scratch, key, dealer, info, draw_params, masks, MaskSlot.hands)
     for s in range(4):
         masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
     seat = first
@@ -315,21 +347,7 @@ def prepare_two_nb(rules, scratch, key, dealer, params, info, masks, forced_seat
             # declarer's discards (both players may have bid blind nil).
             unused = pile
         seat = 1 - seat
-    seat = first
-    for _ in range(2):
-        if seat == forced_seat and forced_kind != 2:
-            set_bid_nb(info, seat, forced_bid, forced_kind)
-        elif info[InfoSlot.nil + seat] != 2:
-            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
-            errors += err
-            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-        counter += 1
-        seat = 1 - seat
-    return (
-        first_leader_nb(masks, MaskSlot.hands, rules[RuleField.players], first, rules),
-        counter,
-        errors,
-    )
+    return counter
 
 
 # --- Lock-step batches -------------------------------------------------------------------

@@ -5,7 +5,10 @@ N-S, E-W; any of them may be built-in) and returns a module whose entry points h
 signatures of the built-in ones: ``hands_nb``, ``games_nb`` (``_nb.loop``),
 ``play_deals_nb`` and ``number_bid_nb`` (``_nb.odds``). The module is generated: for each
 side an adapter that builds the policy's context (``_nb.context``, with the policy's own
-named tuple of parameters) and calls the user's function, then the entry points built on
+named tuple of parameters) and calls the user's function (a bid or blind nil decision
+through a real call with borrowed arrays, so it compiles once a side instead of at each
+of the engine's call sites; a play inlined, as its 52 decisions a hand are the hot path;
+both sides running the same function share one copy), then the entry points built on
 the package's generic kernels (``loop.hands_with_nb`` ...) with those adapters, and the
 batch entry points ``hands_lanes_four_nb``/``hands_lanes_two_nb`` (``LANES`` deals a
 block, dealt, scored and written in lock-step, played in lock-step when both sides play
@@ -156,6 +159,37 @@ def _params_tuple(name: str, names: Sequence[str]) -> list[str]:
     ]
 
 
+BID_ARGS = ("hand", "seat", "info", "rules", "params", "rand")
+BLIND_ARGS = ("seat", "info", "rules", "params", "rand")
+ARRAY_ARGS = {"info", "rules", "params"}
+
+
+def _same_code(a: UserFunction | None, b: UserFunction | None) -> bool:
+    """Whether two slots' functions compile to the same kernel: the same code, the same
+    parameter names and the same blind nil decision."""
+    return (
+        a is not None
+        and b is not None
+        and (a.digest, a.param_names, a.blind_nil) == (b.digest, b.param_names, b.blind_nil)
+    )
+
+
+def _borrowing_shell(name: str, call: str, args: Sequence[str]) -> list[str]:
+    """Source of ``name``, an inlined shell that calls the real function ``call`` with its
+    arrays borrowed (``policies.borrow_nb``): the user's function and the context built
+    around it are then compiled once a slot, not once at each of the engine's call sites
+    (Numba typing those inlined copies was most of a module's compile), for a real call
+    per decision that costs no reference counting."""
+    passed = ", ".join(f"borrow_nb({a})" if a in ARRAY_ARGS else a for a in args)
+    return [
+        '@njit(inline="always", cache=True)',
+        f"def {name}({', '.join(args)}):",
+        f"    return {call}({passed})",
+        "",
+        "",
+    ]
+
+
 def source(key: str, policies: Sequence[Any]) -> str:
     """The generated module's text for these four policies (``REGISTRY[key]`` holds the
     user functions it reads, in slot order, blind nil decisions after)."""
@@ -185,6 +219,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
         "from spades_sim._nb.odds import number_bid_with_nb, play_block_with_nb, "
         "play_deals_with_nb",
         "from spades_sim._nb.policies import (",
+        "    borrow_nb,",
         "    builtin_bid_nb,",
         "    builtin_play_nb,",
         "    plain_bid_nb,",
@@ -209,13 +244,20 @@ def source(key: str, policies: Sequence[Any]) -> str:
             if kind == "bid":
                 lines += [f"blind_{slot[4:]}_nb = blind_nil_nb", ""]
             continue
+        if k % 2 and _same_code(function, functions[k - 1]):
+            # both sides run the same function: one compiled copy (each side still
+            # passes its own parameter row)
+            lines += [f"{slot}_nb = {SLOTS[k - 1]}_nb", ""]
+            if kind == "bid":
+                lines += [f"blind_{slot[4:]}_nb = blind_{SLOTS[k - 1][4:]}_nb", ""]
+            continue
         params = f"Params{k}"
         lines += _params_tuple(params, function.param_names)
         lines += [f"user_{slot} = USER[{k}]", "", ""]
         if kind == "bid":
             lines += [
-                '@njit(inline="always", cache=True)',
-                f"def {slot}_nb(hand, seat, info, rules, params, rand):",
+                "@njit(cache=True)",
+                f"def {slot}_call_nb(hand, seat, info, rules, params, rand):",
                 f"    return user_{slot}(",
                 "        ctx_nb.bid_context_nb(",
                 f"            hand, seat, info, rules, {params.lower()}_nb(params), rand",
@@ -223,6 +265,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                 "    )",
                 "",
                 "",
+                *_borrowing_shell(f"{slot}_nb", f"{slot}_call_nb", BID_ARGS),
             ]
             side = slot[4:]
             blind = function.blind_nil
@@ -230,31 +273,35 @@ def source(key: str, policies: Sequence[Any]) -> str:
                 lines += [f"blind_{side}_nb = ctx_nb.never_blind_nil_nb", ""]
             elif blind == "builtin":
                 lines += [
-                    '@njit(inline="always", cache=True)',
-                    f"def blind_{side}_nb(seat, info, rules, params, rand):",
+                    "@njit(cache=True)",
+                    f"def blind_{side}_call_nb(seat, info, rules, params, rand):",
                     "    return ctx_nb.blind_nil_rule_nb(",
                     f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
                     "    )",
                     "",
                     "",
+                    *_borrowing_shell(f"blind_{side}_nb", f"blind_{side}_call_nb", BLIND_ARGS),
                 ]
             else:
                 lines += [
                     f"user_blind_{side} = USER[{4 + k}]",
                     "",
                     "",
-                    '@njit(inline="always", cache=True)',
-                    f"def blind_{side}_nb(seat, info, rules, params, rand):",
+                    "@njit(cache=True)",
+                    f"def blind_{side}_call_nb(seat, info, rules, params, rand):",
                     f"    return user_blind_{side}(",
                     f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
                     "    ) != 0",
                     "",
                     "",
+                    *_borrowing_shell(f"blind_{side}_nb", f"blind_{side}_call_nb", BLIND_ARGS),
                 ]
         else:
             lines += [
+                # inlined where the engine plays: 52 decisions a hand, where a real
+                # call cost a tenth to a fifth of the rate (benchmarks/user_policy.py)
                 '@njit(inline="always", cache=True)',
                 f"def {slot}_nb(hand, legal, seat, info, rules, params, rand):",
                 f"    return user_{slot}(",
