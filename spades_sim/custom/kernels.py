@@ -257,7 +257,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
         if kind == "bid":
             lines += [
                 "@njit(cache=True)",
-                f"def {slot}_call_nb(hand, seat, info, rules, params, rand):",
+                f"def {slot}_call_nb({', '.join(BID_ARGS)}):",
                 f"    return user_{slot}(",
                 "        ctx_nb.bid_context_nb(",
                 f"            hand, seat, info, rules, {params.lower()}_nb(params), rand",
@@ -274,7 +274,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
             elif blind == "builtin":
                 lines += [
                     "@njit(cache=True)",
-                    f"def blind_{side}_call_nb(seat, info, rules, params, rand):",
+                    f"def blind_{side}_call_nb({', '.join(BLIND_ARGS)}):",
                     "    return ctx_nb.blind_nil_rule_nb(",
                     f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
@@ -289,7 +289,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                     "",
                     "",
                     "@njit(cache=True)",
-                    f"def blind_{side}_call_nb(seat, info, rules, params, rand):",
+                    f"def blind_{side}_call_nb({', '.join(BLIND_ARGS)}):",
                     f"    return user_blind_{side}(",
                     f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
