@@ -415,3 +415,22 @@ def test_resume_refuses_a_changed_policy(tmp_path: Path) -> None:
     changed = RunSpec.build(seed=3, bidding=parse_policy(f"{path}:bid", "bid"), play="random")
     with pytest.raises(ValueError, match="code_sha256"):
         run_dataset(changed, 4000, tmp_path / "run", chunk_size=1000, resume=True)
+
+
+def test_a_policy_numba_cannot_type_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    """A user's mistake Numba finds is the user's: one ``error:`` line with Numba's reason
+    and the user's file and line, a non-zero exit, no traceback."""
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    path = tmp_path / "typo.py"
+    path.write_text("def bid(ctx):\n    return ctx.hand.spades\n")
+    result = CliRunner().invoke(
+        cli, ["simulate", "--hands", "64", "--seed", "1", "--bidding", f"{path}:bid",
+              "--out", str(tmp_path / "run")],
+    )  # fmt: skip
+    assert result.exit_code != 0
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and "Traceback" not in result.output, result.output
+    assert "Unknown attribute 'spades'" in errors[0] and "typo.py, line 2" in errors[0]

@@ -36,7 +36,7 @@ from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
-from spades_sim.run.threads import kernel_threads, run_blocks
+from spades_sim.run.threads import kernel_threads, policy_compile_errors, run_blocks
 from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
 
@@ -72,7 +72,8 @@ def _own_number_bid(spec: RunSpec, hero: int, hand: int) -> int:
         return int(nb.number_bid_nb(rules, np.uint64(hand), hero, side_params))
     module = user_policy_kernels(spec)
     number_bid = module.number_bid_ew_nb if side else module.number_bid_ns_nb
-    return max(1, int(number_bid(rules, np.uint64(hand), hero, spec.params()[side])))
+    with policy_compile_errors(number_bid):
+        return max(1, int(number_bid(rules, np.uint64(hand), hero, spec.params()[side])))
 
 
 @dataclass

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import sys
 import threading
 import time
@@ -251,11 +252,62 @@ def ensure_compiled(kernel: Any, args: tuple[Any, ...]) -> None:
                 watch.starting(name, expected, cached_kernel)
     misses = kernel.stats.cache_misses[signature]
     start = time.perf_counter()
-    kernel.compile(signature)
+    with policy_compile_errors(kernel):
+        kernel.compile(signature)
     if kernel.stats.cache_misses[signature] > misses:  # compiled, not loaded
         done = Compile(name, round(time.perf_counter() - start, 2), cached_kernel)
         for watch in watchers:
             watch.compiles.append(done)
+
+
+@contextlib.contextmanager
+def policy_compile_errors(kernel: Any) -> Iterator[None]:
+    """Around the first call or compile of ``kernel``: when it is a generated module's
+    (user-written policies) and Numba cannot type it, a ``ValueError`` of one line
+    (:func:`policy_typing_message`) instead of Numba's traceback. The package's own
+    kernels keep Numba's whole story: there a typing error is a bug of ours."""
+    try:
+        yield
+    except numba.core.errors.TypingError as exc:
+        if not kernel_name(kernel).endswith(POLICY_SUFFIX):
+            raise
+        raise ValueError(policy_typing_message(str(exc))) from None
+
+
+def policy_typing_message(numba_message: str) -> str:
+    """One line for a user-written policy that Numba cannot compile: Numba's first reason
+    and the first place it names outside the package and the generated modules (the
+    user's file and line).
+
+    >>> message = policy_typing_message(
+    ...     "Failed in nopython mode\\n\\x1b[1mUnknown attribute 'x' of type uint64\\n\\n"
+    ...     'File "mine.py", line 2:\\n'
+    ... )
+    >>> message.split(": ", 1)[1].split(";")[0]
+    "Unknown attribute 'x' of type uint64 (mine.py, line 2)"
+    """
+    text = re.sub(r"\x1b\[[0-9;]*m", "", numba_message)
+    lines = [line.strip() for line in text.splitlines()]
+    reasons = [
+        line for line in lines if line and not line.startswith(("Failed in", "File ", "During:"))
+    ]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    where = next(
+        (
+            f" ({m.group(1)}, line {m.group(2)})"
+            for m in re.finditer(r'File "([^"]+)", line (\d+)', text)
+            if not os.path.abspath(m.group(1)).startswith(package + os.sep)
+            and not re.fullmatch(r"policies_[0-9a-f]+\.py", os.path.basename(m.group(1)))
+        ),
+        "",
+    )
+    reason = reasons[0] if reasons else "Numba could not type it"
+    if reason.endswith(":") and len(reasons) > 1:  # "No implementation ... signature:"
+        reason = f"{reason} {reasons[1].lstrip('> ')}"
+    return (
+        f"your policy's code does not compile with Numba: {reason}{where}; policies are "
+        "compiled in nopython mode (docs/policies.md)"
+    )
 
 
 # --------------------------------------------------------------------------------------
