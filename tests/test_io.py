@@ -281,6 +281,38 @@ def test_resume_on_missing_or_empty_directory_starts_fresh(tmp_path: Path) -> No
         assert read_manifest(run)["parts"].keys() == {"00000"}
 
 
+def test_a_run_that_fails_before_its_first_part_leaves_nothing(tmp_path: Path) -> None:
+    """A fresh run whose body fails before a part is recorded is undone, so the same
+    command can be run again as it was; an interrupt, a recorded part, an overwrite or a
+    resume keep the manifest (a resume continues them)."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for run in (tmp_path / "missing", empty):
+        with pytest.raises(RuntimeError, match="bad policy"), DatasetWriter(run, meta=META) as w:
+            raise RuntimeError("bad policy")
+        assert not run.exists() if run.name == "missing" else list(run.iterdir()) == []
+        with DatasetWriter(run, meta=META) as w:  # no --resume needed
+            w.write_part(0, make_hands(0))
+            w.finish()
+        assert read_manifest(run)["parts"].keys() == {"00000"}
+
+    kept = tmp_path / "kept"
+    with pytest.raises(KeyboardInterrupt), DatasetWriter(kept, meta=META):
+        raise KeyboardInterrupt
+    assert read_manifest(kept)["parts"] == {}
+    part = tmp_path / "part"
+    with pytest.raises(RuntimeError), DatasetWriter(part, meta=META) as w:
+        w.write_part(0, make_hands(0))
+        raise RuntimeError("later failure")
+    assert read_manifest(part)["parts"].keys() == {"00000"}
+    for flag in ("overwrite", "resume"):
+        write_run(tmp_path / flag, [0])
+        with pytest.raises(RuntimeError), DatasetWriter(tmp_path / flag, meta=META, **{flag: True}):
+            raise RuntimeError("failure")
+        assert (tmp_path / flag / "_manifest.json").exists()
+    assert read_manifest(tmp_path / "resume")["parts"].keys() == {"00000"}
+
+
 @pytest.mark.parametrize(
     ("option", "value"),
     [("writer_threads", 0), ("writer_threads", 1.5), ("max_pending", 0), ("max_pending", "2")],

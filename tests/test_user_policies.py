@@ -434,3 +434,4 @@ def test_a_policy_numba_cannot_type_is_one_line_naming_the_file(tmp_path: Path) 
     errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
     assert len(errors) == 1 and "Traceback" not in result.output, result.output
     assert "Unknown attribute 'spades'" in errors[0] and "typo.py, line 2" in errors[0]
+    assert not (tmp_path / "run").exists()  # nothing left: the same command can be rerun

@@ -20,7 +20,9 @@ two agreeing or the disk one part behind, never ahead. A crash at any moment, SI
 included, leaves complete part files only and a manifest listing only parts whose files
 (hands, games, plays) are all complete. Opening it again with ``resume`` (or
 :meth:`RunDirectory.remove_stray_files`) deletes temporary files and the part files the
-manifest does not list. Thread-safe.
+manifest does not list. A run started in a missing or empty directory that fails before
+its first part is recorded is undone whole (:meth:`RunDirectory.abandon_if_unused`, called
+by the writer on a failure that is not an interrupt). Thread-safe.
 """
 
 from __future__ import annotations
@@ -106,10 +108,15 @@ class RunDirectory:
     def _open(self, *, overwrite: bool, resume: bool) -> dict[str, Any]:
         store = self.store
         root = store.describe()
-        if store.kind() == "file":
+        kind = store.kind()
+        if kind == "file":
             raise FileExistsError(f"{root} exists and is not a directory")
         store.makedirs()
         entries = store.entries()
+        # a run this call starts from nothing is undone whole if it fails before its
+        # first part (abandon_if_unused): nothing was there to keep
+        self._fresh = not entries
+        self._created = kind is None
         foreign = [name for name, is_dir in entries if not is_run_entry(name, is_dir)]
         stored: dict[str, Any] | None = None
         bad_manifest: str | None = None  # why the manifest there is not one this reads
@@ -238,6 +245,27 @@ class RunDirectory:
             stored = parse_manifest(self.store.read_text(MANIFEST_NAME), self.store.describe())
             keep |= {int(k) for k in stored["parts"] if re.fullmatch(r"\d{5}", k)}
         self._remove_run_files(keep=keep)
+
+    def abandon_if_unused(self) -> bool:
+        """Undo a run that started in a missing or empty directory and failed before
+        recording a part: its manifest, temporary files and empty folders go, and the
+        directory too if this run made it, so that the same command can simply be run
+        again. A resumed or overwritten run, or one with a part recorded, is left as it
+        is (a resume continues it). Returns whether the run was undone."""
+        with self._lock:
+            if not self._fresh or self._manifest["parts"]:
+                return False
+        self._remove_run_files(keep=set())
+        self._remove_stage_files()
+        store = self.store
+        store.remove(MANIFEST_NAME)
+        for name, is_dir in store.entries():
+            if is_dir and is_run_entry(name, is_dir) and not store.entries(name):
+                store.rmdir(name)
+        if self._created and not store.entries():
+            with contextlib.suppress(OSError):
+                store.rmdir("")
+        return True
 
     @property
     def done_parts(self) -> set[int]:

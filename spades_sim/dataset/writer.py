@@ -19,6 +19,7 @@ is re-raised by ``wait()``, ``close()``, ``finish()`` and leaving the ``with`` b
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -305,3 +306,9 @@ class DatasetWriter:
             self.close()
         except BaseException as writer_exc:
             exc.add_note(f"the background writer also failed: {writer_exc!r}")
+        if not isinstance(exc, KeyboardInterrupt):
+            # a failure before the first part (a policy that does not compile, say) leaves
+            # no run behind in a directory that held nothing, so the command can be rerun
+            # as it was; an interrupt keeps its manifest, for --resume
+            with contextlib.suppress(OSError):
+                self.run.abandon_if_unused()
