@@ -607,6 +607,24 @@ def test_duplicate_pairs_the_same_deals() -> None:
     assert np.all(same.paired == 0)  # identical play on identical deals, sides swapped
     strong = duplicate("heuristic", "random", 300, seed=3)
     assert strong.margin.low > 20
+    # the nil figures, counted by hand from the two seatings' rows
+    made = nils = failed = against = 0
+    for a_side, play in ((0, ("heuristic", "random")), (1, ("random", "heuristic"))):
+        rows = simulate_hands(300, seed=3, bidding="count", play=play)
+        for side, nil, blind, nil_made in zip(
+            rows.side, rows.nil, rows.blind_nil, rows.nil_made, strict=True
+        ):
+            if not (nil or blind):
+                continue
+            if side == a_side:
+                made, nils = made + bool(nil_made), nils + 1
+            else:
+                failed, against = failed + (not nil_made), against + 1
+    assert strong.nils_made is not None and strong.nils_set is not None
+    assert (strong.nils_made.n, strong.nils_set.n) == (nils, against) and nils > 50
+    assert strong.nils_made.value == pytest.approx(made / nils)
+    assert strong.nils_set.value == pytest.approx(failed / against)
+    assert strong.nils_made.value > 0.5 and strong.nils_set.value > 0.5  # random plays badly
 
 
 def test_nils_mostly_succeed_and_bids_are_near_the_tricks() -> None:

@@ -50,7 +50,12 @@ class Duplicate:
     """The result of a duplicate comparison of policy ``a`` against ``b``.
 
     In games mode ``wins`` is A's win rate over the ``2 n`` games and ``unfinished`` the
-    share of them that reached ``max_hands`` (both None in hands mode).
+    share of them that reached ``max_hands`` (both None in hands mode). ``nils_made`` is
+    the share of the nils (blind nils included) bid on A's side that were made, and
+    ``nils_set`` the share of B's side's nils that failed, over both seatings, with
+    Wilson intervals: how A plays a nil (covering its partner's, or its own) and how it
+    defends against one (``kind="play"``; with ``kind="bid"`` they also reflect which
+    nils each bidder bids).
     """
 
     kind: Kind
@@ -63,6 +68,8 @@ class Duplicate:
     mode: str = "hands"
     wins: Estimate | None = None
     unfinished: Estimate | None = None
+    nils_made: Estimate | None = None  # A's side's nils (and blind nils) made, both seatings
+    nils_set: Estimate | None = None  # B's side's nils that failed against A, both seatings
 
     def __str__(self) -> str:
         text = f"{self.a} vs {self.b} ({self.kind}, duplicate {self.mode}): "
@@ -75,11 +82,14 @@ class Duplicate:
         ``ci_high``), as the other analyses give them.
 
         >>> duplicate("heuristic", "random", 50, seed=2).to_frame().measure.tolist()
-        ['margin', 'a_as_ns', 'a_as_ew']
+        ['margin', 'a_as_ns', 'a_as_ew', 'nils_made', 'nils_set']
         """
         rows = [("margin", self.margin), ("a_as_ns", self.a_as_ns), ("a_as_ew", self.a_as_ew)]
         if self.wins is not None and self.unfinished is not None:
             rows += [("win_rate", self.wins), ("unfinished", self.unfinished)]
+        for name, value in (("nils_made", self.nils_made), ("nils_set", self.nils_set)):
+            if value is not None:
+                rows.append((name, value))
         return pd.DataFrame(
             [(name, e.n, e.value, e.low, e.high) for name, e in rows],
             columns=["measure", "n", "estimate", "ci_low", "ci_high"],
@@ -186,6 +196,13 @@ def duplicate(
         open_games = int((games[0].winner < 0).sum() + (games[1].winner < 0).sum())
         wins = proportion_ci(won, 2 * n, level)
         unfinished = proportion_ci(open_games, 2 * n, level)
+    made = nils = set_ = against = 0
+    for frame, a_side in ((first, 0), (second, 1)):
+        bid_nil = frame[frame.nil | frame.blind_nil]
+        mine = bid_nil[bid_nil.side == a_side]
+        theirs = bid_nil[bid_nil.side != a_side]
+        made, nils = made + int(mine.nil_made.sum()), nils + len(mine)
+        set_, against = set_ + int((~theirs.nil_made).sum()), against + len(theirs)
     return Duplicate(
         kind=kind,
         a=_label(a),
@@ -197,6 +214,8 @@ def duplicate(
         mode=mode,
         wins=wins,
         unfinished=unfinished,
+        nils_made=proportion_ci(made, nils, level) if nils else None,
+        nils_set=proportion_ci(set_, against, level) if against else None,
     )
 
 
