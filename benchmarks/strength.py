@@ -9,14 +9,20 @@ Prints, with 95% confidence intervals:
     ``heuristic``: mean absolute error of a side's tricks against its contract;
 (d) the success rate of the nils the built-in nil rules bid, under ``heuristic`` play
     (Wilson interval);
+(f) the ladder: every play policy against every other in duplicate (``random``,
+    ``heuristic``, ``lookahead``, ``pimc`` at ``--pimc-worlds``), both sides bidding
+    ``count``: points per hand of the first against the second, and for each pair the
+    share of the first's side's nils made (covering) and of the other side's nils it
+    set (defending), with 95% intervals; ``--ladder-only`` runs it alone;
 (e) throughput on one thread (median of 5 runs after a warm-up): ``count`` +
     ``heuristic`` through the library (lock-step kernel; target: one million hands per
     second per core) and through the scalar kernel, and a user-written policy
     (``analyses/custom_policy.py: heuristic_twin``, which the scalar kernel runs) against
     its built-in twin.
 
-Run from the repository root: ``python benchmarks/strength.py`` (about five minutes on a
-two-core machine; ``--deals`` scales (a)-(d), ``--quick`` is a smoke run).
+Run from the repository root: ``python benchmarks/strength.py`` (about ten minutes on a
+two-core machine, plus the solver's compile for the ladder's ``pimc`` on a cold cache;
+``--deals`` scales (a)-(d), ``--ladder-deals`` (f), ``--quick`` is a smoke run).
 """
 
 from __future__ import annotations
@@ -146,10 +152,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lookahead-deals", type=int, default=10_000, help="deals for (b)")
     parser.add_argument("--speed-deals", type=int, default=400_000, help="deals per speed run")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--ladder-deals", type=int, default=100, help="deals per ladder pair")
+    parser.add_argument("--pimc-worlds", type=int, default=8, help="the ladder's pimc worlds")
+    parser.add_argument("--ladder-only", action="store_true", help="run (f) alone")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.lookahead_deals, args.speed_deals = 400, 200, 4000
+        args.ladder_deals, args.pimc_worlds = 4, 1
     print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
     threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     print(
@@ -157,6 +167,9 @@ def main(argv: list[str] | None = None) -> None:
         f"{threads} threads available, {platform.machine()}"
     )
     n, seed = args.deals, args.seed
+    if args.ladder_only:
+        ladder(args.ladder_deals, args.pimc_worlds, seed)
+        return
 
     t = time.perf_counter()
     r = duplicate("heuristic", "random", n, seed=seed, bidding="count")
@@ -218,6 +231,23 @@ def main(argv: list[str] | None = None) -> None:
     )
     ratio = f"{user[0] / library[0]:.2f} | {user[1] / library[1]:.2f}"
     print(f"    user-written / the lock-step built-in: {ratio}")
+    ladder(args.ladder_deals, args.pimc_worlds, seed)
+
+
+def ladder(deals: int, worlds: int, seed: int) -> None:
+    """(f): every pair of play policies in duplicate, the higher rung first."""
+    rungs = ("random", "heuristic", "lookahead", f"pimc:worlds={worlds}")
+    print(f"\n(f) the ladder: play policies in duplicate, {deals} deals x 2, count bidding")
+    print("    A vs B: A's points per hand [95% CI]; nils of A's side made, B's nils A set")
+    for i, a in enumerate(rungs):
+        for b in rungs[:i]:
+            t = time.perf_counter()
+            r = duplicate(a, b, deals, seed=seed + 3, bidding="count")
+            made = "-" if r.nils_made is None else str(r.nils_made)
+            set_ = "-" if r.nils_set is None else str(r.nils_set)
+            took = time.perf_counter() - t
+            print(f"    {a:>16s} vs {b:<10s} {r.margin!s:30s} ({took:.0f} s)")
+            print(f"    {'':16s}    nils made {made}; set {set_}", flush=True)
 
 
 if __name__ == "__main__":

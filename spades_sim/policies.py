@@ -586,6 +586,7 @@ register(
         name="pimc",
         policy_id=PlayPolicy.pimc,
         params=(
+            *_PLAY_COMMON,
             ParamSpec("worlds", 8.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
             ParamSpec(
                 "early_worlds",
@@ -595,24 +596,31 @@ register(
                 "worlds in the first early_tricks tricks (0: worlds throughout)",
             ),
             ParamSpec("early_tricks", 2.0, 0.0, 13.0, "tricks that use early_worlds"),
-            ParamSpec("nil_from", 3.0, 0.0, 13.0, "solve live nils from this trick on (0: always)"),
+            ParamSpec(
+                "nil_from",
+                13.0,
+                0.0,
+                13.0,
+                "solve live nils from this trick on, the heuristic playing before it (13: never)",
+            ),
         ),
         summary=(
-            "Perfect-information Monte Carlo: at each decision deals the cards the seat "
-            "has not seen `worlds` times, consistent with everything it has seen (its "
-            "hand, the cards played, never a card of a suit a seat has shown out of), "
-            "values every legal card in every deal with the double-dummy solver and plays "
-            "the best on average. The value is the hand's score margin, not a trick "
-            "count: each side's final tricks (won so far plus the solver's) scored with "
-            "the bids (contract made or set, bags and their penalty), and every live nil "
-            "solved after the card (covering the partner's, setting an opponent's, "
-            "keeping its own). The first tricks are the expensive ones (the solver "
-            "searches 52 cards), so the first `early_tricks` use `early_worlds`; the nil "
-            "search has a heavy tail on real nil hands, so live nils are solved from trick "
-            "`nil_from` on (before it they steer no card). Strong and slow (seconds a "
-            "hand, not thousands of hands a second); a run with it compiles the solver and "
-            "its kernels (minutes on a cold cache, once per machine). Fractional counts are "
-            "rounded down."
+            "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
+            "seen `worlds` times, consistent with everything it has seen (its hand, the cards "
+            "played, never a card of a suit a seat has shown out of), values every legal card in "
+            "every deal with the double-dummy solver and plays the best on average. The value is "
+            "the hand's score margin, not a trick count: each side's final tricks (won so far "
+            "plus the solver's) scored with the bids (contract made or set, bags and their "
+            "penalty), and from trick `nil_from` every live nil solved after the card (covering "
+            "the partner's, setting an opponent's, keeping its own). The first tricks are the "
+            "expensive ones (the solver searches 52 cards), so the first `early_tricks` use "
+            "`early_worlds`. The nil search values a nil as if every seat saw every card (worst "
+            "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
+            "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
+            "its nil maxims (its parameters are the first seven here), and `pimc` plays the "
+            "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
+            " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
+            " cold cache, once per machine). Fractional counts are rounded down."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

@@ -224,7 +224,9 @@ MonteCarloParam = _positions(
 RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
 LookaheadParam = _positions("LookaheadParamT", (*_PLAY_COMMON, "samples", "margin", "bag_cost"), 1)
-PimcParam = _positions("PimcParamT", ("worlds", "early_worlds", "early_tricks", "nil_from"), 1)
+PimcParam = _positions(
+    "PimcParamT", (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from"), 1
+)
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
 PlanParam = _positions(
     "PlanParamT", (*_DRAW_COMMON, "nil_commit", "commit_after", "nil_spade_rank"), 1

@@ -18,8 +18,10 @@ play function (``_nb.policies``) and returns a card of ``legal``. At each decisi
    voids it is close to, not exactly, uniform over the consistent deals.
 2. values every legal card in every world with the double-dummy solver (``_nb.dd``):
    ``card_values_nb`` in trick mode gives the side's tricks after the card (equal cards
-   share one search), and for every nil still alive (a nil or blind nil seat without a
-   trick) ``card_values_nb`` in nil mode says whether that nil survives the card. The
+   share one search), and, from trick ``nil_from`` on (before it a live nil hands the
+   decision to the heuristic: "Cost" below), for every nil still alive (a nil or blind
+   nil seat without a trick) ``card_values_nb`` in nil mode says whether that nil
+   survives the card. The
    seat's value of the card in the world is the hand's score margin: its side's score
    minus the other side's (``score.side_score_nb``: contract made or set, 10 a bid
    trick, bags at a point and the bag penalty from the bags before the hand, Boston,
@@ -54,10 +56,17 @@ search. The nil search is the one with a heavy tail: on a deal where a seat bid 
 a real nil hand, a hand played with one world a decision took 47 s, against under 6 s
 (the process's start included) for the same deal without the nil bid
 (``simulate_hands(1, seed=11)``, every seat on pimc; random nil hands are
-settled much sooner by the search's bounds). So nils are solved from trick
-``nil_from`` on (default 3); before it a live nil counts as kept after every card
-(it steers no card in those tricks, whose cards are chosen for the tricks and the
-contract).
+settled much sooner by the search's bounds). And its verdict assumes every seat sees
+every card, which is worst for a nil (the covering partner and the defenders in fact
+guess). So while a nil is live (a nil or blind nil seat without a trick) before trick
+``nil_from`` (default 13: the whole hand), the seat plays the ``heuristic``'s card
+(``heuristic.heuristic_play_nb``, with the first seven parameters of the row, which are
+the heuristic's): its nil maxims (the nil seat ducks, its partner covers, the opponents
+lead low into it). ``pimc`` plays every card of the hands without a live nil, and of a
+nil hand once the nil is lost; from ``nil_from`` on, live nils are solved and valued as
+in step 2. Measured in duplicate against the ``heuristic`` (docs/solver.md): valuing
+the nil hands' cards with the nils solved from the fourth trick cost ``pimc`` about 30
+points a hand, and the heuristic's nil play turns that into a gain.
 
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
@@ -102,6 +111,7 @@ from spades_sim._nb.dd import (
     representatives_nb,
 )
 from spades_sim._nb.enums import InfoSlot, PimcParam, PlayPolicy, RuleField
+from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import has_played_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb
@@ -376,6 +386,13 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, tot
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
+    if info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]):
+        for s in range(info[InfoSlot.players]):
+            if info[InfoSlot.nil + s] != 0 and info[InfoSlot.tricks_won + s] == 0:
+                # a live nil before the solver values nils: the heuristic's nil maxims
+                # (its parameters are this row's first seven) rather than cards chosen
+                # as if the nil could not be lost
+                return heuristic_play_nb(hand, legal, seat, info, rules, params)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
     for j in range(info[InfoSlot.n_in_trick]):
