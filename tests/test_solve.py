@@ -123,7 +123,10 @@ class Reference:
             out[name(card)] = v0 if seat % 2 == 0 else total - v0
         return out
 
-    def _safe(self, hands, seat, trick, broken, first, nils):
+    def _safe(self, hands, seat, trick, broken, first, nils, alone=False):
+        """Whether the nil side keeps every seat of ``nils`` from winning a trick; the
+        nil side is the nils' partnership, or (``alone``: cutthroat) the nil seat alone
+        against the other three."""
         if self.done(hands, trick):
             return True
         side = next(iter(nils)) % 2
@@ -132,14 +135,15 @@ class Reference:
             if not now and nxt in nils:
                 results.append(False)
             else:
-                results.append(self.safe(rest, nxt, now, brk, fst, nils))
-        return any(results) if seat % 2 == side else all(results)
+                results.append(self.safe(rest, nxt, now, brk, fst, nils, alone))
+        ours = seat in nils if alone else seat % 2 == side
+        return any(results) if ours else all(results)
 
-    def card_safe(self, hands, seat, trick, broken, first, nils):
+    def card_safe(self, hands, seat, trick, broken, first, nils, alone=False):
         out = []
         for card, rest, nxt, now, brk, fst in self.moves(hands, seat, trick, broken, first):
             lost = not now and nxt in nils
-            if not lost and self.safe(rest, nxt, now, brk, fst, nils):
+            if not lost and self.safe(rest, nxt, now, brk, fst, nils, alone):
                 out.append(card)
         return [name(c) for c in sorted(out, reverse=True)]
 
@@ -147,8 +151,8 @@ class Reference:
 # --- random endings --------------------------------------------------------------------
 
 
-def random_case(rng: random.Random, max_cards: int = 4):
-    players = rng.choice((2, 4, 4))
+def random_case(rng: random.Random, max_cards: int = 4, cutthroat: bool = False):
+    players = 4 if cutthroat else rng.choice((2, 4, 4))
     jokers = rng.random() < 0.3
     deuces = jokers and rng.random() < 0.5
     DEUCES["on"] = deuces
@@ -189,6 +193,7 @@ def random_case(rng: random.Random, max_cards: int = 4):
         first_lead="two_of_clubs" if two_clubs else "any_but_spades",
         must_trump=must_trump,
         must_overtrump=over,
+        partnerships=not cutthroat,
     )
     pos = Position(list(hands_t), seat, [c for _, c in trick], broken, first, rules)
     broken_now = broken or any(suit(c) == 3 for _, c in trick)
@@ -221,6 +226,26 @@ def check_cases(count: int, seed: int, max_cards: int = 4) -> None:
 
 def test_solver_equals_brute_force_on_random_endings():
     check_cases(40, seed=1)
+
+
+def test_cutthroat_nil_is_the_seat_alone_against_three():
+    # cutthroat: the nil seat alone is the nil side; the seat opposite plays against it
+    rng = random.Random(4)
+    differs = 0
+    for i in range(60):
+        ref, pos, (hands, seat, trick, broken, first) = random_case(rng, 4, cutthroat=True)
+        nil_seat = rng.randrange(4)
+        nils = frozenset([nil_seat])
+        want = ref.safe(hands, seat, trick, broken, first, nils, True)
+        assert nil_safe(pos, nil_seat) == want, (i, str(pos), nil_seat)
+        got = nil_cards(pos, nil_seat)
+        assert got == ref.card_safe(hands, seat, trick, broken, first, nils, True), (i, str(pos))
+        differs += want != ref.safe(hands, seat, trick, broken, first, nils)
+    assert differs >= 3  # positions where the partner's help decided the verdict
+    with pytest.raises(SpadesError, match=r"in cutthroat .* solves only a nil"):
+        dd_tricks(pos)
+    with pytest.raises(SpadesError, match="one nil seat at a time"):
+        nil_safe(pos, ("N", "S"))
 
 
 @pytest.mark.slow

@@ -427,8 +427,22 @@ def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
             simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
-    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
-        nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1, defense="dd")
+    # a nil is solved in cutthroat (the seat alone against three), its tricks are not
+    odds = nil_odds("5.T52.8643.97532", rules=rules, n=12, seed=1, defense="dd")
+    assert odds.dd_n == 12 and 0 <= odds.dd_safe <= 12
+    from spades_sim.solve.table import nil_table
+
+    rng = np.random.default_rng(3)
+    deals = np.array(
+        [[sum(1 << int(c) for c in p[13 * s : 13 * s + 13]) for s in range(4)]
+         for p in (rng.permutation(52) for _ in range(6))],
+        dtype=np.uint64,
+    )  # fmt: skip
+    leaders = np.arange(6) % 4
+    for seat in range(4):
+        alone = nil_table(deals, leaders, seat, rules=rules)
+        partnered = nil_table(deals, leaders, seat, rules=Rules())
+        assert not (alone & ~partnered).any()  # no partner to cover it: never safer
     from spades_sim.analysis import duplicate
 
     with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):

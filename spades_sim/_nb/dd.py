@@ -108,7 +108,12 @@ against the others (AND nodes); a trick won by a nil seat ends the line as lost.
 bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat's ``j``
 highest spades outnumber the higher spades elsewhere (each of them must fall in a trick
 of its own, and each needs a higher spade there), safe when a lone nil seat without a
-spade is covered in every suit by its partner (as many cards, all higher).
+spade is covered in every suit by its partner (as many cards, all higher). With
+``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
+three other seats, the one opposite included, play against it; the partner's bound and
+move ordering are off. That is the nil's verdict in cutthroat: safe when no coalition
+of the others can make it win a trick (each of them gains when it is set). Tricks have
+no such two-sided value in cutthroat, so the trick search plays partnerships only.
 """
 
 import numpy as np
@@ -142,6 +147,10 @@ PLAY_MUST_OVERTRUMP = 8
 """``play_rules`` bit: a spade played to a trick beats its spade when able
 (``must_overtrump``)."""
 PLAY_FORCED = PLAY_MUST_TRUMP | PLAY_MUST_OVERTRUMP
+
+NIL_ALONE = 16
+"""``nil_mask`` bit: the nil seat plays alone, every other seat against it (cutthroat,
+four players without partnerships); the low four bits are the nil seats."""
 
 
 @njit(inline="always", cache=True)
@@ -638,7 +647,7 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader):
                 break
         if ducks:
             return 1, rel
-    if players != 4 or popcount_nb(np.uint64(nil_mask)) != 1:
+    if players != 4 or nil_mask & NIL_ALONE or popcount_nb(np.uint64(nil_mask)) != 1:
         return -1, ZERO
     x = lowest_card_nb(np.uint64(nil_mask))
     nil = hands[x]
@@ -783,7 +792,7 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
     if (nil_mask >> seat) & 1:
         # the nil seat: the highest card that stays under, else the lowest
         base = 60 + r if (pos > 0 and not beats) else 30 - r
-    elif (seat & 1) == nil_side:
+    elif (seat & 1) == nil_side and not nil_mask & NIL_ALONE:
         # its partner: cover high, above all over a nil seat that is winning
         base = 40 + r if (pos == 0 or beats) else 20 - r
     elif pos == 0:
@@ -799,8 +808,10 @@ def _nil_score_nb(card, hands, seat, pos, led, win_card, win_seat, nil_mask, nil
             low = lowest_card_nb(mine)
             if card < low:
                 mate = hands[p ^ 2] & SUIT_MASKS[s]
-                stuck = (mate and highest_card_nb(mate) < low) or (
-                    not mate and not (hands[p ^ 2] & SPADE_MASK)
+                stuck = (
+                    (nil_mask & NIL_ALONE) != 0  # no partner to take the trick over it
+                    or (mate and highest_card_nb(mate) < low)
+                    or (not mate and not (hands[p ^ 2] & SPADE_MASK))
                 )
                 base = max(base, (90 if stuck else 60) - r)
     else:
@@ -1125,7 +1136,12 @@ def search_nb(
                 _order_nb(moves[d], scores[d], nm)
                 st[d, _NM] = nm
                 st[d, _IDX] = 0
-                st[d, _MAX] = 1 if (seat & 1) == (0 if mode == MODE_TRICKS else nil_side) else 0
+                if mode == MODE_TRICKS:
+                    st[d, _MAX] = 1 if (seat & 1) == 0 else 0
+                elif nil_mask & NIL_ALONE:
+                    st[d, _MAX] = (nil_mask >> seat) & 1
+                else:
+                    st[d, _MAX] = 1 if (seat & 1) == nil_side else 0
         elif phase == 1:
             i = st[d, _IDX]
             if i == st[d, _NM]:

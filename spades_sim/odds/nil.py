@@ -231,7 +231,7 @@ def nil_odds(
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
     if defense == "double-dummy":
-        check_solvable_rules(rules)
+        check_solvable_rules(rules, nil=True)
     if rules.bid_rule is BidRule.MIRROR:
         raise ValueError(
             "rules: under bid_rule 'mirror' every bid is the spades held, so there is no "

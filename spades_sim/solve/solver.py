@@ -114,20 +114,23 @@ def _node(pos: Position) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def check_solvable_rules(rules: Rules) -> None:
-    """Refuse, with one line, a rule set the solver does not play: cutthroat
-    (``partnerships`` false), whose tricks are each seat's own, not a partnership's."""
-    if not rules.partnerships:
+def check_solvable_rules(rules: Rules, nil: bool = False) -> None:
+    """Refuse, with one line, a rule set the solver does not play. Cutthroat
+    (``partnerships`` false): a seat's tricks are its own against three opponents, which
+    have no double-dummy value (the solver's is a partnership's), so only a nil is solved
+    there (``nil``: the nil seat alone against the other three)."""
+    if not rules.partnerships and (not nil or rules.players != 4):
         raise SpadesError(
-            "partnerships: the double-dummy solver plays partnerships (or two players); "
-            "cutthroat (partnerships=false) is not solved"
+            "partnerships: the double-dummy solver plays partnerships (or two players); in "
+            "cutthroat (partnerships=false) it solves only a nil (nil_safe, nil_cards) with "
+            "four players"
         )
 
 
-def play_rules(rules: Rules) -> np.int64:
+def play_rules(rules: Rules, nil: bool = False) -> np.int64:
     """The kernels' ``play_rules`` bits of a rule set (``spades_sim._nb.dd.PLAY_*``);
     refuses what :func:`check_solvable_rules` refuses."""
-    check_solvable_rules(rules)
+    check_solvable_rules(rules, nil)
     return np.int64(dd.play_rules_nb(rules.lower()))
 
 
@@ -154,8 +157,9 @@ def _values(pos: Position, mode: int, mask: int) -> dict[str, int]:
     node = _node(pos)
     table = thread_table()
     out = np.full(64, -1, dtype=np.int64)
+    rule_bits = play_rules(pos.rules, nil=mode == dd.MODE_NIL)
     args = (
-        np.int64(mode), *node, np.int64(mask), play_rules(pos.rules), table.keys, table.data, out,
+        np.int64(mode), *node, np.int64(mask), rule_bits, table.keys, table.data, out,
         table.stats,
     )  # fmt: skip
     _call(dd.card_values_nb, args)
@@ -169,7 +173,8 @@ def dd_cards(pos: Position) -> dict[str, int]:
 
 
 def nil_mask(pos: Position, seat: int | str | Iterable[int | str]) -> int:
-    """The nil seats as a bit mask: one seat, or two partners (four players)."""
+    """The nil seats as a bit mask: one seat, or two partners (four players); in
+    cutthroat one seat, with ``dd.NIL_ALONE`` (it plays alone against the others)."""
     players = pos.rules.players
     seats = [seat] if isinstance(seat, (int, str, np.integer)) else list(seat)
     try:
@@ -181,17 +186,26 @@ def nil_mask(pos: Position, seat: int | str | Iterable[int | str]) -> int:
     if len(idx) > 1 and (players == 2 or len(idx) > 2 or idx[0] % 2 != idx[1] % 2):
         names = ", ".join(seat_name(s, players) for s in idx)
         raise SpadesError(f"nil seats {names}: two nil seats must be partners (N and S, E and W)")
+    if not pos.rules.partnerships:
+        if len(idx) > 1:
+            raise SpadesError(
+                "nil seat: cutthroat (partnerships=false) solves one nil seat at a time, "
+                "each alone against the others"
+            )
+        return (1 << idx[0]) | dd.NIL_ALONE
     return sum(1 << s for s in idx)
 
 
 def nil_safe(pos: Position, seat: int | str | Iterable[int | str]) -> bool:
     """Whether the side of the nil ``seat`` (or of both partners, given as a pair) can
     play so that it wins no trick from here on, the current trick included, whatever the
-    opponents do, every card seen."""
+    opponents do, every card seen. In cutthroat (four players, ``partnerships`` false)
+    the nil seat plays alone against the other three."""
     mask = nil_mask(pos, seat)
     node = _node(pos)
     table = thread_table()
-    args = (*node, np.int64(mask), play_rules(pos.rules), table.keys, table.data, table.stats)
+    rule_bits = play_rules(pos.rules, nil=True)
+    args = (*node, np.int64(mask), rule_bits, table.keys, table.data, table.stats)
     return bool(_call(dd.nil_safe_nb, args))
 
 

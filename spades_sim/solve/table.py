@@ -113,7 +113,8 @@ def nil_table(
     table_bits: int = DEFAULT_TABLE_BITS,
 ) -> np.ndarray:
     """Whether the nil of ``seat`` (an index) is safe in each deal from its opening
-    position, ``leaders[d]`` to lead the first trick, every card seen: a bool array.
+    position, ``leaders[d]`` to lead the first trick, every card seen (in cutthroat the
+    seat alone against the other three): a bool array.
 
     ``hands`` is ``deals x players`` masks as play begins (after any exchange); each deal
     is checked as :func:`dd_table` checks them."""
@@ -138,10 +139,12 @@ def nil_table(
     stripes = max(1, min(current_threads(), n))
     keys, data = _tables(stripes, table_bits)
     stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
-    nil_masks = np.full(n, 1 << int(seat), dtype=np.int64)
+    alone = 0 if rules.partnerships else dd.NIL_ALONE  # cutthroat: alone against three
+    nil_masks = np.full(n, (1 << int(seat)) | alone, dtype=np.int64)
+    rule_bits = play_rules(rules, nil=True)
     run_blocks(
         dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
-        nil_masks, np.int64(players), play_rules(rules), keys, data, safe, stats,
+        nil_masks, np.int64(players), rule_bits, keys, data, safe, stats,
     )  # fmt: skip
     return safe.astype(bool)
 
