@@ -41,7 +41,7 @@ from spades_sim._nb.rng import (
     mix64_nb,
     unit_nb,
 )
-from spades_sim._nb.score import best_other_nb, partner_bid_nb, side_of_nb
+from spades_sim._nb.score import best_other_nb, hand_tricks_nb, partner_bid_nb, side_of_nb
 
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
 
@@ -50,10 +50,12 @@ OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own par
 
 @njit(inline="always", cache=True)
 def bid_rules_nb(rules):
-    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars."""
+    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars (the
+    last: the tricks of a hand, the highest bid)."""
     return (
         rules[RuleField.bid_rule], rules[RuleField.min_side_bid],
         rules[RuleField.min_number_bid], rules[RuleField.min_side_bid_nil_exempt],
+        hand_tricks_nb(rules),
     )  # fmt: skip
 
 
@@ -64,7 +66,7 @@ def bid_range_core_nb(table, spades, partner_bid):
     number), no number when lowest > highest. ``table`` is ``bid_rules_nb``'s tuple: the
     bid rule (a ``BidRuleId``) and the minimum bids. Selects only, no branch: the
     lock-step bidding calls it for 64 deals at once."""
-    bid_rule, min_side, min_number, nil_exempt = table
+    bid_rule, min_side, min_number, nil_exempt, tricks = table
     mirror = bid_rule == BidRuleId.mirror
     # mirror and whiz: the one number allowed is the spades held (none without spades)
     by_spades = mirror | (bid_rule == BidRuleId.whiz)
@@ -73,7 +75,7 @@ def bid_range_core_nb(table, spades, partner_bid):
     suicide = bid_rule == BidRuleId.suicide
     nil_ok = ((not mirror) | (spades == 0)) & ((not suicide) | (partner_bid != 0))
     lo = max(spades, 1) if by_spades else (4 if suicide else min_number)
-    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else 13)
+    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else tricks)
     # minimum side bid: the side's last bidder (its partner has bid, 0 for a nil) bids
     # what the side still needs, a nil only once the partner's number reaches it; with
     # the nil exemption a side with a nil needs no minimum
@@ -86,10 +88,10 @@ def bid_range_core_nb(table, spades, partner_bid):
 
 @njit(inline="always", cache=True)
 def legal_bid_core_nb(table, bid, spades, partner_bid):
-    """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
-    nil is allowed, a number (or a nil where it is not allowed) is brought into the
-    allowed numbers, and with no number allowed the bid is nil; under suicide a first
-    partner's 1 or 2 is nearer nil than 4, so it becomes nil."""
+    """``bid`` (0 nil, up to the tricks of the hand) made allowed (``bid_range_core_nb``):
+    a nil stays nil where nil is allowed, a number (or a nil where it is not allowed) is
+    brought into the allowed numbers, and with no number allowed the bid is nil; under
+    suicide a first partner's 1 or 2 is nearer nil than 4, so it becomes nil."""
     nil_ok, lo, hi = bid_range_core_nb(table, spades, partner_bid)
     number = min(max(bid, lo), hi)
     # under suicide the first partner's number below 4 goes to the nearer of nil and 4
@@ -135,7 +137,8 @@ def bid_error_nb(rules, bids, hands, has_hands):
             for s in range(players):
                 total += bids[s]
             pack = popcount_nb(deck_mask_nb(rules[RuleField.jokers]) & SPADE_MASK)
-            if total > pack or (mirror and players == 4 and total != pack):
+            # four and three players hold every spade of the pack, two players some
+            if total > pack or (mirror and players != 2 and total != pack):
                 return BidError.pack_spades, -1
     if rule == BidRuleId.suicide:
         # whoever decided, each side ends with one nil and one bid of 4 or more
@@ -341,7 +344,7 @@ def nil_allowed_nb(seat, info, params, threshold, risk):
     """``nil_ok_nb`` for a seat at the table (for the non-inlined bidders)."""
     p = seat ^ 2
     return nil_ok_nb(
-        risk, threshold, info[InfoSlot.players] == 4, partner_bid_nb(info, seat),
+        risk, threshold, info[InfoSlot.players] > 2, partner_bid_nb(info, seat),
         info[InfoSlot.nil + p], params[BidParam.nil_partner_min],
     )  # fmt: skip
 
@@ -373,7 +376,7 @@ def counting_bid_nb(hand, seat, info, params, policy):
     the policy's own parameters are the three slots after ``BidParam``'s)."""
     p = seat ^ 2
     return counting_bid_core_nb(
-        hand, info[InfoSlot.players] == 4, policy, partner_bid_nb(info, seat),
+        hand, info[InfoSlot.players] > 2, policy, partner_bid_nb(info, seat),
         info[InfoSlot.nil + p],
         params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
         params[BidParam.round_up], params[OWN_SLOT], params[OWN_SLOT + 1], params[OWN_SLOT + 2],
@@ -390,9 +393,10 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
     """Partner-aware bidding: the guide's count, adjusted to the table and the score
     (``partner_aware_core_nb``, after reading the table from ``info``)."""
     players = info[InfoSlot.players]
-    four = players == 4
-    # cutthroat: four players' hands and tricks, no partner, every other seat an opponent
-    partnered = four and info[InfoSlot.sides] != 4
+    # four (or three) hands: the four-player hand evaluations; two players the fit
+    four = players > 2
+    # cutthroat: no partner, every other seat an opponent
+    partnered = four and info[InfoSlot.sides] == 2
     side = side_of_nb(info[InfoSlot.sides], seat)
     # the table: bids so far against 13 tricks, nils by partner or opponents
     known = 0
@@ -412,9 +416,15 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
                 opp_nil = True
         else:
             known += b
+    # three players: the table against all the tricks of the hand, an unbid seat's share a
+    # third of them (the core reckons 13 tricks and 3 a seat)
+    table = np.float64(known)
+    if players == 3:
+        tricks = hand_tricks_nb(rules)
+        table += (tricks / 3.0 - 3.0) * unbid - (tricks - 13.0)
     p = seat ^ 2
     return partner_aware_core_nb(
-        hand, four, known, unbid, partner_nil, opp_nil,
+        hand, four, table, unbid, partner_nil, opp_nil,
         info[InfoSlot.bids + p] if partnered else -1, info[InfoSlot.nil + p] if partnered else 0,
         info[InfoSlot.bags + side], info[InfoSlot.scores + side], best_other_nb(info, side),
         rules[RuleField.bag_penalty] > 0, rules[RuleField.bag_limit], rules[RuleField.target],
@@ -495,7 +505,7 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
     (``blind_nil_core_nb``)."""
     # no partner to consider with two players or in cutthroat; "theirs" is the leading
     # other side (in cutthroat the best of the three opponents)
-    partnered = info[InfoSlot.players] == 4 and info[InfoSlot.sides] != 4
+    partnered = info[InfoSlot.players] == 4 and info[InfoSlot.sides] == 2
     side = side_of_nb(info[InfoSlot.sides], seat)
     p = seat ^ 2
     theirs = best_other_nb(info, side)

@@ -120,7 +120,7 @@ def check_solvable_rules(rules: Rules) -> None:
     if not rules.partnerships:
         raise SpadesError(
             "partnerships: the double-dummy solver plays partnerships (or two players); "
-            "cutthroat (partnerships=false) is not solved"
+            "cutthroat (partnerships=false, four or three players) is not solved"
         )
 
 
