@@ -541,3 +541,20 @@ def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
                                       "--ns-play", "lookahead", "--quiet", "--out",
                                       str(tmp_path / "x")])  # fmt: skip
     assert result.exit_code != 0 and "sampling policy is not yet played" in result.output
+
+
+@pytest.mark.parametrize("bidding", ["count", "pagat", "partner-aware"])
+def test_three_players_builtin_bidders_bid_near_their_tricks(bidding: str) -> None:
+    # the four-player counts taken to 17 cards against two opponents: contracts mostly
+    # made, few bags, and no nil or blind nil at the default threshold
+    rules = Rules.preset("cutthroat", target=300)
+    df = simulate_hands(3000, seed=12, rules=rules, bidding=bidding)
+    assert not df.nil.any() and not df.blind_nil.any()
+    made = df.made.astype(float).mean()
+    assert 0.65 < made < 0.92 and df.bags_change.mean() < 1.2
+    assert df.bid.astype(int).max() <= 17
+    hands, games = simulate_games(40, seed=1, rules=rules, bidding=bidding)
+    assert not hands.blind_nil.any() and games.hands.mean() < 30
+    # a higher threshold still lets them bid nil
+    nils = simulate_hands(3000, seed=12, rules=rules, bidding=f"{bidding}:nil_threshold=5")
+    assert nils.nil.any()

@@ -276,7 +276,7 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     if sides > 2:
         opp_need = most_needed
     return heuristic_core_nb(
-        hand, legal, seat, players, sides == 2, info[InfoSlot.n_in_trick],
+        hand, legal, seat, players, sides <= 2, info[InfoSlot.n_in_trick],
         info[InfoSlot.leader], info[InfoSlot.led_suit], info[InfoSlot.winning_card],
         info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
         voids, need if contract > 0 else -99, opp_need,
