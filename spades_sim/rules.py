@@ -42,7 +42,8 @@ class FirstLead(StrEnum):
     """The player left of the dealer leads any card but a spade (a hand of only spades
     leads a spade)."""
     TWO_OF_CLUBS = "two_of_clubs"
-    """The holder of the 2♣ leads it (four players only)."""
+    """The holder of the 2♣ leads it (four players, or three with the jokers: the other
+    packs have no 2♣ or may leave it unused)."""
 
 
 class SpadesLead(StrEnum):
@@ -59,7 +60,7 @@ class BidRule(StrEnum):
     ``BidRuleId`` field names."""
 
     FREE = "free"
-    """Any bid from 0 (nil) to 13."""
+    """Any bid from 0 (nil) to the tricks of the hand (13; 17 or 18 with three players)."""
     MIRROR = "mirror"
     """Each player bids exactly the spades held (nil with none)."""
     WHIZ = "whiz"

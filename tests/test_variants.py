@@ -558,3 +558,17 @@ def test_three_players_builtin_bidders_bid_near_their_tricks(bidding: str) -> No
     # a higher threshold still lets them bid nil
     nils = simulate_hands(3000, seed=12, rules=rules, bidding=f"{bidding}:nil_threshold=5")
     assert nils.nil.any()
+
+
+@nb.bidder
+def three_seat_bid(ctx):  # type: ignore[no-untyped-def]
+    # 2 + the seat; 5 more when the context shows three scores and no partner's bid
+    lone = ctx.scores.shape[0] == 3 and ctx.partner_bid == -1
+    return 2 + ctx.seat + (5 if lone else 0)
+
+
+@pytest.mark.slow  # compiles a kernel for the user bidder
+def test_three_players_user_bidders_see_three_lone_sides() -> None:
+    df = simulate_hands(300, seed=4, rules=Rules.preset("cutthroat"), bidding=three_seat_bid)
+    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
+    assert (df.groupby("deal").tricks.sum() == 17).all()
