@@ -65,26 +65,36 @@ DEUCES_DECK = (
     STANDARD_DECK
     & ~((1 << TWO_OF_CLUBS) | (1 << TWO_OF_DIAMONDS) | (1 << TWO_OF_HEARTS) | (1 << 39))
 ) | (0b1111 << 52)
+THREE_PLAYER_DECK = STANDARD_DECK & ~(1 << TWO_OF_CLUBS)
+THREE_PLAYER_JOKER_DECK = STANDARD_DECK | (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
 SPADE_MASK = (((1 << 13) - 1) << 39) | (0b1111 << 52)
 """Every spade id: the 13 natural spades and the ids above the ace (52..55)."""
 
 Hand = str | int | np.integer | Iterable[str | int]
 
 
-def deck_mask(jokers: bool = False, deuces_high: bool = False) -> int:
-    """The 52-card deck as a mask: standard, or with jokers for the 2♦ and 2♥, or with
-    jokers and the deuces high (no 2♣ or 2♥; the 2♠ and 2♦ at ids 52 and 53).
+def deck_mask(jokers: bool = False, deuces_high: bool = False, players: int = 4) -> int:
+    """The deck as a mask: 52 cards, standard, or with jokers for the 2♦ and 2♥, or with
+    jokers and the deuces high (no 2♣ or 2♥; the 2♠ and 2♦ at ids 52 and 53). With three
+    players 51 cards (no 2♣), or with the jokers all 54.
 
     >>> [bin(deck_mask(*pack)).count("1") for pack in ((), (True,), (True, True))]
     [52, 52, 52]
+    >>> bin(deck_mask(players=3)).count("1"), bin(deck_mask(True, players=3)).count("1")
+    (51, 54)
     """
+    if players == 3:
+        return THREE_PLAYER_JOKER_DECK if jokers else THREE_PLAYER_DECK
     if deuces_high:
         return DEUCES_DECK
     return JOKER_DECK if jokers else STANDARD_DECK
 
 
-def pack_name(jokers: bool = False, deuces_high: bool = False) -> str:
-    """The pack's name in messages: ``standard``, ``jokers`` or ``jokers-and-deuces``."""
+def pack_name(jokers: bool = False, deuces_high: bool = False, players: int = 4) -> str:
+    """The pack's name in messages: ``standard``, ``jokers`` or ``jokers-and-deuces``
+    (with three players ``three-player`` or ``three-player jokers``)."""
+    if players == 3:
+        return "three-player jokers" if jokers else "three-player"
     return "jokers-and-deuces" if deuces_high else ("jokers" if jokers else "standard")
 
 
@@ -271,19 +281,20 @@ def seat_index(seat: int | str, players: int = 4) -> int:
     """
     if isinstance(seat, str):
         key = seat.strip().upper()
-        if players == 2 and key in ("P0", "P1"):  # the names seat_name gives two players
+        # the names seat_name gives two and three players
+        if players in (2, 3) and key in tuple(f"P{p}" for p in range(players)):
             return int(key[1])
         for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS, strict=True)):
             if key in (letter, word.upper()):
                 seat = index
                 break
         else:
-            names = "N, E, S, W" if players == 4 else "P0, P1"
+            names = "N, E, S, W" if players == 4 else ", ".join(f"P{p}" for p in range(players))
             raise ValueError(f"unknown seat {seat!r} (use {names} or 0..{players - 1})")
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
         raise ValueError(f"unknown seat {seat!r}")
     if not 0 <= int(seat) < players:
-        names = "" if players == 4 else " (P0, P1)"
+        names = "" if players == 4 else " (" + ", ".join(f"P{p}" for p in range(players)) + ")"
         raise ValueError(
             f"seat {seat} is out of range 0..{players - 1}{names} for {players} players"
         )
@@ -291,7 +302,8 @@ def seat_index(seat: int | str, players: int = 4) -> int:
 
 
 def seat_name(seat: int, players: int = 4) -> str:
-    """The display name of a seat: N/E/S/W, or P0/P1 with two players."""
+    """The display name of a seat: N/E/S/W, or P0/P1 with two players (P0/P1/P2 with
+    three)."""
     return SEAT_NAMES[seat] if players == 4 else f"P{seat}"
 
 
@@ -301,7 +313,7 @@ def side_name(side: int, players: int = 4) -> str:
     >>> side_name(1), side_name(1, players=2)
     ('E-W', 'P1')
     """
-    return seat_name(side, 2) if players == 2 else SIDE_NAMES[side]
+    return seat_name(side, players) if players in (2, 3) else SIDE_NAMES[side]
 
 
 def check_deal(
@@ -309,8 +321,9 @@ def check_deal(
 ) -> list[int]:
     """Parse and check a deal given from outside; return the hands as masks.
 
-    Four players hold the whole deck, 13 cards each; two players hold 13 each from the
-    deck, the rest unused. Raises :class:`Misdeal` naming the card and the seat for a
+    Four players hold the whole deck, 13 cards each; three the whole three-player
+    pack, 17 each (18 with the jokers); two players hold 13 each from the deck, the rest
+    unused. Raises :class:`Misdeal` naming the card and the seat for a
     wrong number of hands, an unknown or duplicated card, a card not in this deck, a
     wrong card count, or a card missing from a four-player deal.
 
@@ -322,7 +335,8 @@ def check_deal(
     if isinstance(hands, (str, bytes)) or len(hands) != players:
         count = "a string" if isinstance(hands, (str, bytes)) else f"{len(hands)} hands"
         raise Misdeal(f"a {players}-player deal needs {players} hands, got {count}")
-    deck = deck_mask(jokers, deuces_high)
+    deck = deck_mask(jokers, deuces_high, players)
+    size = (18 if jokers else 17) if players == 3 else 13
     masks: list[int] = []
     holder: dict[int, int] = {}
     for seat, hand in enumerate(hands):
@@ -334,7 +348,7 @@ def check_deal(
         mask = 0
         for card in cards:
             if not deck >> card & 1:
-                which = pack_name(jokers, deuces_high)
+                which = pack_name(jokers, deuces_high, players)
                 what = f"id {card}" if deuces_high and card in (13, 39) else format_card(card)
                 raise Misdeal(f"seat {name}: card {what} is not in the {which} deck")
             text = format_card(card, deuces_high)
@@ -347,8 +361,10 @@ def check_deal(
             mask |= 1 << card
         masks.append(mask)
     counts = [bin(mask).count("1") for mask in masks]
-    short = ", ".join(f"{seat_name(s, players)} holds {n}" for s, n in enumerate(counts) if n != 13)
-    if players == 4:
+    short = ", ".join(
+        f"{seat_name(s, players)} holds {n}" for s, n in enumerate(counts) if n != size
+    )
+    if players in (3, 4):
         missing = deck & ~mask_of(holder)
         if missing:
             raise Misdeal(
@@ -356,5 +372,5 @@ def check_deal(
                 f"deal ({short})"
             )
     if short:
-        raise Misdeal(f"every seat must hold 13 cards: {short}")
+        raise Misdeal(f"every seat must hold {size} cards: {short}")
     return masks

@@ -26,7 +26,6 @@ from spades_sim.errors import CardError, IllegalPlay
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import Rules, Shortfall
 from spades_sim.validate import (
-    TRICKS_PER_HAND,
     below_min_bid_text,
     below_side_min_text,
     check_rules,
@@ -104,7 +103,7 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
         spades = (int(masks[seat]) & SPADE_MASK).bit_count()
         raise illegal_bid(not_spades_text(int(seat), players, bids[seat], spades, rule))
     if code == BidError.pack_spades:
-        pack = (deck_mask(rules.jokers, rules.deuces_high) & SPADE_MASK).bit_count()
+        pack = (deck_mask(rules.jokers, rules.deuces_high, players) & SPADE_MASK).bit_count()
         raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if code == BidError.suicide_pair:
         raise illegal_bid(suicide_pair_text(int(seat), bids))
@@ -136,12 +135,12 @@ def score_hand(
     rules = check_rules(rules or Rules())
     bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
     _check_bid_rule(bid_list, None, rules)
-    trick_list = check_tricks(tricks, rules.players)
+    trick_list = check_tricks(tricks, rules.players, rules.tricks)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 
 def _parse_plays(
-    plays: Iterable[int | str], players: int, deuces_high: bool
+    plays: Iterable[int | str], players: int, deuces_high: bool, tricks: int
 ) -> tuple[list[int], dict[int, str]]:
     """Card ids in play order (-1 for text that is no card) and the errors by index."""
     out: list[int] = []
@@ -152,8 +151,8 @@ def _parse_plays(
         except CardError as error:
             out.append(-1)
             unknown[index] = str(error)
-    if len(out) != TRICKS_PER_HAND * players:
-        raise play_count_error(len(out), players)
+    if len(out) != tricks * players:
+        raise play_count_error(len(out), players, tricks)
     return out, unknown
 
 
@@ -209,7 +208,7 @@ def replay_hand(
 ) -> HandResult:
     """Replay a whole hand, checking every play, and score it.
 
-    ``hands`` by seat (N, E, S, W, or the two players) are the cards held when play
+    ``hands`` by seat (N, E, S, W, or the two or three players) are the cards held when play
     begins, each in PBN (``AK73.QJ2.T98.654``), as a card list (``"AS KS ..."``) or a mask;
     ``dealer`` a seat (0..3 or ``"N"``; two players: who drew first); ``bids`` by seat
     (0 = Nil, Blind Nil for seats in ``blind_nil``); ``plays`` the cards in play order.
@@ -228,12 +227,12 @@ def replay_hand(
     )
     _check_bid_rule(bid_list, masks, rules)
     players = rules.players
-    play_list, unknown = _parse_plays(plays, players, rules.deuces_high)
+    play_list, unknown = _parse_plays(plays, players, rules.deuces_high, rules.tricks)
     held = np.zeros(4, dtype=np.uint64)
     held[:players] = masks
     lowered = rules.lower()
     leader = opening_leader_nb(lowered, held, np.int64(dealer_seat))
-    winners = np.zeros(13, dtype=np.int8)
+    winners = np.zeros(rules.tricks, dtype=np.int8)
     tricks = np.zeros(4, dtype=np.int64)
     code, index, seat = replay_tricks_nb(
         lowered, held, leader, np.array(play_list, dtype=np.int64), winners, tricks

@@ -17,13 +17,17 @@ Conventions (docs/architecture.md "Data contracts"): card ``id = suit * 13 + ran
 D=1, H=2, S=3; 2=0 ... A=12; Little Joker 52, Big Joker 53, both spades); a hand is an
 ``int`` mask; seats N=0, E=1, S=2, W=3 with partner ``seat ^ 2`` and side ``seat % 2``;
 with two players the seats are 0 and 1 and each player is its own side. In cutthroat
-(``partnerships=False``, four players) there are no partners: each seat is its own side,
-side s being seat s. Per-side tuples have one entry per side: two, or four in cutthroat.
+(``partnerships=False``, four or three players) there are no partners: each seat is its own
+side, side s being seat s. Per-side tuples have one entry per side: two, or in cutthroat
+one per seat. Three players (seats 0, 1, 2, named P0, P1, P2) play 17 tricks of three
+cards from the pack without the 2C (18 with the jokers, whose pack is the full 52 and
+both jokers); wherever the rules say 13 tricks, read all the tricks of the hand
+(``Rules.tricks``).
 
 Where docs/rules.md leaves room, this engine takes the interpretations agreed for both engines:
 
-* The seat left of the dealer, ``(dealer + 1) % 4``, bids and leads first; with two players
-  the player who did not draw first (``1 - dealer``). With ``first_lead="two_of_clubs"`` the
+* The seat left of the dealer, ``(dealer + 1) % players``, bids and leads first; with two
+  players the player who did not draw first (``1 - dealer``). With ``first_lead="two_of_clubs"`` the
   holder of the 2C leads it to the first trick.
 * Spades are broken by the first spade played to a trick led in another suit, or led.
 * A side whose contract is 0 scores no contract points (``made`` is None); its counted
@@ -117,9 +121,6 @@ __all__ = [
 DEFAULT_RULES = Rules()
 """The standard rules (the default of every ``rules`` argument)."""
 
-TRICKS_PER_HAND = 13
-MAX_BID = 13
-
 
 # The cards of each suit as a mask; the jokers (ids 52, 53) belong to spades.
 SUIT_MASKS = {
@@ -143,14 +144,15 @@ def _members(side: int, players: int, partnerships: bool = True) -> tuple[int, .
 
 
 def _sides(rules: Rules) -> range:
-    """The sides of the table: N-S and E-W (or the two players); the four seats in
-    cutthroat."""
-    return range(2 if rules.partnerships else 4)
+    """The sides of the table: N-S and E-W (or the two players); every seat in cutthroat
+    (four, or three with three players)."""
+    return range(2 if rules.partnerships else rules.players)
 
 
 def _first_seat(dealer: int, players: int) -> int:
-    """The seat that bids first, and leads first unless the 2C rule says otherwise."""
-    return (dealer + 1) % 4 if players == 4 else 1 - dealer
+    """The seat that bids first, and leads first unless the 2C rule says otherwise: the
+    dealer's left, the next seat clockwise (with two players the non-dealer)."""
+    return (dealer + 1) % players
 
 
 # --------------------------------------------------------------------------------------
@@ -194,7 +196,7 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
                     raise illegal_bid(not_spades_text(seat, players, bids[seat], spades, rule))
             return
         # The number bids are spades held by different players.
-        pack = _spades(deck_mask(rules.jokers, rules.deuces_high))
+        pack = _spades(deck_mask(rules.jokers, rules.deuces_high, players))
         if sum(bids) > pack:
             raise illegal_bid(pack_spades_text(sum(bids), pack, players, rule))
     if rule == "mirror":
@@ -205,10 +207,10 @@ def _check_bid_rule(bids: tuple[int, ...], masks: Sequence[int] | None, rules: R
                     text = not_spades_text(seat, players, bids[seat], _spades(masks[seat]), rule)
                     raise illegal_bid(text)
             return
-        # Four players hold every spade of the pack between them, two players some.
-        pack = _spades(deck_mask(rules.jokers, rules.deuces_high))
+        # Four or three players hold every spade of the pack between them, two players some.
+        pack = _spades(deck_mask(rules.jokers, rules.deuces_high, players))
         total = sum(bids)
-        if total > pack or (players == 4 and total != pack):
+        if total > pack or (players != 2 and total != pack):
             raise illegal_bid(pack_spades_text(total, pack, players, rule))
 
 
@@ -240,7 +242,7 @@ def score_hand(
     rules = check_rules(rules)
     bid_list, blind, scores, bags = prepare_bids(bids, rules, blind_nil, scores_before, bags_before)
     _check_bid_rule(bid_list, None, rules)
-    trick_list = check_tricks(tricks, rules.players)
+    trick_list = check_tricks(tricks, rules.players, rules.tricks)
     return _score(bid_list, trick_list, blind, rules, scores, bags)
 
 
@@ -302,7 +304,8 @@ def _score(
             points += nil_tricks
             bags += nil_tricks
 
-        boston = sum(tricks[seat] for seat in members) == TRICKS_PER_HAND
+        # all the tricks of the hand: 13, or 17 or 18 with three players
+        boston = sum(tricks[seat] for seat in members) == rules.tricks
         if boston:
             points += rules.boston_bonus
 
@@ -491,7 +494,8 @@ def _lowest_card(mask: int) -> int:
 def _play_hand(
     masks: list[int], leader: int, rules: Rules, pick: Callable[[int, int, int, list[int]], Any]
 ) -> tuple[list[int], list[int], list[int]]:
-    """Play 13 tricks from ``masks``, asking ``pick(seat, hand, legal, trick)`` for each card.
+    """Play the hand's tricks (``rules.tricks``) from ``masks``, asking
+    ``pick(seat, hand, legal, trick)`` for each card.
 
     Every card is checked against the rules and an :class:`IllegalPlay` names the trick,
     the seat and the card. Returns (plays in order, trick winner seats, tricks per seat).
@@ -505,7 +509,7 @@ def _play_hand(
     winners: list[int] = []
     tricks = [0] * players
 
-    for trick_number in range(1, TRICKS_PER_HAND + 1):
+    for trick_number in range(1, rules.tricks + 1):
         first_trick = trick_number == 1
         trick: list[int] = []
         for position in range(players):
@@ -609,8 +613,8 @@ def replay_hand(
     )
     _check_bid_rule(bid_list, masks, rules)
     play_list = list(plays)
-    if len(play_list) != TRICKS_PER_HAND * rules.players:
-        raise play_count_error(len(play_list), rules.players)
+    if len(play_list) != rules.tricks * rules.players:
+        raise play_count_error(len(play_list), rules.players, rules.tricks)
     next_play = iter(play_list)
 
     def pick(seat: int, hand: int, legal: int, trick: list[int]) -> Any:
@@ -858,7 +862,7 @@ def check_blind_nil_exchange(
     held_masks = check_deal(
         held, players=players, jokers=rules.jokers, deuces_high=rules.deuces_high
     )
-    bid_list = check_bids(bids, players)
+    bid_list = check_bids(bids, players, rules.tricks)
     blind = check_blind_nil_seats(blind_nil, bid_list, rules)
     k = rules.blind_nil_exchange
 

@@ -42,7 +42,8 @@ class FirstLead(StrEnum):
     """The player left of the dealer leads any card but a spade (a hand of only spades
     leads a spade)."""
     TWO_OF_CLUBS = "two_of_clubs"
-    """The holder of the 2♣ leads it (four players only)."""
+    """The holder of the 2♣ leads it (four players, or three with the jokers: the other
+    packs have no 2♣ or may leave it unused)."""
 
 
 class SpadesLead(StrEnum):
@@ -59,7 +60,7 @@ class BidRule(StrEnum):
     ``BidRuleId`` field names."""
 
     FREE = "free"
-    """Any bid from 0 (nil) to 13."""
+    """Any bid from 0 (nil) to the tricks of the hand (13; 17 or 18 with three players)."""
     MIRROR = "mirror"
     """Each player bids exactly the spades held (nil with none)."""
     WHIZ = "whiz"
@@ -111,16 +112,18 @@ class Rules:
     """
 
     players: int = 4
-    """Number of players: 4 (two fixed partnerships, N-S and E-W) or 2 (each scoring
-    alone, with the draw-and-discard instead of a deal). Default 4; 4 or 2."""
+    """Number of players: 4 (two fixed partnerships, N-S and E-W), 3 (three-player
+    cutthroat: each scoring alone, 17 cards each from the pack without the 2♣; needs
+    ``partnerships`` false) or 2 (each scoring alone, with the draw-and-discard instead of
+    a deal). Default 4; 4, 3 or 2."""
     jokers: bool = False
-    """Add a Big and a Little Joker as the two highest spades and remove the 2♥ and 2♦.
-    Default false."""
+    """Add a Big and a Little Joker as the two highest spades and remove the 2♥ and 2♦
+    (with three players nothing is removed: 54 cards, 18 each). Default false."""
     deuces_high: bool = False
     """With the jokers, keep the 2♦ as a spade and make it and the 2♠ the third and
     fourth highest trumps (Big Joker, Little Joker, 2♦, 2♠, ace of spades, ...); the 2♣
     and 2♥ leave the pack instead. Default false; only with ``jokers``, not with the
-    ``two_of_clubs`` first lead."""
+    ``two_of_clubs`` first lead, not with three players."""
     blind_nil: bool = True
     """Blind nil may be declared (nil bid before seeing the cards). Default true."""
     blind_nil_min_deficit: int = 0
@@ -132,12 +135,14 @@ class Rules:
     to this many from the unused pile. Default 0; 0..13 (0 when ``blind_nil`` is false)."""
     first_lead: FirstLead = FirstLead.ANY_BUT_SPADES
     """How the first trick is led (:class:`FirstLead`). Default ``any_but_spades``;
-    ``two_of_clubs`` is refused with two players."""
+    ``two_of_clubs`` is refused with two players, and with three without the jokers
+    (their pack has no 2♣)."""
     spades_lead: SpadesLead = SpadesLead.AFTER_BROKEN
     """When spades may be led after the first trick (:class:`SpadesLead`). Default
     ``after_broken``; or ``any_time``."""
     boston_bonus: int = 0
-    """Points added to a side (or player) that wins all 13 tricks. Default 0; 0..10,000."""
+    """Points added to a side (or player) that wins all the tricks of the hand (13; 17 or
+    18 with three players). Default 0; 0..10,000."""
     nil_value: int = 100
     """Points won for a made nil, lost for a failed one. Default 100; 0..10,000."""
     blind_nil_value: int = 200
@@ -196,10 +201,10 @@ class Rules:
     than the trick's highest spade when able. Default false; only with ``must_trump``."""
     partnerships: bool = True
     """With four players, N-S and E-W are partnerships; false is cutthroat: every seat is
-    its own side (its own contract, nil, bags, score and game). Default true; false only
-    with four players, and not with anything that needs a partner (``blind_nil_exchange``,
-    ``nil_exchange``, ``bid_rule`` suicide, ``min_side_bid``,
-    ``nil_tricks_count_for_partner``)."""
+    its own side (its own contract, nil, bags, score and game). Default true; false with
+    four or three players (three players need it: they have no partnerships), and not
+    with anything that needs a partner (``blind_nil_exchange``, ``nil_exchange``,
+    ``bid_rule`` suicide, ``min_side_bid``, ``nil_tricks_count_for_partner``)."""
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -223,6 +228,7 @@ class Rules:
         "must-trump": {"must_trump": True},
         "must-overtrump": {"must_trump": True, "must_overtrump": True},
         "cutthroat-4": {"partnerships": False},
+        "cutthroat": {"players": 3, "partnerships": False},
     }
     """The named rule sets (``docs/rules.md`` "Presets"): the fields each changes."""
 
@@ -244,7 +250,7 @@ class Rules:
             if not ok:
                 raise ValueError(f"{name}: {what}, got {getattr(self, name)!r}")
 
-        need(self.players in (2, 4), "players", "must be 4 or 2")
+        need(self.players in (2, 3, 4), "players", "must be 4, 3 or 2")
         for name, choices in _CHOICES.items():
             # the string options: a str value becomes its enum (the dataclass is frozen)
             object.__setattr__(self, name, _choice(name, choices, getattr(self, name)))
@@ -286,6 +292,16 @@ class Rules:
         if self.deuces_high and self.first_lead is FirstLead.TWO_OF_CLUBS:
             raise ValueError(
                 "first_lead: 'two_of_clubs' is refused with deuces_high (the 2C leaves the pack)"
+            )
+        if self.players == 3 and self.deuces_high:
+            raise ValueError(
+                "deuces_high: is refused with three players (its pack of 52 cards does not "
+                "deal out in threes)"
+            )
+        if self.players == 3 and not self.jokers and self.first_lead is FirstLead.TWO_OF_CLUBS:
+            raise ValueError(
+                "first_lead: 'two_of_clubs' is refused with three players without jokers "
+                "(their 51-card pack has no 2C)"
             )
         if self.players == 2 and self.first_lead is FirstLead.TWO_OF_CLUBS:
             raise ValueError(
@@ -334,12 +350,17 @@ class Rules:
             )
 
     def _check_cutthroat(self) -> None:
+        if self.players == 3 and self.partnerships:
+            raise ValueError(
+                "partnerships: three players (cutthroat) need partnerships=false, there "
+                "are no partnerships; or use --rules cutthroat"
+            )
         if self.partnerships:
             return
-        if self.players != 4:
+        if self.players == 2:
             raise ValueError(
-                "partnerships: false needs four players (two players always score alone), "
-                f"got players={self.players}"
+                "partnerships: false needs four or three players (two players always score "
+                f"alone), got players={self.players}"
             )
         # every rule below is about a partner, which no cutthroat seat has
         for name, off in (
@@ -401,13 +422,24 @@ class Rules:
 
     @property
     def sides(self) -> int:
-        """How many sides score: 2 (partnerships, or the two players), or 4 in cutthroat
-        (``partnerships`` false), where side s is seat s.
+        """How many sides score: 2 (partnerships, or the two players), or in cutthroat
+        (``partnerships`` false) one per player, 4 or 3, where side s is seat s.
 
-        >>> Rules().sides, Rules.preset("cutthroat-4").sides
-        (2, 4)
+        >>> Rules().sides, Rules.preset("cutthroat-4").sides, Rules.preset("cutthroat").sides
+        (2, 4, 3)
         """
-        return 2 if self.partnerships else 4
+        return 2 if self.partnerships else self.players
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a hand (cards each player holds): 13, or with three players 17 (18
+        with the jokers).
+
+        >>> Rules().tricks, Rules.preset("cutthroat").tricks, Rules(players=3,
+        ... partnerships=False, jokers=True).tricks
+        (13, 17, 18)
+        """
+        return (18 if self.jokers else 17) if self.players == 3 else 13
 
     def side_of(self, seat: int) -> int:
         """The side ``seat`` scores for: ``seat % 2``, or the seat itself in cutthroat."""
@@ -415,8 +447,10 @@ class Rules:
 
     def side_name(self, side: int) -> str:
         """A side's display name: N-S/E-W, the player with two players (P0/P1), or the
-        seat in cutthroat (N, E, S, W)."""
-        return seat_name(side, 4) if not self.partnerships else side_name(side, self.players)
+        seat in cutthroat (N, E, S, W; P0, P1, P2 with three players)."""
+        if not self.partnerships:
+            return seat_name(side, self.players)
+        return side_name(side, self.players)
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
@@ -466,8 +500,11 @@ class Rules:
         500
         """
         encoded = {
-            # 0 standard pack, 1 jokers, 2 jokers with the deuces high (bitboard.py)
-            "jokers": 2 if self.deuces_high else int(self.jokers),
+            # 0 standard pack, 1 jokers, 2 jokers with the deuces high, 3 the three-player
+            # pack (no 2C), 4 the three-player pack with the jokers (bitboard.py)
+            "jokers": (4 if self.jokers else 3)
+            if self.players == 3
+            else (2 if self.deuces_high else int(self.jokers)),
             "first_lead_two_clubs": self.first_lead is FirstLead.TWO_OF_CLUBS,
             "spades_any_time": self.spades_lead is SpadesLead.ANY_TIME,
             "nil_tricks_for_partner": self.nil_tricks_count_for_partner,

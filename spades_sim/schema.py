@@ -14,7 +14,8 @@ players, the player; in cutthroat (``Rules.partnerships`` false) every seat is i
 side, side s = seat s, so the ``side_*``, ``score_*``, ``bags_*`` columns of a seat's
 row are that seat's own, and the games table carries sides 2 and 3 in ``*_2``/``*_3``
 (0 when there are only two sides; ``score_ns``/``score_ew`` are sides 0 and 1, N and E
-in cutthroat).
+in cutthroat). Three players (cutthroat, seats P0, P1, P2) have three rows a hand and
+sides 0..2, their final scores in ``score_ns``, ``score_ew`` and ``score_2`` (``*_3`` 0).
 
 Widths are chosen so that no rule set :class:`~spades_sim.rules.Rules` accepts can wrap
 a value: a hand's score change reaches about 160,000 (two blind nils at 10,000, a
@@ -53,7 +54,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     _c("deal", "int64", "deal index within the run (hands mode)", hands_only=True),
     _c("game", "int64", "game index (games mode)", games_only=True),
     _c("hand_no", "int16", "hand number within the game, from 0 (games mode)", games_only=True),
-    _c("seat", "int8", "seat: 0 N, 1 E, 2 S, 3 W (two players: 0, 1)"),
+    _c("seat", "int8", "seat: 0 N, 1 E, 2 S, 3 W (two players: 0, 1; three: 0, 1, 2)"),
     _c("side", "int8", "partnership: 0 N-S, 1 E-W (two players, cutthroat: the seat)"),
     _c("dealer", "int8", "dealer's seat (two players: who drew first)", "i8"),
     _c("hand", "uint64", "cards held when play began (bit id = suit*13+rank)"),
@@ -65,7 +66,7 @@ HAND_COLUMNS: tuple[Column, ...] = (
     _c("shortest_suit", "int8", "length of the shortest suit", "i8"),
     _c("voids", "int8", "number of suits not held", "i8"),
     _c("points", "int8", "high-card points: A 4, K 3, Q 2, J 1", "i8"),
-    _c("bid", "int8", "bid, 0..13 (0 for nil and blind nil)", "i8"),
+    _c("bid", "int8", "bid, 0..13, three players 0..17 or 18 (0 for nil and blind nil)", "i8"),
     _c("nil", "bool", "bid nil (not blind)"),
     _c("blind_nil", "bool", "declared blind nil"),
     _c("tricks", "int8", "tricks won by this seat", "i8"),
@@ -105,8 +106,8 @@ GAME_COLUMNS: tuple[Column, ...] = (
     _c("bags_ew", "int32", "final bags of side 1", "game"),
     _c("bag_penalty_ns", "int32", "points side 0 lost to bags over the game", "game"),
     _c("bag_penalty_ew", "int32", "points side 1 lost to bags over the game", "game"),
-    _c("score_2", "int32", "final score of side 2 (cutthroat: S; 0 with two sides)", "game"),
-    _c("score_3", "int32", "final score of side 3 (cutthroat: W; 0 with two sides)", "game"),
+    _c("score_2", "int32", "final score of side 2 (cutthroat: S or P2; 0 with two sides)", "game"),
+    _c("score_3", "int32", "final score of side 3 (cutthroat: W; 0 with two or three)", "game"),
     _c("bags_2", "int32", "final bags of side 2 (cutthroat; 0 with two sides)", "game"),
     _c("bags_3", "int32", "final bags of side 3 (cutthroat; 0 with two sides)", "game"),
     _c("bag_penalty_2", "int32", "points side 2 lost to bags (cutthroat; else 0)", "game"),
@@ -116,8 +117,8 @@ GAME_COLUMNS: tuple[Column, ...] = (
 PLAY_COLUMNS: tuple[Column, ...] = (
     _c("deal", "int64", "deal index (as in the hands table)"),
     _c("dealt", "uint64", "per seat (list): cards dealt, before any blind nil exchange"),
-    _c("plays", "int8", "the 52 (two players: 26) card ids in play order (list)"),
-    _c("trick_winners", "int8", "the seat that won each of the 13 tricks (list)"),
+    _c("plays", "int8", "the 52 (two players: 26; three: 51 or 54) card ids in play order (list)"),
+    _c("trick_winners", "int8", "the seat that won each of the 13 (17, 18) tricks (list)"),
 )
 
 DD_COLUMNS: tuple[Column, ...] = (

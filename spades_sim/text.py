@@ -283,7 +283,7 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     lines.append("bids: " + "  ".join(f"{names[s]} {bid_text[s]}" for s in range(players)))
     lines.append("play (leader first; -> winner):")
     owner = {c: s for s in range(players) for c in range(64) if held[s] >> c & 1}
-    for t in range(13):
+    for t in range(spec.rules.tricks):  # 13, or 17 or 18 with three players
         cards = plays[t * players : (t + 1) * players]
         seats = [owner.get(c, -1) for c in cards]
         played = "  ".join(

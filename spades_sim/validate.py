@@ -74,11 +74,12 @@ def illegal_play(trick_number: int, seat: int, players: int, what: str) -> Illeg
     return IllegalPlay(f"trick {trick_number}, seat {seat_name(seat, players)}: {what}")
 
 
-def play_count_error(count: int, players: int) -> IllegalPlay:
-    """The IllegalPlay for a hand's plays that are not 13 tricks of ``players`` cards."""
-    expected = TRICKS_PER_HAND * players
+def play_count_error(count: int, players: int, tricks: int = TRICKS_PER_HAND) -> IllegalPlay:
+    """The IllegalPlay for a hand's plays that are not ``tricks`` tricks (``Rules.tricks``)
+    of ``players`` cards."""
+    expected = tricks * players
     return IllegalPlay(
-        f"expected {expected} plays ({TRICKS_PER_HAND} tricks of {players} cards), got {count}"
+        f"expected {expected} plays ({tricks} tricks of {players} cards), got {count}"
     )
 
 
@@ -252,14 +253,16 @@ def per_side_ints(name: str, values: Any, sides: int = 2) -> tuple[int, ...]:
     return tuple(int(value) for value in values)
 
 
-def check_bids(bids: Any, players: int) -> tuple[int, ...]:
-    return per_seat_ints("bids", bids, players, MAX_BID)
+def check_bids(bids: Any, players: int, high: int = MAX_BID) -> tuple[int, ...]:
+    """The bids, one per seat, each 0..``high`` (the tricks of a hand, ``Rules.tricks``)."""
+    return per_seat_ints("bids", bids, players, high)
 
 
-def check_tricks(tricks: Any, players: int) -> tuple[int, ...]:
-    counts = per_seat_ints("tricks", tricks, players, TRICKS_PER_HAND)
-    if sum(counts) != TRICKS_PER_HAND:
-        raise ValueError(f"tricks: must sum to {TRICKS_PER_HAND}, got {sum(counts)} ({counts})")
+def check_tricks(tricks: Any, players: int, total: int = TRICKS_PER_HAND) -> tuple[int, ...]:
+    """The tricks won, one per seat, summing to ``total`` (``Rules.tricks``)."""
+    counts = per_seat_ints("tricks", tricks, players, total)
+    if sum(counts) != total:
+        raise ValueError(f"tricks: must sum to {total}, got {sum(counts)} ({counts})")
     return counts
 
 
@@ -365,7 +368,7 @@ def prepare_bids(
     >>> prepare_bids((3, 0, 4, 0), Rules(), ("E",), (0, 0), (0, 0))[1]
     frozenset({1})
     """
-    bid_list = check_bids(bids, rules.players)
+    bid_list = check_bids(bids, rules.players, rules.tricks)
     scores = per_side_ints("scores_before", scores_before, rules.sides)
     bags = check_bags_before(bags_before, rules)
     blind = check_blind_nil_seats(blind_nil, bid_list, rules)

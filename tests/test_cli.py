@@ -264,7 +264,24 @@ BAD_SIMULATE = {
     "unknown field": (["--hands", "5", "--set", "colour=red"], "unknown rules field 'colour'"),
     "bad field value": (["--hands", "5", "--set", "target=lots"], "target: expected a whole"),
     "set without =": (["--hands", "5", "--set", "target"], "FIELD=VALUE"),
-    "invalid rule": (["--hands", "5", "--set", "players=3"], "players: must be 4 or 2"),
+    "invalid rule": (["--hands", "5", "--set", "players=5"], "players: must be 4, 3 or 2"),
+    "three players with partnerships": (
+        ["--hands", "5", "--set", "players=3"],
+        "partnerships: three players (cutthroat) need partnerships=false",
+    ),
+    "three players, deuces high": (
+        [
+            "--hands",
+            "5",
+            "--rules",
+            "cutthroat",
+            "--set",
+            "jokers=true",
+            "--set",
+            "deuces_high=true",
+        ],
+        "deuces_high: is refused with three players",
+    ),
     "rule clash": (
         ["--hands", "5", "--rules", "two-player", "--set", "first_lead=two_of_clubs"],
         "first_lead",

@@ -184,13 +184,13 @@ def test_score_hand_matches_reference_on_random_inputs(preset: str) -> None:
     rng = np.random.default_rng(3)
     players = rules.players
     for _ in range(400):
-        tricks = rng.multinomial(13, np.full(players, 1 / players)).tolist()
+        tricks = rng.multinomial(rules.tricks, np.full(players, 1 / players)).tolist()
         bids = rng.integers(0, 8, players).tolist()
         if rules.bid_rule != "free" and rng.random() < 0.5:  # bids the hands could make
-            bids = rng.multinomial(13, np.full(players, 1 / players)).tolist()
-        scores = rng.integers(-400, 600, 2).tolist()
+            bids = rng.multinomial(rules.tricks, np.full(players, 1 / players)).tolist()
+        scores = rng.integers(-400, 600, rules.sides).tolist()
         limit = rules.bag_limit if rules.bag_penalty else 40
-        bags = rng.integers(0, limit, 2).tolist()
+        bags = rng.integers(0, limit, rules.sides).tolist()
         blind = [
             s for s in range(players) if bids[s] == 0 and rules.blind_nil and rng.random() < 0.5
         ]
@@ -223,16 +223,18 @@ def test_invariants_over_simulated_hands(preset: str) -> None:
     )
     held_union = np.bitwise_or.reduce(held, axis=1)
     assert (played_masks == held_union).all()
-    assert all(len(set(row)) == 13 * players for row in plays[:200].tolist())
-    assert (np.bitwise_count(held) == 13).all()
-    if players == 4:
-        assert (held_union == np.uint64(deck_mask(rules.jokers, rules.deuces_high))).all()
+    tricks = rules.tricks  # 13, or 17 or 18 with three players
+    assert all(len(set(row)) == tricks * players for row in plays[:200].tolist())
+    assert (np.bitwise_count(held) == tricks).all()
+    deck = np.uint64(deck_mask(rules.jokers, rules.deuces_high, players))
+    if players != 2:  # four and three players hold the whole pack
+        assert (held_union == deck).all()
     else:
         assert (held[:, 0] & held[:, 1] == 0).all()
-        assert ((held_union & ~np.uint64(deck_mask(rules.jokers, rules.deuces_high))) == 0).all()
-    # 13 tricks, bids in range, nil flags consistent, contracts and made flags add up
-    assert (h["tricks"].reshape(n, players).sum(axis=1) == 13).all()
-    assert ((h["bid"] >= 0) & (h["bid"] <= 13)).all()
+        assert ((held_union & ~deck) == 0).all()
+    # every trick, bids in range, nil flags consistent, contracts and made flags add up
+    assert (h["tricks"].reshape(n, players).sum(axis=1) == tricks).all()
+    assert ((h["bid"] >= 0) & (h["bid"] <= tricks)).all()
     assert ((h["nil"] | h["blind_nil"]) == (h["bid"] == 0)).all()
     made = h["made"]
     contract = h["side_contract"]
@@ -248,7 +250,7 @@ def _check_play_rules(held: np.ndarray, plays: np.ndarray, rules: Rules) -> None
     hands = [int(x) for x in held]
     owner = {c: s for s, m in enumerate(hands) for c in range(56) if m >> c & 1}
     broken = False
-    for t in range(13):
+    for t in range(rules.tricks):
         trick = [int(c) for c in plays[t * players : (t + 1) * players]]
         led = min(trick[0] // 13, 3)
         if led == 3 and not broken and rules.spades_lead == "after_broken":

@@ -632,7 +632,7 @@ def test_cutthroat_game_ends_with_one_leader() -> None:
 
 
 def test_cutthroat_fields_are_checked() -> None:
-    with pytest.raises(ValueError, match=r"^partnerships: false needs four players"):
+    with pytest.raises(ValueError, match=r"^partnerships: false needs four or three players"):
         Rules(players=2, partnerships=False)
     for field, value in (
         ("blind_nil_exchange", 3),
@@ -691,3 +691,143 @@ def test_cutthroat_heuristic_attacks_the_nil_opposite(sides: int) -> None:
         assert card == parse_card("2H")
     else:
         assert card in (parse_card("AH"), parse_card("KC"))
+
+
+# --- Three-player cutthroat -------------------------------------------------------------
+
+# Deal C (three players, the 51 cards without the 2C, 17 each): P0 the AS..3S and AH..TH;
+# P1 the 9H..2H and AD..6D; P2 the 2S, 5D..2D and AC..3C. P2 deals, so P0 (its left) bids
+# and leads first. Trick 1: P0 may not lead a spade while it holds hearts: AH, P1 follows
+# 9H, P2 (no hearts) trumps with the 2S and wins a trick of three cards. Trick 2: P2 leads
+# AC; P0 (no clubs) trumps with the 3S, P1 discards the 2H: P0 wins. Tricks 3-6: P0 leads
+# KH..TH, P1 follows 8H..5H, P2 discards KC..TC. Tricks 7-17: P0 leads AS..4S and the
+# others discard. P0 16 tricks, P1 none, P2 one.
+DEAL_C = ["AKQJT9876543.AKQJT..", ".98765432.AKQJT9876.", "2..5432.AKQJT9876543"]
+PLAYS_C = (
+    ["AH", "9H", "2S", "AC", "3S", "2H"]
+    + [
+        card
+        for h, p1, c in zip("KQJT", "8765", "KQJT", strict=True)
+        for card in (h + "H", p1 + "H", c + "C")
+    ]
+    + [
+        card
+        for s, p1, p2 in zip(
+            "AKQJT987654",
+            ["4H", "3H"] + [r + "D" for r in "AKQJT9876"],
+            [r + "D" for r in "5432"] + [r + "C" for r in "9876543"],
+            strict=True,
+        )
+        for card in (s + "S", p1, p2)
+    ]
+)
+
+# Deal K (three players with the jokers: the whole 52 and both jokers, 18 each, the 2C
+# in the pack, so the 2C may lead): P0 the BJ, LJ, AS..2S and AH..QH; P1 the JH..2H and
+# AD..7D; P2 the 6D..2D and all the clubs. Under first_lead two_of_clubs P2 leads the 2C;
+# P0 (no clubs) plays the BJ, P1 the JH: P0 wins. P0 then leads the LJ and AS..2S (P1 and
+# P2 hold no spade and discard) and AH..QH (P1 has no heart left): all 18 tricks to P0.
+DEAL_K = ["BJLJAKQJT98765432.AKQ..", ".JT98765432.AKQJT987.", "..65432.AKQJT98765432"]
+PLAYS_K = (
+    ["2C", "BJ", "JH", "LJ", "TH", "AC"]
+    + [
+        card
+        for s, p1, p2 in zip(
+            "AKQJT98765432",
+            [r + "H" for r in "98765432"] + [r + "D" for r in "AKQJT"],
+            [*[r + "C" for r in "KQJT98765432"][:11], "6D", "5D"],
+            strict=True,
+        )
+        for card in (s + "S", p1, p2)
+    ]
+    + [
+        card
+        for h, p1, p2 in zip("AKQ", "987", "432", strict=True)
+        for card in (h + "H", p1 + "D", p2 + "D")
+    ]
+)
+
+
+def test_three_player_pack_and_seats() -> None:
+    rules = Rules.preset("cutthroat")
+    assert (rules.players, rules.sides, rules.tricks, rules.partnerships) == (3, 3, 17, False)
+    assert Rules.preset("cutthroat", jokers=True).tricks == 18
+    assert [rules.side_name(s) for s in range(3)] == ["P0", "P1", "P2"]
+    assert [rules.side_of(s) for s in range(3)] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_three_player_hand_of_17_tricks(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat")
+    # P0 bids 12, P1 nil, P2 1. P0 takes 16: 120 + 4 bags = 124. P1's nil made: +100.
+    # P2 takes its one trick (the 2S over the AH and 9H): 10 for the contract.
+    r = engine.replay_hand(DEAL_C, "P2", (12, 0, 1), PLAYS_C, rules)
+    assert r.tricks == (16, 0, 1)
+    assert r.trick_winners[:3] == (2, 0, 0) and len(r.trick_winners) == 17
+    assert r.score_change == (124, 100, 10)
+    assert r.contracts == (12, 0, 1) and r.made == (True, None, True)
+    assert r.bags_change == (4, 0, 0) and r.nil_made == (None, True, None)
+    assert r.boston == (False, False, False)
+    # a trick of three cards: the 2S trumps the AH
+    assert reference.trick_winner(["AH", "9H", "2S"]) == 2
+    # 13 tricks of three cards are not a hand
+    with pytest.raises(IllegalPlay, match=r"^expected 51 plays \(17 tricks of 3 cards\), got 39"):
+        engine.replay_hand(DEAL_C, "P2", (12, 0, 1), PLAYS_C[:39], rules)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_three_player_jokers_boston_of_18(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat", jokers=True, first_lead="two_of_clubs", boston_bonus=200)
+    # P2 leads the 2C (first_lead two_of_clubs); P0 takes all 18 tricks: bid 10, 100 + 8
+    # bags, and the Boston (all the tricks of the hand) +200 = 308. P1 bid 3, P2 bid 4:
+    # set, -30 and -40.
+    r = engine.replay_hand(DEAL_K, "P0", (10, 3, 4), PLAYS_K, rules)
+    assert r.tricks == (18, 0, 0)
+    assert r.score_change == (308, -30, -40) and r.boston == (True, False, False)
+    # 17 tricks is not all of them: no Boston
+    score = engine.score_hand((10, 3, 4), (17, 1, 0), rules)
+    assert score.score_change == (107, -30, -40) and score.boston == (False, False, False)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["kernel", "reference"])
+def test_three_player_bags_and_blind_nil_per_player(engine: ModuleType) -> None:
+    rules = Rules.preset("cutthroat")
+    # P0 bids 4 and takes 6: 40 + 2 bags = 42; its 9 bags carried in reach 11: -100, so
+    # -58, bags back to 1. P1's blind nil takes a trick: -200, and the trick is a bag:
+    # -199. P2 bids 5 and takes 10: 50 + 5 bags = 55.
+    score = engine.score_hand(
+        (4, 0, 5), (6, 1, 10), rules, blind_nil=("P1",),
+        scores_before=(10, 20, 30), bags_before=(9, 0, 0),
+    )  # fmt: skip
+    assert score.score_change == (-58, -199, 55)
+    assert score.scores_after == (-48, -179, 85)
+    assert score.bags_change == (2, 1, 5) and score.bags_after == (1, 1, 5)
+    assert score.bag_penalties == (100, 0, 0) and score.nil_made == (None, False, None)
+    with pytest.raises(ValueError, match=r"^scores_before: expected 3 whole numbers"):
+        engine.score_hand((4, 0, 5), (6, 1, 10), rules, scores_before=(0, 0))
+    with pytest.raises(ValueError, match=r"^tricks: must sum to 17, got 13"):
+        engine.score_hand((4, 0, 5), (6, 1, 6), rules)
+    # bids run to all the tricks of the hand
+    assert engine.score_hand((17, 0, 0), (17, 0, 0), rules).made == (True, None, None)
+    with pytest.raises(ValueError, match=r"^bids: seat P0 has 18, outside 0..17"):
+        engine.score_hand((18, 0, 0), (17, 0, 0), rules)
+
+
+def test_three_player_game_ends_with_one_leader() -> None:
+    rules = Rules.preset("cutthroat")
+    assert reference.game_result((320, 510, 505), 9, rules) == (1, "target")
+    assert reference.game_result((510, 510, 90), 9, rules) == (None, "")
+
+
+def test_three_player_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match=r"^partnerships: three players \(cutthroat\) need "):
+        Rules(players=3)
+    with pytest.raises(ValueError, match=r"^deuces_high: is refused with three players"):
+        Rules.preset("cutthroat", jokers=True, deuces_high=True)
+    with pytest.raises(ValueError, match=r"^first_lead: 'two_of_clubs' is refused with three "):
+        Rules.preset("cutthroat", first_lead="two_of_clubs")
+    for field, value in (("blind_nil_exchange", 3), ("nil_exchange", 2), ("min_side_bid", 4)):
+        with pytest.raises(ValueError, match=rf"^{field}: must stay .* partnerships false"):
+            Rules.preset("cutthroat", **{field: value})
+    with pytest.raises(ValueError, match=r"^players: must be 4, 3 or 2, got 5"):
+        Rules(players=5)

@@ -18,7 +18,11 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from test_aggregate import assert_same_analyses
-from test_engine import WILD_BIDDING
+from test_engine import (
+    WILD_BIDDING,
+    check_games_against_reference,
+    check_hands_against_reference,
+)
 
 from spades_sim import Rules, nb, nil_odds, reference, simulate_games, simulate_hands
 from spades_sim._nb.bidding import legal_bid_nb
@@ -33,7 +37,7 @@ BUILTIN_BIDDERS = ("count", "pagat", "partner-aware", WILD_BIDDING)
 
 VARIANTS = (
     "ten-for-200", "mirror", "whiz", "suicide", "minimum-bids", "nil-passing", "must-trump",
-    "must-overtrump", "jokers-deuces", "cutthroat-4",
+    "must-overtrump", "jokers-deuces", "cutthroat-4", "cutthroat",
 )  # fmt: skip
 """The presets of the table variants (their rules: docs/rules.md)."""
 
@@ -49,7 +53,7 @@ def test_cli_hands_and_games(tmp_path: Path, preset: str) -> None:
     common = ("--rules", preset, "--seed", "3", "--quiet", "--out")
     hands = json.loads(_ok("simulate", "--hands", "300", *common, tmp_path / "h"))
     assert hands["hands"] == 300
-    assert len(load(tmp_path / "h", columns=["bid"])) == 300 * 4
+    assert len(load(tmp_path / "h", columns=["bid"])) == 300 * Rules.preset(preset).players
     games = json.loads(_ok("simulate", "--games", "5", *common, tmp_path / "g"))
     assert games["games"] == 5 and len(load_games(tmp_path / "g")) == 5
 
@@ -475,3 +479,110 @@ def test_cutthroat_user_bidders_see_their_own_side() -> None:
     # partnerships: two sides, two scores; the partner has bid for seats 2 and 3
     df = simulate_hands(200, seed=4, bidding=side_and_table, play="random")
     assert (df.bid.astype(int) == 1 + df.seat.astype(int) % 2).all()
+
+
+# --- Three-player cutthroat -------------------------------------------------------------
+
+THREE_PLAYER = {
+    "cutthroat": {},
+    "jokers": {"jokers": True},
+    "jokers, 2C leads": {"jokers": True, "first_lead": "two_of_clubs"},
+    "must-overtrump, boston": {"must_trump": True, "must_overtrump": True, "boston_bonus": 200},
+    "ten-for-200, spades any time": {"big_bid_threshold": 10, "spades_lead": "any_time"},
+    "whiz": {"bid_rule": "whiz", "blind_nil": False},
+    "mirror": {"bid_rule": "mirror", "blind_nil": False},
+}
+"""Three-player rule sets the kernels are held to the reference on (the preset itself is
+in every preset's tests of ``tests/test_engine.py`` too)."""
+
+
+@pytest.mark.parametrize("variant", list(THREE_PLAYER))
+def test_three_players_kernel_matches_reference(variant: str) -> None:
+    rules = Rules.preset("cutthroat", **THREE_PLAYER[variant])
+    blind = check_hands_against_reference(rules, 200, seed=41, bidding=WILD_BIDDING)
+    assert blind > 0 or not rules.blind_nil
+    check_hands_against_reference(rules, 60, seed=42, bidding="partner-aware")
+    check_games_against_reference(rules.replace(max_hands=25), 4, seed=43, bidding="count")
+
+
+def test_three_players_rows_games_and_threads() -> None:
+    rules = Rules.preset("cutthroat", jokers=True, max_hands=40)
+    kwargs = {"seed": 6, "rules": rules, "bidding": WILD_BIDDING}
+    one = simulate_hands(900, threads=1, chunk_size=900, play="heuristic", **kwargs)  # type: ignore[arg-type]
+    two = simulate_hands(900, threads=2, chunk_size=130, play="heuristic", **kwargs)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(one, two)
+    # three rows a hand, each seat its own side; every trick of 18 taken by someone
+    assert len(one) == 900 * 3 and (one.side == one.seat).all() and set(one.seat) == {0, 1, 2}
+    assert (one.groupby("deal").tricks.sum() == 18).all()
+    assert ((one.bid >= 0) & (one.bid <= 18)).all()
+    hands, games = simulate_games(12, threads=2, chunk_size=5, **kwargs)  # type: ignore[arg-type]
+    hands1, games1 = simulate_games(12, threads=1, chunk_size=12, **kwargs)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(hands, hands1)
+    pd.testing.assert_frame_equal(games, games1)
+    assert set(games.winner) <= {-1, 0, 1, 2} and (games.score_3 == 0).all()
+    finals = hands.groupby(["game", "seat"]).score_change.sum().unstack()
+    for seat, column in enumerate(("score_ns", "score_ew", "score_2")):
+        assert (finals[seat].to_numpy() == games[column].to_numpy()).all()
+
+
+def test_three_players_aggregate_counts_what_the_rows_say() -> None:
+    rules = Rules.preset("cutthroat", jokers=True, target=250)
+    kwargs = {"seed": 8, "rules": rules, "bidding": WILD_BIDDING, "play": "random"}
+    rows = simulate_hands(800, **kwargs)  # type: ignore[arg-type]
+    agg = simulate_hands(800, aggregate=("tricks", "side_contract"), **kwargs)  # type: ignore[arg-type]
+    for keys in ([], ["tricks"], ["side_contract"], ["bid"], ["nil", "blind_nil"]):
+        assert_same_analyses(rows, agg, keys)
+    pair = simulate_games(20, seed=3, rules=rules)
+    counted = simulate_games(20, seed=3, rules=rules, aggregate=("spades",))
+    for keys in ([], ["spades"], ["side", "outcome"]):
+        assert_same_analyses(pair, counted, keys)
+
+
+def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
+    rules = Rules.preset("cutthroat")
+    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead"), ("count", "pimc")):
+        with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
+            simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        simulate_hands(10, seed=1, rules=rules, dd=True)
+    with pytest.raises(ValueError, match=r"^rules: nil odds are not computed for three players"):
+        nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1)
+    from spades_sim.analysis import duplicate
+
+    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
+        duplicate("heuristic", "random", 10, seed=1, rules=rules)
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat",
+                                      "--ns-play", "lookahead", "--quiet", "--out",
+                                      str(tmp_path / "x")])  # fmt: skip
+    assert result.exit_code != 0 and "sampling policy is not yet played" in result.output
+
+
+@pytest.mark.parametrize("bidding", ["count", "pagat", "partner-aware"])
+def test_three_players_builtin_bidders_bid_near_their_tricks(bidding: str) -> None:
+    # the four-player counts taken to 17 cards against two opponents: contracts mostly
+    # made, few bags, and no nil or blind nil at the default threshold
+    rules = Rules.preset("cutthroat", target=300)
+    df = simulate_hands(3000, seed=12, rules=rules, bidding=bidding)
+    assert not df.nil.any() and not df.blind_nil.any()
+    made = df.made.astype(float).mean()
+    assert 0.65 < made < 0.92 and df.bags_change.mean() < 1.2
+    assert df.bid.astype(int).max() <= 17
+    hands, games = simulate_games(40, seed=1, rules=rules, bidding=bidding)
+    assert not hands.blind_nil.any() and games.hands.mean() < 30
+    # a higher threshold still lets them bid nil
+    nils = simulate_hands(3000, seed=12, rules=rules, bidding=f"{bidding}:nil_threshold=5")
+    assert nils.nil.any()
+
+
+@nb.bidder
+def three_seat_bid(ctx):  # type: ignore[no-untyped-def]
+    # 2 + the seat; 5 more when the context shows three scores and no partner's bid
+    lone = ctx.scores.shape[0] == 3 and ctx.partner_bid == -1
+    return 2 + ctx.seat + (5 if lone else 0)
+
+
+@pytest.mark.slow  # compiles a kernel for the user bidder
+def test_three_players_user_bidders_see_three_lone_sides() -> None:
+    df = simulate_hands(300, seed=4, rules=Rules.preset("cutthroat"), bidding=three_seat_bid)
+    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
+    assert (df.groupby("deal").tricks.sum() == 17).all()

@@ -10,13 +10,18 @@ runs one call per thread, each into its own tables, and adds the tables at the e
 
 Tables (``int64``, cells by rows, statistics by columns):
 
-- **seat table** ``(seat_groups * SEAT_CELLS, N_SEAT_STATS)``: a seat in a hand. Cell
-  ``group * SEAT_CELLS + c`` with ``c`` 0 for a nil, 1 for a blind nil, ``2 + bid`` for a
+- **seat table** ``(seat_groups * seat_cells, N_SEAT_STATS)``: a seat in a hand. Cell
+  ``group * seat_cells + c`` with ``c`` 0 for a nil, 1 for a blind nil, ``2 + bid`` for a
   number bid; statistics ``S_*``.
-- **side table** ``(side_groups * SIDE_CELLS, N_SIDE_STATS)``: a side in a hand (the row
+- **side table** ``(side_groups * side_cells, N_SIDE_STATS)``: a side in a hand (the row
   of seat 0 or 1, which carries the side's figures). Cell ``c`` is the side tricks
-  (0..13) when the contract is 0, else ``CONTRACT_CELL0 + tricks - contract + 26``
-  (differences -26..13); statistics ``D_*``.
+  (0..T) when the contract is 0, else ``contract_cell0 + tricks - contract + 26``
+  (differences -26..T); statistics ``D_*``.
+
+T is the tricks of a hand (13; 17 or 18 with three players), so the cell counts follow
+it: ``seat_cells(T)`` (16 for 13 tricks: ``SEAT_CELLS``), ``side_cells(T)`` (54:
+``SIDE_CELLS``) and ``contract_cell0(T)`` (14: ``CONTRACT_CELL0``), the same functions
+in the kernels and in ``run/counting.py``.
 - **game table** ``(GAME_CELLS, N_GAME_STATS)`` (games mode): a side in a game, cell
   ``side * 3 + outcome`` (0 won, 1 lost, 2 unfinished); statistics ``A_*``.
 
@@ -52,9 +57,29 @@ from spades_sim._nb.loop import (
     hands_random_lockstep_nb,
     hands_random_lockstep_two_nb,
 )
-from spades_sim._nb.score import n_sides_nb, side_of_nb
+from spades_sim._nb.score import hand_tricks_nb, n_sides_nb, side_of_nb
 
 K_SEAT, K_SIDE, K_HAND_NO = -1, -2, -3  # key codes besides the int8 output rows
+
+
+@njit(cache=True)
+def seat_cells(tricks):
+    """Seat table cells per group: nil, blind nil, number bids 0..``tricks``."""
+    return tricks + 3
+
+
+@njit(cache=True)
+def contract_cell0(tricks):
+    """The side table's first cell of a contract: after side tricks 0..``tricks``."""
+    return tricks + 1
+
+
+@njit(cache=True)
+def side_cells(tricks):
+    """Side table cells per group: side tricks 0..``tricks`` for contract 0, then the
+    differences -26..``tricks``."""
+    return 2 * tricks + 28
+
 
 SEAT_CELLS = 16  # nil, blind nil, number bids 0..13
 S_COUNT, S_NIL_MADE, S_TRICKS, S_TRICKS_SQ, N_SEAT_STATS = 0, 1, 2, 3, 4
@@ -106,6 +131,10 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
     side codes, side widths."""
     seat_codes, seat_widths, side_codes, side_widths = keys
     sides = n_sides_nb(rules)
+    tricks = hand_tricks_nb(rules)
+    n_seat_cells = seat_cells(tricks)
+    n_side_cells = side_cells(tricks)
+    first_contract_cell = contract_cell0(tricks)
     bad = 0
     for seat in range(rules[RuleField.players]):
         r = row0 + seat
@@ -113,10 +142,10 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
         kind = np.int64(out_i8[OutI8.nil_kind, r])
         bid = np.int64(out_i8[OutI8.bid, r])
         cell = kind - 1 if kind > 0 else 2 + bid
-        if g < 0 or cell < 0 or cell >= SEAT_CELLS:
+        if g < 0 or cell < 0 or cell >= n_seat_cells:
             bad += 1
         else:
-            c = g * SEAT_CELLS + cell
+            c = g * n_seat_cells + cell
             tricks = np.int64(out_i8[OutI8.tricks, r])
             seat_t[c, S_COUNT] += 1
             if out_i8[OutI8.nil_made, r] == 1:
@@ -128,11 +157,11 @@ def add_hand_nb(rules, out_i8, out_i32, row0, hand_no, keys, seat_t, side_t):
         g = group_nb(side_codes, side_widths, out_i8, r, seat, hand_no, sides)
         contract = np.int64(out_i8[OutI8.side_contract, r])
         won = np.int64(out_i8[OutI8.side_tricks, r])
-        cell = won if contract == 0 else CONTRACT_CELL0 + won - contract + 26
-        if g < 0 or cell < 0 or cell >= SIDE_CELLS:
+        cell = won if contract == 0 else first_contract_cell + won - contract + 26
+        if g < 0 or cell < 0 or cell >= n_side_cells:
             bad += 1
             continue
-        c = g * SIDE_CELLS + cell
+        c = g * n_side_cells + cell
         bags = np.int64(out_i8[OutI8.bags_change, r])
         points = np.int64(out_i32[OutI32.bag_penalty, r])
         score = np.int64(out_i32[OutI32.score_change, r])

@@ -41,7 +41,7 @@ from spades_sim._nb.rng import (
     mix64_nb,
     unit_nb,
 )
-from spades_sim._nb.score import best_other_nb, partner_bid_nb, side_of_nb
+from spades_sim._nb.score import best_other_nb, hand_tricks_nb, partner_bid_nb, side_of_nb
 
 LOW_BITS = np.uint64(0x3F)  # ranks 2..7
 
@@ -50,10 +50,12 @@ OWN_SLOT = len(BidParam) + 1  # the first slot of the count's or pagat's own par
 
 @njit(inline="always", cache=True)
 def bid_rules_nb(rules):
-    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars."""
+    """What ``bid_range_core_nb`` reads of the rule array, as a tuple of scalars (the
+    last: the tricks of a hand, the highest bid)."""
     return (
         rules[RuleField.bid_rule], rules[RuleField.min_side_bid],
         rules[RuleField.min_number_bid], rules[RuleField.min_side_bid_nil_exempt],
+        hand_tricks_nb(rules),
     )  # fmt: skip
 
 
@@ -64,7 +66,7 @@ def bid_range_core_nb(table, spades, partner_bid):
     number), no number when lowest > highest. ``table`` is ``bid_rules_nb``'s tuple: the
     bid rule (a ``BidRuleId``) and the minimum bids. Selects only, no branch: the
     lock-step bidding calls it for 64 deals at once."""
-    bid_rule, min_side, min_number, nil_exempt = table
+    bid_rule, min_side, min_number, nil_exempt, tricks = table
     mirror = bid_rule == BidRuleId.mirror
     # mirror and whiz: the one number allowed is the spades held (none without spades)
     by_spades = mirror | (bid_rule == BidRuleId.whiz)
@@ -73,7 +75,7 @@ def bid_range_core_nb(table, spades, partner_bid):
     suicide = bid_rule == BidRuleId.suicide
     nil_ok = ((not mirror) | (spades == 0)) & ((not suicide) | (partner_bid != 0))
     lo = max(spades, 1) if by_spades else (4 if suicide else min_number)
-    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else 13)
+    hi = spades if by_spades else (0 if suicide & (partner_bid > 0) else tricks)
     # minimum side bid: the side's last bidder (its partner has bid, 0 for a nil) bids
     # what the side still needs, a nil only once the partner's number reaches it; with
     # the nil exemption a side with a nil needs no minimum
@@ -86,10 +88,10 @@ def bid_range_core_nb(table, spades, partner_bid):
 
 @njit(inline="always", cache=True)
 def legal_bid_core_nb(table, bid, spades, partner_bid):
-    """``bid`` (0..13, 0 nil) made allowed (``bid_range_core_nb``): a nil stays nil where
-    nil is allowed, a number (or a nil where it is not allowed) is brought into the
-    allowed numbers, and with no number allowed the bid is nil; under suicide a first
-    partner's 1 or 2 is nearer nil than 4, so it becomes nil."""
+    """``bid`` (0 nil, up to the tricks of the hand) made allowed (``bid_range_core_nb``):
+    a nil stays nil where nil is allowed, a number (or a nil where it is not allowed) is
+    brought into the allowed numbers, and with no number allowed the bid is nil; under
+    suicide a first partner's 1 or 2 is nearer nil than 4, so it becomes nil."""
     nil_ok, lo, hi = bid_range_core_nb(table, spades, partner_bid)
     number = min(max(bid, lo), hi)
     # under suicide the first partner's number below 4 goes to the nearer of nil and 4
@@ -135,7 +137,8 @@ def bid_error_nb(rules, bids, hands, has_hands):
             for s in range(players):
                 total += bids[s]
             pack = popcount_nb(deck_mask_nb(rules[RuleField.jokers]) & SPADE_MASK)
-            if total > pack or (mirror and players == 4 and total != pack):
+            # four and three players hold every spade of the pack, two players some
+            if total > pack or (mirror and players != 2 and total != pack):
                 return BidError.pack_spades, -1
     if rule == BidRuleId.suicide:
         # whoever decided, each side ends with one nil and one bid of 4 or more
@@ -333,7 +336,37 @@ def nil_ok_nb(risk, threshold, four, partner_bid, partner_nil, partner_min):
 @njit(cache=True, forceinline=True)
 def round_bid_nb(value, bias, round_up):
     """An estimate plus ``bias`` as a bid of 1..13, rounded up from ``round_up``."""
-    return min(max(np.int64(np.floor(value + bias + 1.0 - round_up)), 1), 13)
+    return round_bid_to_nb(value, bias, round_up, 13)
+
+
+@njit(cache=True, forceinline=True)
+def round_bid_to_nb(value, bias, round_up, top):
+    """``round_bid_nb`` with bids up to ``top`` (the tricks of the hand)."""
+    return min(max(np.int64(np.floor(value + bias + 1.0 - round_up)), 1), top)
+
+
+# Three players: the four-player hand counts, taken to the tricks a 17- or 18-card hand
+# takes against two opponents. Fitted on 20,000 hands each (count, pagat and
+# partner-aware bidding, heuristic play, seed 1): a hand counted at v took about
+# 1.18 v + 1.1 tricks with 17 cards and 1.04 v + 0.8 with the jokers' 18, so the estimate
+# is that less 0.3 (a contract a little under what the hand expects, as the four-player
+# counts are). A nil of 17 or 18 cards against two attackers was made 5% of the time at
+# the default threshold (24% at the least risky 0.3% of hands), so the nil threshold is
+# lowered by THREE_NIL_SHIFT: the built-ins then bid no nil unless told a higher one.
+THREE_SCALE_17, THREE_SHIFT_17 = 1.18, 0.8
+THREE_SCALE_18, THREE_SHIFT_18 = 1.04, 0.5
+THREE_NIL_SHIFT = 2.5
+
+
+@njit(cache=True, forceinline=True)
+def three_player_fit_nb(hand, players):
+    """(scale, shift, nil threshold shift, highest bid) of the estimate for a bidder
+    holding ``hand`` at a table of ``players``: (1, 0, 0, 13) unless there are three."""
+    if players != 3:
+        return 1.0, 0.0, 0.0, np.int64(13)
+    if popcount_nb(hand) == 18:
+        return THREE_SCALE_18, THREE_SHIFT_18, THREE_NIL_SHIFT, np.int64(18)
+    return THREE_SCALE_17, THREE_SHIFT_17, THREE_NIL_SHIFT, np.int64(17)
 
 
 @njit(inline="always", cache=True)
@@ -341,7 +374,7 @@ def nil_allowed_nb(seat, info, params, threshold, risk):
     """``nil_ok_nb`` for a seat at the table (for the non-inlined bidders)."""
     p = seat ^ 2
     return nil_ok_nb(
-        risk, threshold, info[InfoSlot.players] == 4, partner_bid_nb(info, seat),
+        risk, threshold, info[InfoSlot.players] > 2, partner_bid_nb(info, seat),
         info[InfoSlot.nil + p], params[BidParam.nil_partner_min],
     )  # fmt: skip
 
@@ -354,6 +387,19 @@ def counting_bid_core_nb(
     ``threshold`` and a partner who has bid (``partner_bid`` >= 0) bid a number of at least
     ``partner_min``; otherwise the estimate plus ``bias``, rounded up from ``round_up``
     (``a``, ``b``, ``c``: the policy's own parameters)."""
+    return counting_bid_fit_nb(
+        hand, four, policy, partner_bid, partner_nil, bias, threshold, partner_min, round_up,
+        a, b, c, 1.0, 0.0, 13,
+    )  # fmt: skip
+
+
+@njit(cache=True, forceinline=True)
+def counting_bid_fit_nb(
+    hand, four, policy, partner_bid, partner_nil, bias, threshold, partner_min, round_up, a, b,
+    c, scale, shift, top,
+):  # fmt: skip
+    """``counting_bid_core_nb`` with the estimate taken as ``scale * value + shift`` and bids
+    up to ``top`` (three players: ``three_player_fit_nb``)."""
     if nil_ok_nb(
         seat_nil_risk_nb(hand, four), threshold, four, partner_bid, partner_nil, partner_min
     ):
@@ -364,7 +410,7 @@ def counting_bid_core_nb(
         value = count_value_nb(hand, a, b, c)
     else:
         value = pagat_value_nb(hand, a, b)
-    return round_bid_nb(value, bias, round_up)
+    return round_bid_to_nb(scale * value + shift, bias, round_up, top)
 
 
 @njit(inline="always", cache=True)
@@ -372,11 +418,13 @@ def counting_bid_nb(hand, seat, info, params, policy):
     """The count (``policy`` BidPolicy.count) and pagat bidders (see ``counting_bid_core_nb``;
     the policy's own parameters are the three slots after ``BidParam``'s)."""
     p = seat ^ 2
-    return counting_bid_core_nb(
-        hand, info[InfoSlot.players] == 4, policy, partner_bid_nb(info, seat),
-        info[InfoSlot.nil + p],
-        params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
-        params[BidParam.round_up], params[OWN_SLOT], params[OWN_SLOT + 1], params[OWN_SLOT + 2],
+    players = info[InfoSlot.players]
+    scale, shift, nil_shift, top = three_player_fit_nb(hand, players)
+    return counting_bid_fit_nb(
+        hand, players > 2, policy, partner_bid_nb(info, seat), info[InfoSlot.nil + p],
+        params[BidParam.bias], params[BidParam.nil_threshold] - nil_shift,
+        params[BidParam.nil_partner_min], params[BidParam.round_up], params[OWN_SLOT],
+        params[OWN_SLOT + 1], params[OWN_SLOT + 2], scale, shift, top,
     )  # fmt: skip
 
 
@@ -390,9 +438,10 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
     """Partner-aware bidding: the guide's count, adjusted to the table and the score
     (``partner_aware_core_nb``, after reading the table from ``info``)."""
     players = info[InfoSlot.players]
-    four = players == 4
-    # cutthroat: four players' hands and tricks, no partner, every other seat an opponent
-    partnered = four and info[InfoSlot.sides] != 4
+    # four (or three) hands: the four-player hand evaluations; two players the fit
+    four = players > 2
+    # cutthroat: no partner, every other seat an opponent
+    partnered = four and info[InfoSlot.sides] <= 2
     side = side_of_nb(info[InfoSlot.sides], seat)
     # the table: bids so far against 13 tricks, nils by partner or opponents
     known = 0
@@ -412,17 +461,25 @@ def partner_aware_bid_nb(hand, seat, info, rules, params):
                 opp_nil = True
         else:
             known += b
+    # three players: the table against all the tricks of the hand, an unbid seat's share a
+    # third of them (the core reckons 13 tricks and 3 a seat)
+    table = np.float64(known)
+    if players == 3:
+        tricks = hand_tricks_nb(rules)
+        table += (tricks / 3.0 - 3.0) * unbid - (tricks - 13.0)
     p = seat ^ 2
-    return partner_aware_core_nb(
-        hand, four, known, unbid, partner_nil, opp_nil,
+    scale, shift, nil_shift, top = three_player_fit_nb(hand, players)
+    return partner_aware_fit_nb(
+        hand, four, table, unbid, partner_nil, opp_nil,
         info[InfoSlot.bids + p] if partnered else -1, info[InfoSlot.nil + p] if partnered else 0,
         info[InfoSlot.bags + side], info[InfoSlot.scores + side], best_other_nb(info, side),
         rules[RuleField.bag_penalty] > 0, rules[RuleField.bag_limit], rules[RuleField.target],
-        params[BidParam.bias], params[BidParam.nil_threshold], params[BidParam.nil_partner_min],
-        params[BidParam.round_up], params[PartnerParam.overbid_cut],
-        params[PartnerParam.nil_cover_bonus], params[PartnerParam.opp_nil_bonus],
-        params[PartnerParam.bag_push], params[PartnerParam.bag_margin],
-        params[PartnerParam.score_shade], params[PartnerParam.score_margin],
+        params[BidParam.bias], params[BidParam.nil_threshold] - nil_shift,
+        params[BidParam.nil_partner_min], params[BidParam.round_up],
+        params[PartnerParam.overbid_cut], params[PartnerParam.nil_cover_bonus],
+        params[PartnerParam.opp_nil_bonus], params[PartnerParam.bag_push],
+        params[PartnerParam.bag_margin], params[PartnerParam.score_shade],
+        params[PartnerParam.score_margin], scale, shift, top,
     )  # fmt: skip
 
 
@@ -438,8 +495,24 @@ def partner_aware_core_nb(
     bids, 3 per ``unbid`` seat) exceeds 13; pushed up near the bag limit (``bag_rule``) and
     when behind, shaded down near the ``target`` when ahead (the nil threshold moves with
     the score and with a partner bid of 4 or more)."""
+    return partner_aware_fit_nb(
+        hand, four, known, unbid, partner_nil, opp_nil, partner_bid, partner_nil_kind, bags,
+        mine, theirs, bag_rule, bag_limit, target, bias, threshold, partner_min, round_up,
+        overbid_cut, cover_bonus, opp_bonus, bag_push, bag_margin, score_shade, score_margin,
+        1.0, 0.0, 13,
+    )  # fmt: skip
+
+
+@njit(cache=True, forceinline=True)
+def partner_aware_fit_nb(
+    hand, four, known, unbid, partner_nil, opp_nil, partner_bid, partner_nil_kind, bags, mine,
+    theirs, bag_rule, bag_limit, target, bias, threshold, partner_min, round_up, overbid_cut,
+    cover_bonus, opp_bonus, bag_push, bag_margin, score_shade, score_margin, scale, shift, top,
+):  # fmt: skip
+    """``partner_aware_core_nb`` with the count taken as ``scale * value + shift`` and bids
+    up to ``top`` (three players: ``three_player_fit_nb``)."""
     if four:
-        value = pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH)
+        value = scale * pagat_value_nb(hand, PAGAT_QUEEN, PAGAT_TRUMP_LENGTH) + shift
     else:
         value = two_player_value_nb(hand)
     if partner_nil:
@@ -464,7 +537,7 @@ def partner_aware_core_nb(
         seat_nil_risk_nb(hand, four), threshold, four, partner_bid, partner_nil_kind, partner_min
     ):
         return 0
-    return round_bid_nb(value, bias, round_up)
+    return round_bid_to_nb(value, bias, round_up, top)
 
 
 @njit(cache=True, forceinline=True)
@@ -495,7 +568,7 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
     (``blind_nil_core_nb``)."""
     # no partner to consider with two players or in cutthroat; "theirs" is the leading
     # other side (in cutthroat the best of the three opponents)
-    partnered = info[InfoSlot.players] == 4 and info[InfoSlot.sides] != 4
+    partnered = info[InfoSlot.players] == 4 and info[InfoSlot.sides] <= 2
     side = side_of_nb(info[InfoSlot.sides], seat)
     p = seat ^ 2
     theirs = best_other_nb(info, side)
@@ -506,6 +579,10 @@ def blind_nil_wanted_nb(seat, info, rules, params, rand):
         params[BidParam.blind_nil_max_bags], params[BidParam.blind_nil_partner_min],
         params[BidParam.blind_nil_before_partner] > 0,
     )  # fmt: skip
+    if info[InfoSlot.players] == 3:
+        # 17 or 18 cards blind against two attackers: 0.3% of the built-ins' blind nils
+        # were made (300 games, seed 0), so they declare none (``random`` still does)
+        wanted = False
     if np.int64(params[0]) == BidPolicy.random:
         wanted = unit_nb(mix64_nb(rand + GOLDEN)) < params[RandomBidParam.blind_nil_rate]
     return wanted

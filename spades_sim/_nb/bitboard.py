@@ -39,6 +39,9 @@ JOKER_DECK = (STANDARD_DECK & ~(np.uint64(1 << 13) | np.uint64(1 << 26))) | JOKE
 DEUCES_DECK = (STANDARD_DECK & ~np.uint64((1 << 0) | (1 << 13) | (1 << 26) | (1 << 39))) | (
     TOP_SPADES
 )
+# three players: 51 cards without the 2C, or with the jokers the whole 52 and both (54)
+THREE_DECK = STANDARD_DECK & ~np.uint64(1)
+THREE_JOKER_DECK = STANDARD_DECK | JOKERS
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
@@ -142,11 +145,14 @@ select_bit_nb = _select_bit_pdep_nb if HAS_PDEP else _select_bit_search_nb
 
 @njit(inline="always", cache=True)
 def deck_mask_nb(jokers):
-    """The mask of the 52 cards in play by the rule array's ``jokers`` entry: 0 the
-    standard deck, 1 the deck whose 2D and 2H give way to the jokers, 2 the jokers with
-    the deuces high (no 2C or 2H; 2S and 2D above the ace)."""
-    if jokers == 2:
-        return DEUCES_DECK
+    """The mask of the cards in play by the rule array's ``jokers`` entry: 0 the standard
+    deck, 1 the deck whose 2D and 2H give way to the jokers, 2 the jokers with the deuces
+    high (no 2C or 2H; 2S and 2D above the ace), all of 52 cards; with three players 3
+    the 51 cards without the 2C, 4 the 52 and both jokers."""
+    if jokers >= 2:
+        if jokers == 2:
+            return DEUCES_DECK
+        return THREE_DECK if jokers == 3 else THREE_JOKER_DECK
     return JOKER_DECK if jokers else STANDARD_DECK
 
 

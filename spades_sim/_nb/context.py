@@ -73,8 +73,9 @@ PlayContext = namedtuple("PlayContext", PLAY_FIELDS)
 
 @njit(inline="always", cache=True)
 def sides_nb(info):
-    """How many entries the ``scores`` and ``bags`` views have: 4 in cutthroat, else 2."""
-    return 4 if info[InfoSlot.sides] == 4 else 2
+    """How many entries the ``scores`` and ``bags`` views have: one per side (4 or 3 in
+    cutthroat), else 2."""
+    return max(info[InfoSlot.sides], 2)
 
 
 @njit(inline="always", cache=True)

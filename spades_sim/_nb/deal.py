@@ -1,4 +1,7 @@
-"""Dealing: the four-player shuffle-and-deal and the two-player draw-and-discard.
+"""Dealing: the four- and three-player shuffle-and-deal and the two-player draw-and-discard.
+
+Scratch layout (``loop.new_scratch_nb``): shuffle space ``[0:DECK_AT]``, then the deck's
+card ids, ascending, from ``DECK_AT`` (52 of them, or with three players 51 or 54).
 
 Both draw only from the deal's own random stream (``rng``), counters 0..63, so a deal is
 a function of ``(seed, deal coordinates)`` alone. The two-player keep-or-discard choice
@@ -13,6 +16,7 @@ from spades_sim._nb.bitboard import (
     ZERO,
     bit_nb,
     deck_mask_nb,
+    popcount_nb,
 )
 from spades_sim._nb.enums import LANES, InfoSlot
 from spades_sim._nb.exchange import keep_drawn_card_nb
@@ -25,14 +29,16 @@ DEAL_COUNTER_BASE = 0  # counters 0..31 shuffle the deck
 # bid, and the play starts at FOUR_PLAY_COUNTER
 DECISION_COUNTER_BASE = 64
 FOUR_PLAY_COUNTER = DECISION_COUNTER_BASE + 8
+DECK_AT = 56  # where the deck's card ids start in the scratch (room for 54 before them)
+SCRATCH_SIZE = 2 * DECK_AT
 
 
 @njit(cache=True)
 def deck_cards_nb(jokers):
-    """The 52 card ids of the deck (``bitboard.deck_mask_nb``), ascending: the order the
-    shuffle starts from."""
-    deck = np.empty(52, dtype=np.uint8)
+    """The card ids of the deck (``bitboard.deck_mask_nb``: 52, or with three players 51
+    or 54), ascending: the order the shuffle starts from."""
     mask = deck_mask_nb(jokers)
+    deck = np.empty(popcount_nb(mask), dtype=np.uint8)
     n = 0
     for card in range(56):
         if (mask >> np.uint64(card)) & ONE:
@@ -43,9 +49,10 @@ def deck_cards_nb(jokers):
 
 @njit(inline="always", cache=True)
 def shuffle_deck_nb(scratch, key):
-    """Fisher-Yates shuffle of the deck's card ids (``scratch[52:104]``) into scratch[0:52]."""
+    """Fisher-Yates shuffle of the deck's 52 card ids (``scratch[DECK_AT:]``) into
+    scratch[0:52]."""
     for i in range(52):
-        scratch[i] = scratch[52 + i]
+        scratch[i] = scratch[DECK_AT + i]
     counter = DEAL_COUNTER_BASE
     bits = ZERO
     for i in range(51, 0, -1):
@@ -70,6 +77,44 @@ def deal_four_nb(scratch, key, masks, base):
         for k in range(13 * seat, 13 * seat + 13):
             mask |= bit_nb(scratch[k])
         masks[base + seat] = mask
+
+
+@njit(inline="always", cache=True)
+def shuffle_cards_nb(scratch, key, n):
+    """``shuffle_deck_nb`` for a deck of ``n`` cards (three players: 51 or 54): the same
+    Fisher-Yates steps from position n - 1 down, two steps a draw (the low half first),
+    into scratch[0:n]. Its own function, so the standard deal keeps its constant bounds."""
+    for i in range(n):
+        scratch[i] = scratch[DECK_AT + i]
+    counter = DEAL_COUNTER_BASE
+    bits = ZERO
+    for step in range(n - 1):
+        i = n - 1 - step
+        if step & 1 == 0:
+            bits = draw_nb(key, counter)
+            counter += 1
+            r = bits & LOW32
+        else:
+            r = bits >> np.uint64(32)
+        j = below_nb(r, i + 1)
+        tmp = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = tmp
+
+
+@njit(inline="always", cache=True)
+def deal_three_nb(scratch, key, masks, base, n):
+    """Deal a shuffled pack of ``n`` cards (51, or 54 with the jokers) to three seats,
+    ``n // 3`` each: ``masks[base + s]`` gets cards ``s * n // 3`` .. of the shuffle; the
+    fourth seat's mask is empty."""
+    shuffle_cards_nb(scratch, key, n)
+    size = n // 3
+    for seat in range(3):
+        mask = ZERO
+        for k in range(size * seat, size * seat + size):
+            mask |= bit_nb(scratch[k])
+        masks[base + seat] = mask
+    masks[base + 3] = ZERO
 
 
 @njit(inline="always", cache=True)

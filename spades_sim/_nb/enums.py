@@ -59,9 +59,14 @@ def _positions(name, fields, first=0):
 # --- The rule array (``Rules.lower()``) -------------------------------------------------
 
 
+MAX_TRICKS = 18
+"""The most tricks a hand has (three players with the jokers: 18; else 17 or 13), the size
+of the kernels' per-trick scratch."""
+
+
 class RuleFieldT(NamedTuple):
     players: int
-    jokers: int
+    jokers: int  # the pack: 0..2 (four or two players), 3 or 4 (three players)
     blind_nil: int
     blind_nil_min_deficit: int
     blind_nil_exchange: int
@@ -112,7 +117,7 @@ BidError = _positions(
 class InfoSlotT(NamedTuple):
     players: int = 0
     dealer: int = 1
-    trick: int = 2  # number of the current trick, 0..12
+    trick: int = 2  # number of the current trick, 0..12 (0..16 or 0..17 with three players)
     leader: int = 3  # seat that led the current trick
     n_in_trick: int = 4  # cards played to the current trick so far
     trick_cards: int = 5  # 4 slots: the cards of the current trick in play order, -1 empty

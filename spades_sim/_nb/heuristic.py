@@ -33,7 +33,7 @@ from spades_sim._nb.bitboard import (
     suit_of_nb,
 )
 from spades_sim._nb.enums import HeuristicFlag, HeuristicParam, InfoSlot, RuleField
-from spades_sim._nb.score import side_of_nb
+from spades_sim._nb.score import hand_tricks_nb, side_of_nb
 
 
 @njit(cache=True, forceinline=True)
@@ -179,7 +179,8 @@ def heuristic_core_nb(
     seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
     on/off parameters (bit k: slot k + 1). ``partnered`` false with four players is
     cutthroat: no partner to cover or to leave a trick to, the three others opponents
-    (the first live nil among them attacked, their voids pooled)."""
+    (the first live nil among them attacked, their voids pooled); three players are
+    always cutthroat, the two others opponents."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     last = n_in == players - 1
@@ -191,6 +192,10 @@ def heuristic_core_nb(
     opp_b = seat ^ 3 if four else opp_a
     # cutthroat: the partner seat is a third opponent
     opp_c = partner if four and not partnered else opp_a
+    if players == 3:
+        opp_a = seat + 1 if seat < 2 else 0  # the seat on the left, then the one after
+        opp_b = 3 - seat - opp_a
+        opp_c = opp_a
     card = -1
     if partnered and four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
         card = cover_nb(
@@ -268,12 +273,12 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
         flags |= np.int64(params[k] > 0) << (k - 1)
     deck = deck_mask_nb(rules[RuleField.jokers])
     opp_need = opp_need if opp_contract > 0 else -99
-    if sides == 4:
+    if sides > 2:
         opp_need = most_needed
     return heuristic_core_nb(
-        hand, legal, seat, players, sides != 4, info[InfoSlot.n_in_trick],
+        hand, legal, seat, players, sides <= 2, info[InfoSlot.n_in_trick],
         info[InfoSlot.leader], info[InfoSlot.led_suit], info[InfoSlot.winning_card],
         info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
         voids, need if contract > 0 else -99, opp_need,
-        13 - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
+        hand_tricks_nb(rules) - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
     )  # fmt: skip

@@ -1,7 +1,8 @@
 """The batch loops: one whole hand, many independent hands, many whole games.
 
-``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil
-decisions, bids, blind nil exchange, 13 tricks. ``score_hand_nb`` scores it. The entry
+``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil decisions,
+bids, blind nil exchange, the tricks (13; 17 or 18 with three players, who take the scalar
+path: the lock-step kernels are for four and two). ``score_hand_nb`` scores it. The entry
 points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
 range of blocks of deals (or of games) serially and without the GIL; the caller
 (``spades_sim.run.threads``) shares the blocks out to threads. Every deal draws from its own
@@ -23,9 +24,10 @@ most of a first run's wait. What happens before the first lead is in ``prepare.p
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.deal import deck_cards_nb
+from spades_sim._nb.deal import DECK_AT, SCRATCH_SIZE, deck_cards_nb
 from spades_sim._nb.enums import (
     LANES,
+    MAX_TRICKS,
     N_DEAL_LANE_FIELDS,
     N_HEURISTIC_FIELDS,
     N_INFO,
@@ -117,10 +119,11 @@ def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners
 @njit(inline="always", cache=True)
 def score_hand_nb(rules, info, out):
     """Score every side of a finished hand from ``info`` (bids, nil kinds, tricks, bags):
-    ``out[side]`` gets the 10 fields of ``score_side_nb`` (in cutthroat four lone sides,
-    side s being seat s)."""
-    if info[InfoSlot.sides] == 4:
-        for side in range(4):
+    ``out[side]`` gets the 10 fields of ``score_side_nb`` (in cutthroat four or three lone
+    sides, side s being seat s)."""
+    sides = info[InfoSlot.sides]
+    if sides > 2:
+        for side in range(sides):
             score_side_nb(
                 rules,
                 info[InfoSlot.bids + side], info[InfoSlot.nil + side],
@@ -217,14 +220,14 @@ def finish_lanes_two_nb(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, 
 
 @njit(inline="always", cache=True)
 def new_scratch_nb(rules):
-    """Per-task scratch: shuffle space [0:52], then the deck's 52 card ids [52:104],
-    ascending (``deal.deck_cards_nb``). Copied card by card: a slice assignment would
-    compile Numba's shape-mismatch error path (string formatting, 1.7 s of a cold start)
-    into every kernel."""
-    scratch = np.empty(104, dtype=np.uint8)
+    """Per-task scratch: shuffle space [0:DECK_AT], then the deck's card ids (52, or 51
+    or 54 with three players) from ``DECK_AT``, ascending (``deal.deck_cards_nb``).
+    Copied card by card: a slice assignment would compile Numba's shape-mismatch error
+    path (string formatting, 1.7 s of a cold start) into every kernel."""
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.uint8)
     deck = deck_cards_nb(rules[RuleField.jokers])
-    for k in range(52):
-        scratch[52 + k] = deck[k]
+    for k in range(deck.shape[0]):
+        scratch[DECK_AT + k] = deck[k]
     return scratch
 
 
@@ -266,7 +269,7 @@ def hands_with_nb(
     masks = np.zeros(N_MASKS, dtype=np.uint64)
     side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
-    winners = np.zeros(13, dtype=np.int8)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int8)
     for i in range(first * BLOCK, min(n, end * BLOCK)):
         deal = deal_start + i
         dealer = deal % players
@@ -277,7 +280,7 @@ def hands_with_nb(
         if record:
             for s in range(players):
                 rec_dealt[i * players + s] = masks[MaskSlot.dealt + s]
-            for t in range(13):
+            for t in range(rec_winners.shape[1]):
                 rec_winners[i, t] = winners[t]
 
 
@@ -311,7 +314,7 @@ def games_with_nb(
     n_sides = n_sides_nb(rules)
     side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
     no_plays = np.empty(0, dtype=np.int8)
-    winners = np.zeros(13, dtype=np.int8)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int8)
     for i in range(first, min(n, end)):
         game = game_start + i
         game_key = stream_key_nb(seed, KIND_GAMES, game, 0xFFFFFFFF)
@@ -336,7 +339,7 @@ def games_with_nb(
             if record:
                 for s in range(players):
                     rec_dealt[slot * players + s] = masks[MaskSlot.dealt + s]
-                for t in range(13):
+                for t in range(rec_winners.shape[1]):
                     rec_winners[slot, t] = winners[t]
             for side in range(n_sides):
                 info[InfoSlot.scores + side] += side_out[side, ScoreSlot.score_change]
@@ -540,7 +543,7 @@ def play_lanes_with_nb(st, rules, params, infos, masks, lo, hi, out_errors, play
     holds the prepare's last counter), the tricks left where the lock-step play leaves
     them; policy errors added to ``out_errors``."""
     plays = np.empty(0, dtype=np.int8)
-    winners = np.zeros(13, dtype=np.int8)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int8)
     for b in range(hi - lo):
         m = masks[b]
         info = infos[b]

@@ -1,4 +1,7 @@
-"""Card play: the legal-card mask, one whole hand of 13 tricks, and a validating replay.
+"""Card play: the legal-card mask, one whole hand of tricks, and a validating replay.
+
+A hand has as many tricks as the first leader holds cards: 13, or with three players 17
+(18 with the jokers); the loops read that once, from the hands, so they need no rule.
 
 Legal cards (docs/rules.md "Play"): follow the suit led if able (jokers are spades); with
 ``must_trump`` a player who cannot follow trumps if able, and with ``must_overtrump`` a
@@ -22,6 +25,7 @@ from spades_sim._nb.bitboard import (
     above_nb,
     bit_nb,
     lowest_card_nb,
+    popcount_nb,
     suit_of_nb,
 )
 from spades_sim._nb.enums import InfoSlot, ReplayError, RuleField
@@ -69,9 +73,9 @@ def shown_out_nb(suit, led, must_trump):
 
 @njit(inline="always", cache=True)
 def first_to_act_nb(dealer, players):
-    """The first bidder and, before the 2C rule, the first leader: the dealer's left, or
-    with two players the non-dealer."""
-    return (dealer + 1) & 3 if players == 4 else 1 - dealer
+    """The first bidder and, before the 2C rule, the first leader: the dealer's left (the
+    next seat clockwise of ``players``), with two players the non-dealer."""
+    return next_seat_nb(dealer, players)
 
 
 @njit(inline="always", cache=True)
@@ -117,12 +121,15 @@ def play_tricks_nb(
     rules, masks, base, leader, info, params, row, play_fn0, play_fn1, key, counter, plays,
     winners,
 ):  # fmt: skip
-    """Play 13 tricks from ``leader``; the hands ``masks[base + seat]`` lose their cards
-    as they are played. Side s plays with ``play_fn{s}`` and parameters ``params[row + s]``.
+    """Play every trick of the hand (as many as ``leader`` holds cards) from ``leader``;
+    the hands ``masks[base + seat]`` lose their cards as they are played. Seat s plays
+    with ``play_fn{s & 1}`` and parameters ``params[row + (s & 1)]`` (the N-S and E-W rows:
+    with three players seats 0 and 2 take the first, seat 1 the second).
 
     The play policies see their own hand, the legal mask and ``info`` (kept up to date
-    here). ``plays`` (52 or 26 slots, or empty) receives the cards in play order,
-    ``winners`` the winning seat of each trick. Returns (counter, policy_errors).
+    here). ``plays`` (tricks x players slots, or empty) receives the cards in play order,
+    ``winners`` (at least the tricks' slots) the winning seat of each trick. Returns
+    (counter, policy_errors).
     """
     players = rules[RuleField.players]
     two_clubs = rules[RuleField.first_lead_two_clubs] != 0
@@ -134,7 +141,7 @@ def play_tricks_nb(
     errors = 0
     played = ZERO
     n = 0
-    for trick_no in range(13):
+    for trick_no in range(popcount_nb(masks[base + leader])):
         reset_trick_info_nb(info, trick_no, leader)
         seat = leader
         led = -1
@@ -201,7 +208,7 @@ def replay_tricks_nb(rules, hands, leader, plays, winners, tricks):
     broken = False
     played = ZERO
     n = 0
-    for trick_no in range(13):
+    for trick_no in range(popcount_nb(hands[leader])):
         seat = leader
         led = -1
         win_card = -1

@@ -1,18 +1,19 @@
 """Everything before the first lead of a hand: the deal (or the two-player draw), blind
 nil decisions, the bids, the blind nil exchange.
 
-``prepare_with_nb`` does it for any player count with the bid functions it is given
-(side s bids through ``bid_ns``/``bid_ew``); ``prepare_four_nb`` and ``prepare_two_nb``
-are its two halves. They are inlined into real, cached functions: ``loop.prepare_hand_nb``
-(the run's bid policies, every built-in one included, or user-written ones) and
+``prepare_with_nb`` does it for any player count with the bid functions it is given (seat s
+bids through ``bid_ns``/``bid_ew`` by ``s & 1``); ``prepare_four_nb``, ``prepare_three_nb``
+(three-player cutthroat: the deal, blind nil and bids, no exchange) and ``prepare_two_nb``
+are its parts. They are inlined into real, cached functions: ``loop.prepare_hand_nb`` (the
+run's bid policies, every built-in one included, or user-written ones) and
 ``prepare_plain_two_nb``, which bids through ``plain_bid_nb`` (the built-in bidders but the
 sampling one, ``monte-carlo``). The lock-step kernels prepare a batch of ``LANES`` deals at
 once: ``prepare_lanes_four_nb`` deals them together and bids in lock-step
-(``lockstep_bidding.py``; ``prepare_lanes_count_four_nb`` when only ``count`` and
-``random`` bid, which compiles less), ``prepare_lanes_two_nb`` goes deal by deal through
+(``lockstep_bidding.py``; ``prepare_lanes_count_four_nb`` when only ``count`` and ``random``
+bid, which compiles less), ``prepare_lanes_two_nb`` goes deal by deal through
 ``prepare_plain_two_nb`` (the draw is sequential); a default run compiles neither the
-rollouts nor the two-player code. Randomness comes from the hand's stream ``key`` with counters from
-``DECISION_COUNTER_BASE``; the play continues from the counter returned.
+rollouts nor the two-player code. Randomness comes from the hand's stream ``key`` with
+counters from ``DECISION_COUNTER_BASE``; the play continues from the counter returned.
 """
 
 import numpy as np
@@ -22,9 +23,11 @@ from spades_sim._nb.bidding import blind_nil_wanted_nb, legal_bid_nb
 from spades_sim._nb.bitboard import bit_nb, deck_mask_nb, popcount_nb, select_bit_nb
 from spades_sim._nb.deal import (
     DECISION_COUNTER_BASE,
+    DECK_AT,
     FOUR_PLAY_COUNTER,
     deal_four_nb,
     deal_lanes_four_nb,
+    deal_three_nb,
     draw_two_nb,
 )
 from spades_sim._nb.enums import (
@@ -43,7 +46,13 @@ from spades_sim._nb.lockstep_bidding import bid_lanes_count_four_nb, bid_lanes_f
 from spades_sim._nb.play import first_leader_nb, first_to_act_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
 from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
-from spades_sim._nb.score import best_other_nb, n_sides_nb, partner_bid_nb, side_of_nb
+from spades_sim._nb.score import (
+    best_other_nb,
+    hand_tricks_nb,
+    n_sides_nb,
+    partner_bid_nb,
+    side_of_nb,
+)
 
 # Real calls with borrowed arrays (``policies.borrow_nb``, no reference counting) for the
 # larger steps of ``prepare_with_nb``: inlined, each call site compiled its own copy, and
@@ -74,8 +83,9 @@ def ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew):
     else:
         bid = bid_ns(hand, seat, info, rules, params[ParamRow.bid], rand)
     error = 0
-    if bid < 0 or bid > 13:
-        bid = min(max(bid, 0), 13)
+    top = hand_tricks_nb(rules)
+    if bid < 0 or bid > top:
+        bid = min(max(bid, 0), top)
         error = 1
     return legal_bid_call_nb(borrow_nb(rules), bid, hand, partner_bid_nb(info, seat)), error
 
@@ -144,7 +154,7 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     Few arguments on purpose: every array passed to a non-inlined call costs reference
     counting, and this call happens once per hand (through ``prepare_hand_nb``,
     or ``prepare_plain_two_nb``, which are real calls).
-    ``scratch`` holds the deck's 52 card ids in [52:104] and shuffle space in [0:52].
+    ``scratch`` holds shuffle space and the deck's card ids (``deal.DECK_AT``).
     ``info`` is the public table state (``enums.InfoSlot``; the caller sets the scores and
     bags before the hand), which the policies read and which ends with the bids, nil
     kinds (0/1 nil/2 blind) and tricks.
@@ -154,6 +164,11 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     """
     if rules[RuleField.players] == 4:
         return prepare_four_nb(
+            rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+            forced_kind, bid_ns, bid_ew, blind_ns, blind_ew,
+        )  # fmt: skip
+    if rules[RuleField.players] == 3:
+        return prepare_three_nb(
             rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
             forced_kind, bid_ns, bid_ew, blind_ns, blind_ew,
         )  # fmt: skip
@@ -217,6 +232,50 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
         counter,
         errors,
     )
+
+
+@njit(inline="always", cache=True)
+def prepare_three_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                     forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
+    """``prepare_with_nb`` for three players: the deal (17 or 18 cards each), blind nil
+    and the bids, clockwise from the dealer's left; no exchange (nothing needs a partner
+    in cutthroat)."""
+    first = start_hand_nb(rules, dealer, info)
+    if forced_seat < 0:
+        deal_three_call_nb(borrow_nb(scratch), key, borrow_nb(masks), rules[RuleField.jokers])
+    for s in range(4):
+        masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+    counter = DECISION_COUNTER_BASE
+    errors = 0
+    seat = first
+    for _ in range(3):
+        blind = False
+        if seat == forced_seat:
+            blind = forced_kind == 2
+        elif blind_nil_allowed_nb(rules, info, seat):
+            blind = ask_blind_nil_nb(rules, info, seat, params, key, counter, blind_ns, blind_ew)
+        counter += 1
+        if blind:
+            set_bid_nb(info, seat, 0, 2)
+        elif seat == forced_seat:
+            set_bid_nb(info, seat, forced_bid, forced_kind)
+        else:
+            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
+            errors += err
+            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+        counter += 1
+        seat = seat + 1 if seat < 2 else 0
+    return (
+        first_leader_call_nb(borrow_nb(masks), first, borrow_nb(rules)),
+        counter,
+        errors,
+    )
+
+
+@njit(cache=True)
+def deal_three_call_nb(scratch, key, masks, jokers):
+    # 51 cards (no 2C), or 54 with the jokers (``bitboard.deck_mask_nb`` 3 and 4)
+    deal_three_nb(scratch, key, masks, MaskSlot.hands, 54 if jokers == 4 else 51)
 
 
 @njit(cache=True)
@@ -378,7 +437,7 @@ def deal_batch_four_nb(scratch, seed, deal_start, lo, hi, lanes):
     keys = lanes[DealLane.key * LANES : (DealLane.key + 1) * LANES]
     hands = lanes[DealLane.hands * LANES : (DealLane.hands + 4) * LANES]
     deck, shuffle, swaps = (
-        scratch[52:104],
+        scratch[DECK_AT : DECK_AT + 52],
         np.empty(52 * LANES, np.uint8),
         np.empty(52 * LANES, np.uint8),
     )

@@ -4,11 +4,13 @@
 side (a partnership, or a lone player with two players or in cutthroat);
 ``game_result_nb`` implements "Ending a game" for any number of sides.
 
-What a side is: ``n_sides_nb`` says how many (2, or 4 in cutthroat: ``partnerships``
-false), ``side_of_nb`` which one a seat belongs to (``seat & 1`` with partnerships and
-with two players, the seat itself in cutthroat), ``partner_of_nb`` a seat's partner's
-bid slot reading (-1: no partner) and ``best_other_nb`` the leading score among the
+What a side is: ``n_sides_nb`` says how many (2, or in cutthroat, ``partnerships`` false,
+one per player: 4 or 3), ``side_of_nb`` which one a seat belongs to (``seat & 1`` with
+partnerships and with two players, the seat itself in cutthroat), ``partner_of_nb`` a
+seat's partner's bid slot reading (-1: no partner) and ``best_other_nb`` the leading score among the
 other sides (what "behind" means for blind nil when there are several opponents).
+``hand_tricks_nb`` is the number of tricks of a hand (13, or 17 or 18 with three players),
+the highest bid and what a Boston takes.
 """
 
 import numpy as np
@@ -19,22 +21,34 @@ from spades_sim._nb.enums import EndReason, InfoSlot, RuleField, ScoreSlot
 
 @njit(inline="always", cache=True)
 def n_sides_nb(rules):
-    """How many sides score: 4 in cutthroat (four players, ``partnerships`` false), else 2."""
-    return 4 if rules[RuleField.partnerships] == 0 else 2
+    """How many sides score: in cutthroat (``partnerships`` false) one per player, 4 or 3;
+    else 2."""
+    return rules[RuleField.players] if rules[RuleField.partnerships] == 0 else 2
+
+
+@njit(inline="always", cache=True)
+def hand_tricks_nb(rules):
+    """The tricks of a hand, by the rule array's pack (``bitboard.deck_mask_nb``): 13, or
+    with three players 17 (the 51-card pack) or 18 (54 cards with the jokers)."""
+    pack = rules[RuleField.jokers]
+    if pack >= 3:
+        return np.int64(18) if pack == 4 else np.int64(17)
+    return np.int64(13)
 
 
 @njit(inline="always", cache=True)
 def side_of_nb(sides, seat):
     """The side of ``seat`` at a table of ``sides`` sides (``InfoSlot.sides``): the seat
-    itself in cutthroat, else ``seat & 1`` (the seat itself with two players too)."""
-    return seat if sides == 4 else seat & 1
+    itself in cutthroat (more than two sides), else ``seat & 1`` (the seat itself with
+    two players too)."""
+    return seat if sides > 2 else seat & 1
 
 
 @njit(inline="always", cache=True)
 def partner_bid_nb(info, seat):
     """The bid of ``seat``'s partner, -1 while it has not bid or when it has no partner
     (two players, cutthroat)."""
-    if info[InfoSlot.sides] == 4:
+    if info[InfoSlot.sides] > 2:
         return np.int64(-1)
     return info[InfoSlot.bids + (seat ^ 2)]
 
@@ -127,7 +141,7 @@ def side_score_nb(rules, bid_a, nil_a, tricks_a, bid_b, nil_b, tricks_b, has_b, 
     if as_bags:
         bags += nil_tricks
     points += bags
-    boston = (tricks_a + tricks_b) == 13
+    boston = (tricks_a + tricks_b) == hand_tricks_nb(rules)
     if boston:
         points += rules[RuleField.boston_bonus]
     total = bags_before + bags

@@ -167,8 +167,8 @@ def duplicate(
         # A's margin is one partnership's score against the other's; four lone seats have
         # no such pair of scores
         raise ValueError(
-            "rules: duplicate compares two partnerships; cutthroat (partnerships=false) is "
-            "not compared"
+            "rules: duplicate compares two partnerships; cutthroat (partnerships=false, four "
+            "or three players) is not compared"
         )
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
     if kind == "play":

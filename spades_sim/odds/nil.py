@@ -230,6 +230,12 @@ def nil_odds(
     dd_n = min(n, dd_completions) if defense == "double-dummy" else 0
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
+    if rules.players == 3:
+        # the completions deal a four- or two-player table (13 cards a seat)
+        raise ValueError(
+            "rules: nil odds are not computed for three players (cutthroat); use four "
+            "(cutthroat-4) or two"
+        )
     if defense == "double-dummy":
         check_solvable_rules(rules, nil=True)
     if rules.bid_rule is BidRule.MIRROR:

@@ -59,9 +59,13 @@ def game_outcomes(
     n = len(games)
     winner = games["winner"].to_numpy()
     reason = games["reason"].to_numpy()
-    # cutthroat: four lone sides, named by seat (their policies are their pair's)
+    # cutthroat: four (or three, P0..P2) lone sides, named by seat (their policies are
+    # their pair's)
     cutthroat = info.rules.get("partnerships") is False
-    sides = dict(enumerate(SEAT_NAMES if cutthroat else SIDE_NAMES))
+    three = cutthroat and info.rules.get("players") == 3
+    sides = dict(
+        enumerate(("P0", "P1", "P2") if three else SEAT_NAMES if cutthroat else SIDE_NAMES)
+    )
     wins = {
         f"{name} ({info.side_label(side % 2)})" if not info.same_sides else name: proportion_ci(
             int((winner == side).sum()), n, level

@@ -121,6 +121,11 @@ class AggregateKeyError(SpadesError):
 
 def _width(key: str, rules: Rules) -> int:
     """How many values ``key`` takes (0 .. width - 1) under ``rules``."""
+    if rules.players == 3:  # 17 or 18 cards a hand
+        three = {"spades": 16, "shortest_suit": 5, "side_contract": rules.tricks + 1}
+        three |= dict.fromkeys(("tricks", "side_tricks", "bags_change"), rules.tricks + 1)
+        if key in three:
+            return three[key]
     fixed = {
         "spades": 14,
         # queen, king, ace and two jokers; with the deuces high the 2S and 2D as well
@@ -162,14 +167,26 @@ class Layout:
     seat_widths: tuple[int, ...]
     side_keys: tuple[str, ...]
     side_widths: tuple[int, ...]
+    tricks: int = 13
+    """The tricks of a hand (``Rules.tricks``), which set the cells of a group."""
+
+    @property
+    def seat_group_cells(self) -> int:
+        """Cells of one seat group (``_nb.aggregate.seat_cells``)."""
+        return int(K.seat_cells.py_func(self.tricks))
+
+    @property
+    def side_group_cells(self) -> int:
+        """Cells of one side group (``_nb.aggregate.side_cells``)."""
+        return int(K.side_cells.py_func(self.tricks))
 
     @property
     def seat_cells(self) -> int:
-        return int(np.prod(self.seat_widths, dtype=np.int64)) * K.SEAT_CELLS
+        return int(np.prod(self.seat_widths, dtype=np.int64)) * self.seat_group_cells
 
     @property
     def side_cells(self) -> int:
-        return int(np.prod(self.side_widths, dtype=np.int64)) * K.SIDE_CELLS
+        return int(np.prod(self.side_widths, dtype=np.int64)) * self.side_group_cells
 
     def kernel_keys(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The key codes and widths of both tables, as the kernels take them."""
@@ -222,6 +239,7 @@ bids, sides: 2 groups x 54 results); at most 1,048,576: count by fewer keys
         seat_widths=tuple(_width(k, rules) for k in seat_keys),
         side_keys=side_keys,
         side_widths=tuple(_width(k, rules) for k in side_keys),
+        tricks=rules.tricks,
     )
     cells = lay.seat_cells + lay.side_cells
     if cells > MAX_CELLS:
@@ -229,7 +247,8 @@ bids, sides: 2 groups x 54 results); at most 1,048,576: count by fewer keys
         sides = " x ".join(str(w) for w in lay.side_widths)
         raise AggregateKeyError(
             f"by {','.join(names)}: the aggregate tables would have {cells:,} cells (seats: "
-            f"{seats} groups x {K.SEAT_CELLS} bids, sides: {sides} groups x {K.SIDE_CELLS} "
+            f"{seats} groups x {lay.seat_group_cells} bids, sides: {sides} groups x "
+            f"{lay.side_group_cells} "
             f"results); at most {MAX_CELLS:,}: count by fewer keys"
         )
     return lay
@@ -284,19 +303,20 @@ def _decode(index: np.ndarray, keys: Sequence[str], widths: Sequence[int]) -> di
 def _frames(lay: Layout, tables: Tables) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The dense tables as frames of the cells that occur."""
     used = np.flatnonzero(tables.seat[:, K.S_COUNT])
-    cell = used % K.SEAT_CELLS
-    seats = pd.DataFrame(_decode(used // K.SEAT_CELLS, lay.seat_keys, lay.seat_widths))
+    cell = used % lay.seat_group_cells
+    seats = pd.DataFrame(_decode(used // lay.seat_group_cells, lay.seat_keys, lay.seat_widths))
     seats["nil_kind"] = np.where(cell < 2, cell + 1, 0).astype(np.int8)
     seats["bid"] = np.where(cell < 2, 0, cell - 2).astype(np.int8)
     for j, name in enumerate(SEAT_STATS):
         seats[name] = tables.seat[used, j]
 
     used = np.flatnonzero(tables.side[:, K.D_COUNT])
-    cell = used % K.SIDE_CELLS
-    sides = pd.DataFrame(_decode(used // K.SIDE_CELLS, lay.side_keys, lay.side_widths))
-    contract = cell >= K.CONTRACT_CELL0
+    cell = used % lay.side_group_cells
+    sides = pd.DataFrame(_decode(used // lay.side_group_cells, lay.side_keys, lay.side_widths))
+    first = int(K.contract_cell0.py_func(lay.tricks))
+    contract = cell >= first
     sides["contract"] = contract
-    sides["difference"] = np.where(contract, cell - K.CONTRACT_CELL0 - 26, cell).astype(np.int8)
+    sides["difference"] = np.where(contract, cell - first - 26, cell).astype(np.int8)
     for j, name in enumerate(SIDE_STATS):
         sides[name] = tables.side[used, j]
 

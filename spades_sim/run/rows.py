@@ -85,8 +85,9 @@ def kernel_outputs(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     }
     rec = slots if spec.record_play else 0
     out["dealt"] = np.zeros(rec * players, dtype=np.uint64)
-    out["plays"] = np.zeros((rec, 13 * players), dtype=np.int8)
-    out["winners"] = np.zeros((rec, 13), dtype=np.int8)
+    tricks = spec.rules.tricks  # 13, or 17 or 18 with three players
+    out["plays"] = np.zeros((rec, tricks * players), dtype=np.int8)
+    out["winners"] = np.zeros((rec, tricks), dtype=np.int8)
     status = (
         np.zeros((count, N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
     )

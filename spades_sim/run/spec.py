@@ -100,8 +100,8 @@ class RunSpec:
                 if policy.name in _TWO_SIDED:
                     raise ValueError(
                         f"{policy.name}: a sampling policy is not yet played in cutthroat "
-                        "(partnerships=false); use count, pagat, partner-aware, random or "
-                        "heuristic"
+                        "(partnerships=false: four lone players, or three); use count, pagat, "
+                        "partner-aware, random or heuristic"
                     )
 
     @classmethod

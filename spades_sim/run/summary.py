@@ -239,10 +239,16 @@ class RunSummary:
         if self.mode == "games":
             g = max(self.games, 1)
             wins = (self.wins_ns, self.wins_ew, self.wins_2, self.wins_3)
-            # cutthroat: four lone sides, named by seat
-            cutthroat = self.meta.get("rules", {}).get("partnerships") is False
-            names = SEAT_NAMES if cutthroat else SIDE_NAMES
-            won = ", ".join(f"{names[s]} {wins[s] / g:.1%}" for s in range(4 if cutthroat else 2))
+            # cutthroat: four (or three) lone sides, named by seat
+            rules = self.meta.get("rules", {})
+            cutthroat = rules.get("partnerships") is False
+            players = int(rules.get("players", 4))
+            names: tuple[str, ...] = SEAT_NAMES if cutthroat else SIDE_NAMES
+            if cutthroat and players == 3:
+                names = ("P0", "P1", "P2")
+            won = ", ".join(
+                f"{names[s]} {wins[s] / g:.1%}" for s in range(players if cutthroat else 2)
+            )
             lines.append(
                 f"  games      {won.replace(' ', ' won ', 1)}, unfinished {self.unfinished / g:.1%}"
             )

@@ -123,7 +123,7 @@ def check_solvable_rules(rules: Rules, nil: bool = False) -> None:
         raise SpadesError(
             "partnerships: the double-dummy solver plays partnerships (or two players); in "
             "cutthroat (partnerships=false) it solves only a nil (nil_safe, nil_cards) with "
-            "four players"
+            "four players (none with three)"
         )
 
 
