@@ -29,6 +29,7 @@ from spades_sim._nb.bidding import legal_bid_nb
 from spades_sim.cards import SPADE_MASK, SPADES, card_suit, parse_hand
 from spades_sim.cli import cli
 from spades_sim.dataset import load, load_games
+from spades_sim.errors import Misdeal
 from spades_sim.run import PolicyError
 from spades_sim.simulate import record_hands
 from spades_sim.solve import Position, dd_cards, dd_tricks
@@ -545,8 +546,8 @@ def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
             simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
-    with pytest.raises(ValueError, match=r"^rules: nil odds are not computed for three players"):
-        nil_odds("KQ2.A532.K4.QT98", rules=rules, n=20, seed=1)
+    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
+        nil_odds("32.65432.65432.76543", rules=rules, n=20, seed=1, defense="dd")
     from spades_sim.analysis import duplicate
 
     with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
@@ -555,6 +556,21 @@ def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
                                       "--ns-play", "lookahead", "--quiet", "--out",
                                       str(tmp_path / "x")])  # fmt: skip
     assert result.exit_code != 0 and "sampling policy is not yet played" in result.output
+
+
+def test_three_players_nil_odds_deal_seventeen_cards() -> None:
+    rules = Rules.preset("cutthroat")
+    low = nil_odds("32.65432.65432.76543", rules=rules, n=300, seed=2)
+    high = nil_odds("AKQJ.AKQJ.AKQJT.AKQJ", rules=rules, n=300, seed=2)
+    assert low.n == high.n == 300 and low.seat == "P0"
+    assert low.probability > 0.2 and high.probability == 0.0
+    with pytest.raises(Misdeal, match=r"^hand: a hand holds 17 cards, got 13"):
+        nil_odds("5.T53.8643.97543", rules=rules, n=10, seed=1)
+    with pytest.raises(Misdeal, match=r"card 2C is not in this deck"):
+        nil_odds("32.65432.65432.76542", rules=rules, n=10, seed=1)
+    jokers = Rules.preset("cutthroat", jokers=True)  # 18 cards, the 2C back in the pack
+    odds = nil_odds("32.65432.65432.765432", rules=jokers, n=100, seed=2)
+    assert odds.n == 100 and 0.0 < odds.probability <= 1.0
 
 
 @pytest.mark.parametrize("bidding", ["count", "pagat", "partner-aware"])

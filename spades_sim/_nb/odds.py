@@ -24,9 +24,10 @@ and the card with which it won its first trick (what broke the nil).
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bitboard import ZERO, bit_nb
+from spades_sim._nb.bitboard import ZERO, bit_nb, popcount_nb
 from spades_sim._nb.enums import (
     LANES,
+    MAX_TRICKS,
     N_DEAL_LANE_FIELDS,
     N_HEURISTIC_FIELDS,
     N_INFO,
@@ -261,9 +262,9 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
     masks = np.zeros((LANES, N_MASKS), dtype=np.uint64)
     st = np.zeros(N_HEURISTIC_FIELDS * LANES, dtype=np.uint64)
     side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
-    plays = np.zeros(13 * players, dtype=np.int8)
+    plays = np.zeros(MAX_TRICKS * players, dtype=np.int8)
     record = rec_held.shape[0] > 0
-    winners = np.zeros(13, dtype=np.int8)
+    winners = np.zeros(MAX_TRICKS, dtype=np.int8)
     lo = block * LANES
     hi = min(n_tasks, lo + LANES)
     for b in range(LANES):
@@ -288,17 +289,18 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
                     rec_held[t, s] = m[MaskSlot.hands + s]
                     rec_moves[t, s] = info[InfoSlot.bids + s]
                     rec_moves[t, 4 + s] = info[InfoSlot.nil + s]
+            n_tricks = popcount_nb(m[MaskSlot.hands + leader])  # 13; 17 or 18 for three
             _, err = play_tricks_nb(
                 rules, m, MaskSlot.hands, leader, info, params, ParamRow.play,
                 play_ns, play_ew, key, counter, plays, winners,
             )  # fmt: skip
             out_errors[t] += err
             if record:
-                for j in range(13 * players):
+                for j in range(n_tricks * players):
                     rec_moves[t, 8 + j] = plays[j]
             first_won = -1
             lead = leader
-            for trick in range(13):
+            for trick in range(n_tricks):
                 if winners[trick] == hero:
                     first_won = plays[trick * players + (hero - lead) % players]
                     break

@@ -145,9 +145,9 @@ def _feature_bounds(known: int, need: int, pool: int) -> dict[str, Range]:
     return bounds
 
 
-def _holding_text(mask: int, deuces_high: bool) -> str:
-    """A whole hand in PBN, a few known cards as a list (``AS KH``)."""
-    if mask.bit_count() == 13:
+def _holding_text(mask: int, deuces_high: bool, size: int = 13) -> str:
+    """A whole hand (``size`` cards) in PBN, a few known cards as a list (``AS KH``)."""
+    if mask.bit_count() == size:
         return format_hand(mask, deuces_high)
     cards = sorted(cards_of(mask), reverse=True)
     return " ".join(format_card(c, deuces_high) for c in cards)
@@ -207,7 +207,8 @@ class Conditions:
         rules = Rules() if rules is None else rules
         players = rules.players
         hero = seat_of(("S" if players == 4 else 0) if seat is None else seat, players, "seat")
-        deck = deck_mask(rules.jokers, rules.deuces_high)
+        deck = deck_mask(rules.jokers, rules.deuces_high, players)
+        size = rules.tricks  # cards a hand: 13, or 17 or 18 with three players
         deuces = rules.deuces_high
         known = [0, 0, 0, 0]
         owner: dict[int, str] = {}
@@ -222,15 +223,15 @@ class Conditions:
                 owner[card] = name
             known[where] |= mask
             count = known[where].bit_count()
-            if count > 13:
-                raise Misdeal(f"{what}: {name} would hold {count} cards (13 at most)")
+            if count > size:
+                raise Misdeal(f"{what}: {name} would hold {count} cards ({size} at most)")
 
         mine = _cards(hand, deck, "hand", deuces)
-        if mine.bit_count() != 13:
-            raise Misdeal(f"hand: a hand holds 13 cards, got {mine.bit_count()}")
+        if mine.bit_count() != size:
+            raise Misdeal(f"hand: a hand holds {size} cards, got {mine.bit_count()}")
         place(hero, mine, "hand")
         if partner is not None:
-            if players != 4:
+            if players == 2:
                 raise ValueError("partner: two-player Spades has no partner")
             if not rules.partnerships:
                 raise ValueError(
@@ -246,12 +247,12 @@ class Conditions:
             if partner is not None and where == hero ^ 2:
                 raise ValueError(f"given: {name}'s cards are already given by partner=")
             place(where, _cards(cards, deck, f"given {name}", deuces), f"given {name}")
-        need = [13 - known[s].bit_count() if s < players else 0 for s in range(4)]
+        need = [size - known[s].bit_count() if s < players else 0 for s in range(4)]
         pool = deck & ~sum(known)
         lo = np.zeros((4, N_FEATURES), dtype=np.int64)
         hi = np.full((4, N_FEATURES), NO_LIMIT, dtype=np.int64)
         words = [
-            f"{seat_name(s, players)} holds {_holding_text(known[s], deuces)}"
+            f"{seat_name(s, players)} holds {_holding_text(known[s], deuces, size)}"
             for s in range(players)
             if s != hero and known[s]
         ]

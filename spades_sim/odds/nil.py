@@ -141,7 +141,7 @@ def _play(
     first_won = np.empty(tasks, dtype=np.int64)
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
-    moves = np.zeros((tasks if record else 0, 8 + 13 * rules.players), dtype=np.int64)
+    moves = np.zeros((tasks if record else 0, 8 + rules.tricks * rules.players), dtype=np.int64)
     builtin = spec.builtin
     run_blocks(
         kernel.entry, -(-tasks // kernel.per_block), rules.lower(), int(spec.seed), start, deals,
@@ -230,12 +230,6 @@ def nil_odds(
     dd_n = min(n, dd_completions) if defense == "double-dummy" else 0
     spec = RunSpec.build(seed=seed, rules=rules, bidding=bidding, play=play, draw=draw)
     rules = spec.rules  # validated by RunSpec.build
-    if rules.players == 3:
-        # the completions deal a four- or two-player table (13 cards a seat)
-        raise ValueError(
-            "rules: nil odds are not computed for three players (cutthroat); use four "
-            "(cutthroat-4) or two"
-        )
     if defense == "double-dummy":
         check_solvable_rules(rules, nil=True)
     if rules.bid_rule is BidRule.MIRROR:
@@ -269,7 +263,7 @@ def nil_odds(
     if least > 1:
         if number_bids is None:
             own = max(_own_number_bid(spec, hero, conditions.hand), least)
-            number_bids = [b for b in (own - 1, own, own + 1) if least <= b <= 13]
+            number_bids = [b for b in (own - 1, own, own + 1) if least <= b <= rules.tricks]
         if any(int(b) < least for b in number_bids):
             what = "bid_rule 'suicide'" if suicide else "min_number_bid"
             raise ValueError(
@@ -282,10 +276,10 @@ def nil_odds(
         number_bids = [spades] if spades else []
     if number_bids is None:
         own = _own_number_bid(spec, hero, conditions.hand)
-        number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= 13]
+        number_bids = [b for b in (own - 1, own, own + 1) if 1 <= b <= rules.tricks]
     candidates = sorted({int(b) for b in number_bids})
-    if any(not 1 <= b <= 13 for b in candidates):
-        raise ValueError(f"number_bids: each must be 1..13, got {list(number_bids)}")
+    if any(not 1 <= b <= rules.tricks for b in candidates):
+        raise ValueError(f"number_bids: each must be 1..{rules.tricks}, got {list(number_bids)}")
     if rules.bid_rule is BidRule.WHIZ and candidates not in ([spades], []):
         raise ValueError(
             f"number_bids: under bid_rule 'whiz' the only number bid is the {spades} spades "
