@@ -151,14 +151,15 @@ class Reference:
 # --- random endings --------------------------------------------------------------------
 
 
-def random_case(rng: random.Random, max_cards: int = 4, cutthroat: bool = False):
-    players = 4 if cutthroat else rng.choice((2, 4, 4))
+def random_case(rng: random.Random, max_cards: int = 4, cutthroat: int = 0):
+    """A random ending; ``cutthroat`` (4 or 3) plays that many lone seats instead."""
+    players = cutthroat or rng.choice((2, 4, 4))
     jokers = rng.random() < 0.3
-    deuces = jokers and rng.random() < 0.5
+    deuces = jokers and players != 3 and rng.random() < 0.5
     DEUCES["on"] = deuces
     any_time = rng.random() < 0.2
     n = rng.randint(2, max_cards if players == 4 else max_cards + 1)
-    deck = cards_of(deck_mask(jokers, deuces))
+    deck = cards_of(deck_mask(jokers, deuces, players))
     rng.shuffle(deck)
     if rng.random() < 0.4:  # spade-heavy endings: trumps, ruffs, broken or not
         deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
@@ -228,24 +229,38 @@ def test_solver_equals_brute_force_on_random_endings():
     check_cases(40, seed=1)
 
 
-def test_cutthroat_nil_is_the_seat_alone_against_three():
-    # cutthroat: the nil seat alone is the nil side; the seat opposite plays against it
-    rng = random.Random(4)
+@pytest.mark.parametrize("players", [4, 3])
+def test_cutthroat_nil_is_the_seat_alone_against_the_others(players: int) -> None:
+    # cutthroat: the nil seat alone is the nil side; with four the seat opposite plays
+    # against it, with three the tricks are of three cards
+    rng = random.Random(4 + players)
     differs = 0
     for i in range(60):
-        ref, pos, (hands, seat, trick, broken, first) = random_case(rng, 4, cutthroat=True)
-        nil_seat = rng.randrange(4)
+        ref, pos, (hands, seat, trick, broken, first) = random_case(rng, 4, cutthroat=players)
+        nil_seat = rng.randrange(players)
         nils = frozenset([nil_seat])
         want = ref.safe(hands, seat, trick, broken, first, nils, True)
         assert nil_safe(pos, nil_seat) == want, (i, str(pos), nil_seat)
         got = nil_cards(pos, nil_seat)
         assert got == ref.card_safe(hands, seat, trick, broken, first, nils, True), (i, str(pos))
         differs += want != ref.safe(hands, seat, trick, broken, first, nils)
-    assert differs >= 3  # positions where the partner's help decided the verdict
+    if players == 4:
+        assert differs >= 3  # positions where the partner's help decided the verdict
     with pytest.raises(SpadesError, match=r"in cutthroat .* solves only a nil"):
         dd_tricks(pos)
     with pytest.raises(SpadesError, match="one nil seat at a time"):
-        nil_safe(pos, ("N", "S"))
+        nil_safe(pos, (0, 2))
+
+
+def test_three_players_nil_from_a_whole_deal() -> None:
+    # an opening position of 17 cards a seat: the lowest hand is safe (it can always duck
+    # under two opponents who must follow above it or discard) and the top hand is not
+    rules = Rules.preset("cutthroat")
+    deck = sorted(cards_of(deck_mask(players=3)), key=lambda c: (c % 13, c))
+    low, high = deck[:17], deck[-17:]
+    middle = [c for c in deck if c not in low and c not in high]
+    pos = Position.start([sum(1 << c for c in h) for h in (low, middle, high)], 2, rules)
+    assert pos.to_play == 0 and nil_safe(pos, 0) and not nil_safe(pos, 2)
 
 
 @pytest.mark.slow

@@ -546,8 +546,6 @@ def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
             simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
-    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
-        nil_odds("32.65432.65432.76543", rules=rules, n=20, seed=1, defense="dd")
     from spades_sim.analysis import duplicate
 
     with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
@@ -564,6 +562,8 @@ def test_three_players_nil_odds_deal_seventeen_cards() -> None:
     high = nil_odds("AKQJ.AKQJ.AKQJT.AKQJ", rules=rules, n=300, seed=2)
     assert low.n == high.n == 300 and low.seat == "P0"
     assert low.probability > 0.2 and high.probability == 0.0
+    perfect = nil_odds("32.65432.65432.76543", rules=rules, n=8, seed=2, defense="dd")
+    assert perfect.dd_n == 8 and 0 <= perfect.dd_safe <= 8
     with pytest.raises(Misdeal, match=r"^hand: a hand holds 17 cards, got 13"):
         nil_odds("5.T53.8643.97543", rules=rules, n=10, seed=1)
     with pytest.raises(Misdeal, match=r"card 2C is not in this deck"):

@@ -5,12 +5,13 @@ Contract
 --------
 Pure kernels: arrays and scalars in, no I/O, no validation (``spades_sim.solve``
 checks positions at the boundary). A position is the four hand masks ``hands[0..3]``
-(two players: seats 0 and 1, the others 0), the seat to play, how many cards the current
-trick holds (``pos``), the suit led (-1 when leading), the winning card and seat so far,
-the mask of the trick's cards, whether spades are broken, whether this is the first
-trick, and the rules of play as the ``PLAY_*`` bits of ``play_rules`` (``spades_lead``
-any_time, ``first_lead`` two_of_clubs, ``must_trump``, ``must_overtrump``). The side of
-a seat is ``seat & 1`` (N-S 0, E-W 1; with two players each seat is its own side).
+(two players: seats 0 and 1, three: seats 0 to 2, the others 0), the seat to play, how
+many cards the current trick holds (``pos``), the suit led (-1 when leading), the
+winning card and seat so far, the mask of the trick's cards, whether spades are
+broken, whether this is the first trick, and the rules of play as the ``PLAY_*`` bits
+of ``play_rules`` (``spades_lead`` any_time, ``first_lead`` two_of_clubs,
+``must_trump``, ``must_overtrump``). The side of a seat is ``seat & 1`` (N-S 0, E-W 1;
+with two players each seat is its own side; in cutthroat's nil search, ``NIL_ALONE``).
 Legal cards are those of ``_nb.play.legal_cards_nb`` (docs/rules.md "Play"); any spade
 played breaks spades.
 
@@ -110,10 +111,12 @@ highest spades outnumber the higher spades elsewhere (each of them must fall in 
 of its own, and each needs a higher spade there), safe when a lone nil seat without a
 spade is covered in every suit by its partner (as many cards, all higher). With
 ``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
-three other seats, the one opposite included, play against it; the partner's bound and
-move ordering are off. That is the nil's verdict in cutthroat: safe when no coalition
-of the others can make it win a trick (each of them gains when it is set). Tricks have
-no such two-sided value in cutthroat, so the trick search plays partnerships only.
+other seats (with four players the one opposite included) play against it; the
+partner's bound and move ordering are off. That is the nil's verdict in cutthroat: safe
+when no coalition of the others can make it win a trick (each of them gains when it is
+set). Three players (cutthroat only) are solved for a nil the same way, with tricks of
+three cards. Tricks have no such two-sided value in cutthroat, so the trick search
+plays partnerships (and two players) only.
 """
 
 import numpy as np
@@ -171,8 +174,8 @@ def play_rules_nb(rules):
 
 MAX_DEPTH = 56
 """Plies a search can go down (52 cards, and a margin); the rows of the move scratch."""
-MAX_MOVES = 16
-"""Moves at one node at most (13 cards a hand; 15 spades with jokers in an ending)."""
+MAX_MOVES = 18
+"""Moves at one node at most (a hand's cards: 13, or with three players 17 or 18)."""
 KIND_TRICKS = 0
 """The table's key kind of trick bounds; a nil search uses ``1 + nil_mask``."""
 _NOT_FOUND = -1

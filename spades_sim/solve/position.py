@@ -118,7 +118,7 @@ class Position:
 
     def _check(self) -> None:
         players = self.rules.players
-        deck = deck_mask(self.rules.jokers, self.rules.deuces_high)
+        deck = deck_mask(self.rules.jokers, self.rules.deuces_high, players)
         pack = pack_name(self.rules.jokers, self.rules.deuces_high)
         holder: dict[int, int] = {}
         for seat, mask in enumerate(self.hands):
@@ -286,9 +286,10 @@ class Position:
     def start(
         cls, hands: Sequence[Hand], dealer: int | str, rules: Rules | None = None
     ) -> Position:
-        """The opening position of a deal: 13 cards a seat (checked like any deal given from
-        outside), the seat left of ``dealer`` on lead (two players: the one who did not
-        draw first), or the holder of the 2C under ``first_lead`` two_of_clubs."""
+        """The opening position of a deal: 13 cards a seat (17 or 18 with three players),
+        checked like any deal given from outside, the seat left of ``dealer`` on lead (two
+        players: the one who did not draw first), or the holder of the 2C under
+        ``first_lead`` two_of_clubs."""
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise SpadesError(f"rules: expected a Rules, got {type(rules).__name__}")
@@ -297,7 +298,7 @@ class Position:
             hands, players=players, jokers=rules.jokers, deuces_high=rules.deuces_high
         )
         d = seat_index(dealer, players)
-        leader = (d + 1) % 4 if players == 4 else 1 - d
+        leader = (d + 1) % players  # the dealer's left; with two players the other
         if rules.first_lead is FirstLead.TWO_OF_CLUBS:
             leader = next(s for s in range(players) if masks[s] & 1)
         return cls(masks, leader, (), False, True, rules)

@@ -116,14 +116,14 @@ def _node(pos: Position) -> tuple[object, ...]:
 
 def check_solvable_rules(rules: Rules, nil: bool = False) -> None:
     """Refuse, with one line, a rule set the solver does not play. Cutthroat
-    (``partnerships`` false): a seat's tricks are its own against three opponents, which
-    have no double-dummy value (the solver's is a partnership's), so only a nil is solved
-    there (``nil``: the nil seat alone against the other three)."""
-    if not rules.partnerships and (not nil or rules.players != 4):
+    (``partnerships`` false, four or three players): a seat's tricks are its own against
+    opponents who each play for their own, which have no double-dummy value (the
+    solver's is a partnership's), so only a nil is solved there (``nil``: the nil seat
+    alone against the others)."""
+    if not rules.partnerships and not nil:
         raise SpadesError(
             "partnerships: the double-dummy solver plays partnerships (or two players); in "
-            "cutthroat (partnerships=false) it solves only a nil (nil_safe, nil_cards) with "
-            "four players (none with three)"
+            "cutthroat (partnerships=false) it solves only a nil (nil_safe, nil_cards)"
         )
 
 
