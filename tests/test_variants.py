@@ -427,9 +427,8 @@ def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
 
 def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
     rules = Rules.preset("cutthroat-4")
-    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead"), ("count", "pimc")):
-        with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
-            simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
+    with pytest.raises(ValueError, match=r"^pimc: is not played in cutthroat"):
+        simulate_hands(10, seed=1, rules=rules, play="pimc")
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
     # a nil is solved in cutthroat (the seat alone against three), its tricks are not
@@ -541,9 +540,8 @@ def test_three_players_aggregate_counts_what_the_rows_say() -> None:
 
 def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
     rules = Rules.preset("cutthroat")
-    for bidding, play in (("monte-carlo", "heuristic"), ("count", "lookahead"), ("count", "pimc")):
-        with pytest.raises(ValueError, match=r"sampling policy is not yet played in cutthroat"):
-            simulate_hands(10, seed=1, rules=rules, bidding=bidding, play=play)
+    with pytest.raises(ValueError, match=r"^pimc: is not played in cutthroat"):
+        simulate_hands(10, seed=1, rules=rules, play="pimc")
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
     from spades_sim.analysis import duplicate
@@ -551,9 +549,30 @@ def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
         duplicate("heuristic", "random", 10, seed=1, rules=rules)
     result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat",
-                                      "--ns-play", "lookahead", "--quiet", "--out",
+                                      "--ns-play", "pimc", "--quiet", "--out",
                                       str(tmp_path / "x")])  # fmt: skip
-    assert result.exit_code != 0 and "sampling policy is not yet played" in result.output
+    assert result.exit_code != 0 and "pimc: is not played in cutthroat" in result.output
+
+
+@pytest.mark.parametrize("preset", ["cutthroat-4", "cutthroat"])
+def test_cutthroat_sampling_policies_play_for_the_seat(preset: str) -> None:
+    # lookahead and monte-carlo score a lone seat against the mean of the others: the
+    # same at any thread count, bids within the hand's tricks, and lookahead's seats
+    # (N-S's policy: seats 0 and 2) ahead of the heuristic's on the same deals, either way
+    rules = Rules.preset(preset)
+    kwargs = {"seed": 5, "rules": rules, "bidding": "monte-carlo:samples=4"}
+    one = simulate_hands(40, threads=1, play="lookahead", **kwargs)  # type: ignore[arg-type]
+    assert one.equals(simulate_hands(40, threads=2, play="lookahead", **kwargs))  # type: ignore[arg-type]
+    assert (one.groupby("deal").tricks.sum() == rules.tricks).all()
+    assert one.bid.between(0, rules.tricks).all() and (one.side == one.seat).all()
+    gains = []
+    for ns, ew in (("lookahead", "heuristic"), ("heuristic", "lookahead")):
+        df = simulate_hands(400, seed=6, rules=rules, play={"ns": ns, "ew": ew})
+        even = df.seat % 2 == 0
+        mine = df[even if ns == "lookahead" else ~even].score_change.mean()
+        theirs = df[~even if ns == "lookahead" else even].score_change.mean()
+        gains.append(mine - theirs)
+    assert sum(gains) > 0, gains
 
 
 def test_three_players_nil_odds_deal_seventeen_cards() -> None:

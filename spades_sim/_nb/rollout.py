@@ -1,15 +1,17 @@
 """Determinised rollouts: deal the unseen cards at random, play the hand out, score it.
 
 The two sampling policies live here: ``lookahead_play_nb`` (for each distinct legal
-card, the average hand score over sampled deals played out with the heuristic) and
-``monte_carlo_bid_nb`` (for its own hand, the bid with the best average score over
-sampled deals). Both see only what their seat may know: ``sample_hands_nb`` deals the
-cards the seat has not seen (deck minus its hand minus the cards played) to the other
-seats, each getting as many as it still holds and, while possible, no card of a suit it
-has shown out of (``info[InfoSlot.voids]``); with two players the rest stay in the
-unused pile, and before any card is played the opponent's hand is drawn from the stock as
-the default draw policy (``threshold``) keeps cards, since a drawn hand is stronger than
-13 cards at random.
+card, the average hand score margin over sampled deals played out with the heuristic)
+and ``monte_carlo_bid_nb`` (for its own hand, the bid with the best average margin over
+sampled deals). The margin is a side's points minus the other side's, or in cutthroat a
+seat's points minus the mean of the other seats' (``margin_nb``). Both see only what
+their seat may know: ``sample_hands_nb`` deals the cards the seat has not seen (deck
+minus its hand minus the cards played) to the other seats, each getting as many as it
+still holds and, while possible, no card of a suit it has shown out of
+(``info[InfoSlot.voids]``); with two players the rest stay in the unused pile, and
+before any card is played the opponent's hand is drawn from the stock as the default
+draw policy (``threshold``) keeps cards, since a drawn hand is stronger than 13 cards at
+random.
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
@@ -37,6 +39,7 @@ from spades_sim._nb.bitboard import (
 from spades_sim._nb.enums import (
     COUNT_DEFAULTS,
     HEURISTIC_DEFAULTS,
+    MAX_TRICKS,
     N_INFO,
     N_SCORE_SLOTS,
     THRESHOLD_DEFAULTS,
@@ -58,7 +61,7 @@ from spades_sim._nb.play import (
     shown_out_nb,
 )
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
-from spades_sim._nb.score import score_side_nb
+from spades_sim._nb.score import hand_tricks_nb, score_side_nb, side_of_nb
 
 
 @njit(cache=True)
@@ -71,6 +74,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     deck = deck_mask_nb(rules[RuleField.jokers])
     pool0 = deck & ~hand & ~np.uint64(info[InfoSlot.played])
     n_pool = popcount_nb(pool0)
+    total = hand_tricks_nb(rules)  # cards a hand: 13, or 17 or 18 with three players
     rooms = np.zeros(5, dtype=np.int64)  # slot 4: the unused pile (two players)
     counter = np.uint64(0)
     known_voids = 0
@@ -111,7 +115,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
         for s in range(4):
             out[s] = ZERO
             if s < players and s != seat:
-                for _ in range(13 - info[InfoSlot.trick] - has_played_nb(info, s, players)):
+                for _ in range(total - info[InfoSlot.trick] - has_played_nb(info, s, players)):
                     if left & 1 == n_pool & 1:
                         bits = mix64_nb(key + counter * GOLDEN)
                         counter += ONE
@@ -138,7 +142,7 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
             out[s] = ZERO
             rooms[s] = 0
             if s < players and s != seat:
-                rooms[s] = 13 - info[InfoSlot.trick] - has_played_nb(info, s, players)
+                rooms[s] = total - info[InfoSlot.trick] - has_played_nb(info, s, players)
                 used += rooms[s]
         rooms[4] = n_pool - used
         out[seat] = hand
@@ -176,10 +180,10 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 
 
 @njit(cache=True, forceinline=True)
-def apply_card_nb(hands, info, seat, card, players, must_trump):
+def apply_card_nb(hands, info, seat, card, players, must_trump, last=12):
     """Play ``card`` for ``seat``: update hands and ``info`` as the kernel does (``must_trump``:
     the rule, for the suits a discard shows out of); a full trick goes to its winner, who
-    leads the next (``info[InfoSlot.trick]`` is 13 at the end)."""
+    leads the next (``info[InfoSlot.trick]`` is the hand's tricks at the end, ``last`` + 1)."""
     bit = bit_nb(card)
     hands[seat] &= ~bit
     j = info[InfoSlot.n_in_trick]
@@ -205,10 +209,10 @@ def apply_card_nb(hands, info, seat, card, players, must_trump):
     info[InfoSlot.winning_card] = win_card
     if j + 1 == players:
         info[InfoSlot.tricks_won + win_seat] += 1
-        if info[InfoSlot.trick] < 12:
+        if info[InfoSlot.trick] < last:
             reset_trick_info_nb(info, info[InfoSlot.trick] + 1, win_seat)
         else:
-            info[InfoSlot.trick] = 13
+            info[InfoSlot.trick] = last + 1
 
 
 @njit(cache=True, forceinline=True)
@@ -229,7 +233,8 @@ def playout_nb(hands, info, rules, params):
     any_time = rules[RuleField.spades_any_time] != 0
     must_trump = rules[RuleField.must_trump] != 0
     must_over = rules[RuleField.must_overtrump] != 0
-    while info[InfoSlot.trick] < 13:
+    total = hand_tricks_nb(rules)
+    while info[InfoSlot.trick] < total:
         seat = (info[InfoSlot.leader] + info[InfoSlot.n_in_trick]) % players
         hand = hands[seat]
         legal = legal_cards_nb(
@@ -244,7 +249,7 @@ def playout_nb(hands, info, rules, params):
             info[InfoSlot.winning_card],
         )
         card = heuristic_play_nb(hand, legal, seat, info, rules, params)
-        apply_card_nb(hands, info, seat, card, players, must_trump)
+        apply_card_nb(hands, info, seat, card, players, must_trump, total - 1)
 
 
 @njit(cache=True, forceinline=True)
@@ -260,8 +265,8 @@ def bag_cost_nb(rules, value):
 @njit(cache=True)
 def side_points_nb(rules, info, side, bag_cost, out):
     """One side's points for the finished hand in ``info``, bags charged at ``bag_cost``
-    each instead of the penalty they trigger."""
-    four = info[InfoSlot.players] == 4
+    each instead of the penalty they trigger (in cutthroat a side is one seat)."""
+    four = info[InfoSlot.players] == 4 and info[InfoSlot.sides] == 2
     b = side + 2 if four else side
     score_side_nb(
         rules, info[InfoSlot.bids + side], info[InfoSlot.nil + side],
@@ -273,6 +278,21 @@ def side_points_nb(rules, info, side, bag_cost, out):
         + out[ScoreSlot.bag_penalty]
         - bag_cost * out[ScoreSlot.bags_change]
     )
+
+
+@njit(inline="always", cache=True)
+def margin_nb(rules, info, side, bag_cost, out):
+    """A side's points minus its opponents': the other side's, or in cutthroat (more than
+    two sides) the mean of the other seats', each playing for its own score."""
+    mine = side_points_nb(rules, info, side, bag_cost, out)
+    sides = info[InfoSlot.sides]
+    if sides <= 2:
+        return mine - side_points_nb(rules, info, 1 - side, bag_cost, out)
+    others = 0.0
+    for s in range(sides):
+        if s != side:
+            others += side_points_nb(rules, info, s, bag_cost, out)
+    return mine - others / (sides - 1)
 
 
 @njit(cache=True)
@@ -288,7 +308,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     must_trump = rules[RuleField.must_trump] != 0
     deck = deck_mask_nb(rules[RuleField.jokers])
     unseen = deck & ~hand & ~np.uint64(info[InfoSlot.played])
-    cands = np.empty(14, dtype=np.int64)
+    cands = np.empty(MAX_TRICKS, dtype=np.int64)  # distinct legal cards, at most a hand
     n = 0
     for suit in range(4):
         m = legal & SUIT_MASKS[suit]
@@ -309,7 +329,8 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
             home = i
     samples = max(np.int64(params[LookaheadParam.samples]), 1)
     cost = bag_cost_nb(rules, params[LookaheadParam.bag_cost])
-    side = seat & 1
+    side = side_of_nb(info[InfoSlot.sides], seat)
+    last = hand_tricks_nb(rules) - 1  # the hand's last trick
     totals = np.zeros(n, dtype=np.float64)
     sampled = np.empty(4, dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
@@ -321,11 +342,9 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
         )
         for i in range(n):
             copy_state_nb(sampled, info, hands, scratch)
-            apply_card_nb(hands, scratch, seat, cands[i], players, must_trump)
+            apply_card_nb(hands, scratch, seat, cands[i], players, must_trump, last)
             playout_nb(hands, scratch, rules, params)
-            totals[i] += side_points_nb(rules, scratch, side, cost, out) - side_points_nb(
-                rules, scratch, 1 - side, cost, out
-            )
+            totals[i] += margin_nb(rules, scratch, side, cost, out)
     best = home
     for i in range(n):
         if totals[i] > totals[best]:
@@ -359,20 +378,22 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     bid, once as nil when nil is allowed) and bid what maximises the average score margin
     (bags charged at ``bag_cost``; ``nil_bonus`` added to the nil option)."""
     players = info[InfoSlot.players]
-    side = seat & 1
+    side = side_of_nb(info[InfoSlot.sides], seat)
+    partnered = players == 4 and info[InfoSlot.sides] == 2
     rand = np.uint64(rand)
     samples = max(np.int64(params[MonteCarloParam.samples]), 1)
     cost = bag_cost_nb(rules, params[MonteCarloParam.bag_cost])
     try_nil = nil_allowed_nb(
-        seat, info, params, params[BidParam.nil_threshold], seat_nil_risk_nb(hand, players == 4)
+        seat, info, params, params[BidParam.nil_threshold], seat_nil_risk_nb(hand, players > 2)
     )
     own = max(counting_bid_nb(hand, seat, info, COUNT_DEFAULTS, BidPolicy.count), 1)
     window = max(np.int64(params[MonteCarloParam.window]), 0)
     tolerance = params[MonteCarloParam.bid_tolerance]
     tries = 1 if tolerance < 0 else MC_TRIES
     lo = max(own - window, 1)
-    hi = min(own + window, 13)
-    ev = np.zeros(14, dtype=np.float64)  # ev[0]: nil
+    top = hand_tricks_nb(rules)  # the highest bid: 13, or 17 or 18 with three players
+    hi = min(own + window, top)
+    ev = np.zeros(MAX_TRICKS + 1, dtype=np.float64)  # ev[0]: nil
     sampled = np.empty(4, dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
     base = np.empty(N_INFO, dtype=np.int64)
@@ -407,13 +428,11 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
                 scratch[InfoSlot.voids + s] = 0
             reset_trick_info_nb(scratch, 0, leader)
             playout_nb(hands, scratch, rules, HEURISTIC_DEFAULTS)
-            margin = side_points_nb(rules, scratch, side, cost, out) - side_points_nb(
-                rules, scratch, 1 - side, cost, out
-            )
+            margin = margin_nb(rules, scratch, side, cost, out)
             if params[MonteCarloParam.objective] > 0 and not nil:
                 tricks = scratch[InfoSlot.tricks_won + seat]
                 pb = 0
-                if players == 4 and scratch[InfoSlot.nil + (seat ^ 2)] == 0:
+                if partnered and scratch[InfoSlot.nil + (seat ^ 2)] == 0:
                     tricks += scratch[InfoSlot.tricks_won + (seat ^ 2)]
                     pb = scratch[InfoSlot.bids + (seat ^ 2)]
                 margin = -abs(tricks - option - pb) * 1000.0
@@ -425,4 +444,4 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     if try_nil and ev[0] + params[MonteCarloParam.nil_bonus] * samples >= ev[best]:
         return 0
     shifted = best + np.int64(np.floor(params[BidParam.bias] + 0.5))
-    return min(max(shifted, 1), 13)
+    return min(max(shifted, 1), top)

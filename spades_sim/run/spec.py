@@ -68,9 +68,9 @@ def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
     return parse_policy(pair[0], kind), parse_policy(pair[1], kind)
 
 
-_TWO_SIDED = ("monte-carlo", "lookahead", "pimc")
-"""Built-in policies whose rollouts (or, for ``pimc``, the double-dummy solver) score the
-two partnerships against each other."""
+_TWO_SIDED = ("pimc",)
+"""Built-in policies that value cards with the double-dummy solver, whose tricks are a
+partnership's: not played in cutthroat."""
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,15 @@ class RunSpec:
         if self.mode not in ("hands", "games"):
             raise ValueError(f"mode: must be 'hands' or 'games', got {self.mode!r}")
         if not self.rules.partnerships:
-            # the sampling policies' rollouts score two sides against each other
+            # pimc values cards by double-dummy tricks, which have no value for a lone
+            # seat against opponents who each play for their own
             for policy in (*self.bidding, *self.play):
                 if policy.name in _TWO_SIDED:
                     raise ValueError(
-                        f"{policy.name}: a sampling policy is not yet played in cutthroat "
-                        "(partnerships=false: four lone players, or three); use count, pagat, "
-                        "partner-aware, random or heuristic"
+                        f"{policy.name}: is not played in cutthroat (partnerships=false): its "
+                        "values are double-dummy tricks, which have no value for a seat "
+                        "against opponents who each play for their own; use lookahead or "
+                        "heuristic"
                     )
 
     @classmethod
