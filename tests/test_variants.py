@@ -467,18 +467,25 @@ def test_cutthroat_nil_odds_scores_the_seat_alone() -> None:
 
 @nb.bidder
 def side_and_table(ctx):  # type: ignore[no-untyped-def]
-    # 1 + the side; 6 more when the context shows four scores and no partner's bid
-    lone = ctx.scores.shape[0] == 4 and ctx.partner_bid == -1
-    return 1 + ctx.side + (6 if lone else 0)
+    # 1 + the side; 6 more when the context shows four scores and no partner's bid; with
+    # three scores (three players, no partner) 2 + the seat + 5
+    lone = ctx.partner_bid == -1
+    if ctx.scores.shape[0] == 3:
+        return 2 + ctx.seat + (5 if lone else 0)
+    return 1 + ctx.side + (6 if lone and ctx.scores.shape[0] == 4 else 0)
 
 
-@pytest.mark.slow  # compiles a kernel for the user bidder
+@pytest.mark.slow  # compiles a kernel for the user bidder (one for the three tables)
 def test_cutthroat_user_bidders_see_their_own_side() -> None:
     df = simulate_hands(200, seed=4, rules=Rules.preset("cutthroat-4"), bidding=side_and_table)
     assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
     # partnerships: two sides, two scores; the partner has bid for seats 2 and 3
     df = simulate_hands(200, seed=4, bidding=side_and_table, play="random")
     assert (df.bid.astype(int) == 1 + df.seat.astype(int) % 2).all()
+    # three players: three lone sides, three scores, 17 tricks
+    df = simulate_hands(300, seed=4, rules=Rules.preset("cutthroat"), bidding=side_and_table)
+    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
+    assert (df.groupby("deal").tricks.sum() == 17).all()
 
 
 # --- Three-player cutthroat -------------------------------------------------------------
@@ -607,17 +614,3 @@ def test_three_players_builtin_bidders_bid_near_their_tricks(bidding: str) -> No
     # a higher threshold still lets them bid nil
     nils = simulate_hands(3000, seed=12, rules=rules, bidding=f"{bidding}:nil_threshold=5")
     assert nils.nil.any()
-
-
-@nb.bidder
-def three_seat_bid(ctx):  # type: ignore[no-untyped-def]
-    # 2 + the seat; 5 more when the context shows three scores and no partner's bid
-    lone = ctx.scores.shape[0] == 3 and ctx.partner_bid == -1
-    return 2 + ctx.seat + (5 if lone else 0)
-
-
-@pytest.mark.slow  # compiles a kernel for the user bidder
-def test_three_players_user_bidders_see_three_lone_sides() -> None:
-    df = simulate_hands(300, seed=4, rules=Rules.preset("cutthroat"), bidding=three_seat_bid)
-    assert (df.bid.astype(int) == 7 + df.seat.astype(int)).all()
-    assert (df.groupby("deal").tricks.sum() == 17).all()
