@@ -48,42 +48,10 @@ def deck_cards_nb(jokers):
 
 
 @njit(inline="always", cache=True)
-def shuffle_deck_nb(scratch, key):
-    """Fisher-Yates shuffle of the deck's 52 card ids (``scratch[DECK_AT:]``) into
-    scratch[0:52]."""
-    for i in range(52):
-        scratch[i] = scratch[DECK_AT + i]
-    counter = DEAL_COUNTER_BASE
-    bits = ZERO
-    for i in range(51, 0, -1):
-        if i & 1:
-            bits = draw_nb(key, counter)
-            counter += 1
-            r = bits & LOW32
-        else:
-            r = bits >> np.uint64(32)
-        j = below_nb(r, i + 1)
-        tmp = scratch[i]
-        scratch[i] = scratch[j]
-        scratch[j] = tmp
-
-
-@njit(inline="always", cache=True)
-def deal_four_nb(scratch, key, masks, base):
-    """Deal 13 cards to each seat: ``masks[base + s]`` gets cards 13s..13s+12 of the shuffle."""
-    shuffle_deck_nb(scratch, key)
-    for seat in range(4):
-        mask = ZERO
-        for k in range(13 * seat, 13 * seat + 13):
-            mask |= bit_nb(scratch[k])
-        masks[base + seat] = mask
-
-
-@njit(inline="always", cache=True)
 def shuffle_cards_nb(scratch, key, n):
-    """``shuffle_deck_nb`` for a deck of ``n`` cards (three players: 51 or 54): the same
-    Fisher-Yates steps from position n - 1 down, two steps a draw (the low half first),
-    into scratch[0:n]. Its own function, so the standard deal keeps its constant bounds."""
+    """Fisher-Yates shuffle of the deck's ``n`` card ids (``scratch[DECK_AT:]``: 52, or
+    with three players 51 or 54) into scratch[0:n], from position n - 1 down, two steps
+    a draw (the low half of the draw first)."""
     for i in range(n):
         scratch[i] = scratch[DECK_AT + i]
     counter = DEAL_COUNTER_BASE
@@ -103,18 +71,19 @@ def shuffle_cards_nb(scratch, key, n):
 
 
 @njit(inline="always", cache=True)
-def deal_three_nb(scratch, key, masks, base, n):
-    """Deal a shuffled pack of ``n`` cards (51, or 54 with the jokers) to three seats,
-    ``n // 3`` each: ``masks[base + s]`` gets cards ``s * n // 3`` .. of the shuffle; the
-    fourth seat's mask is empty."""
-    shuffle_cards_nb(scratch, key, n)
-    size = n // 3
-    for seat in range(3):
+def deal_seats_nb(scratch, key, masks, base, seats, size):
+    """Shuffle ``seats * size`` cards (``shuffle_cards_nb``) and deal ``size`` to each of
+    ``seats`` seats: ``masks[base + s]`` gets cards ``size * s`` .. ``size * s + size - 1``
+    of the shuffle; the masks of the four beyond ``seats`` are emptied. Four players: 4
+    seats of 13; three: 3 of 17, or 18 with the jokers."""
+    shuffle_cards_nb(scratch, key, seats * size)
+    for seat in range(seats):
         mask = ZERO
         for k in range(size * seat, size * seat + size):
             mask |= bit_nb(scratch[k])
         masks[base + seat] = mask
-    masks[base + 3] = ZERO
+    for seat in range(seats, 4):
+        masks[base + seat] = ZERO
 
 
 @njit(inline="always", cache=True)
@@ -126,7 +95,7 @@ def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
     (``info``) draws for nil. ``masks[base + p]`` receives player p's 13 cards; returns
     the mask of the 26 unused cards.
     """
-    shuffle_deck_nb(scratch, key)
+    shuffle_cards_nb(scratch, key, 52)
     for p in range(4):
         masks[base + p] = ZERO
     unused = ZERO
@@ -148,7 +117,7 @@ def draw_two_nb(scratch, key, first_drawer, info, draw_params, masks, base):
 
 @njit(cache=True)
 def draw_swaps_lanes_nb(keys, swaps):
-    """The swap partners of ``shuffle_deck_nb`` for ``LANES`` deals from their stream
+    """The swap partners of ``shuffle_cards_nb`` (52 cards) for ``LANES`` deals from their stream
     ``keys[b]`` (uint64 bit patterns in an int64 array): step s (position 51 - s) of deal b
     at ``swaps[s * LANES + b]``. One loop over the deals per counter, vectorised (a real
     function with arrays of its own: inlined beside the swaps, LLVM did not vectorise it)."""
@@ -163,14 +132,14 @@ def draw_swaps_lanes_nb(keys, swaps):
 
 @njit(inline="always", cache=True)
 def deal_lanes_four_nb(deck, decks, swaps, keys, hands):
-    """``deal_four_nb`` for ``LANES`` deals at once: the same shuffle of ``deck`` (the
-    deck's card ids, ``deck_cards_nb``) from each deal's stream ``keys[b]`` (uint64 bit
-    patterns in an int64 array). The swap partners are drawn first for every deal
-    (``draw_swaps_lanes_nb``, vectorised), then the swaps go step by step across the
-    deals, so the 64 independent shuffles overlap in the CPU instead of each waiting on
-    its own memory (~42 against ~100 ns a deal one at a time). ``hands[s * LANES + b]``
-    gets deal b's seat s (as an int64 bit pattern); ``decks`` and ``swaps`` (``52 *
-    LANES`` uint8 each) are scratch: position p of deal b at ``decks[p * LANES + b]``."""
+    """``deal_seats_nb`` (four seats of 13) for ``LANES`` deals at once: the same shuffle of
+    ``deck`` (the deck's card ids, ``deck_cards_nb``) from each deal's stream ``keys[b]``
+    (uint64 bit patterns in an int64 array). The swap partners are drawn first for every
+    deal (``draw_swaps_lanes_nb``, vectorised), then the swaps go step by step across the
+    deals, so the 64 independent shuffles overlap in the CPU instead of each waiting on its
+    own memory (~42 against ~100 ns a deal one at a time). ``hands[s * LANES + b]`` gets
+    deal b's seat s (as an int64 bit pattern); ``decks`` and ``swaps`` (``52 * LANES`` uint8
+    each) are scratch: position p of deal b at ``decks[p * LANES + b]``."""
     draw_swaps_lanes_nb(keys, swaps)
     for p in range(52):
         for b in range(LANES):

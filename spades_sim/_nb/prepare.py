@@ -25,9 +25,8 @@ from spades_sim._nb.deal import (
     DECISION_COUNTER_BASE,
     DECK_AT,
     FOUR_PLAY_COUNTER,
-    deal_four_nb,
     deal_lanes_four_nb,
-    deal_three_nb,
+    deal_seats_nb,
     draw_two_nb,
 )
 from spades_sim._nb.enums import (
@@ -43,7 +42,7 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
 from spades_sim._nb.lockstep_bidding import bid_lanes_count_four_nb, bid_lanes_four_nb
-from spades_sim._nb.play import first_leader_nb, first_to_act_nb
+from spades_sim._nb.play import first_leader_nb, first_to_act_nb, next_seat_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
 from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
 from spades_sim._nb.score import (
@@ -198,18 +197,16 @@ def start_hand_nb(rules, dealer, info):
 
 
 @njit(inline="always", cache=True)
-def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
-                    forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
-    """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
-    first = start_hand_nb(rules, dealer, info)
-    if forced_seat < 0:
-        deal_four_call_nb(borrow_nb(scratch), key, borrow_nb(masks))
-    for s in range(4):
-        masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+def bid_round_nb(rules, key, params, info, masks, first, players, forced_seat, forced_bid,
+                 forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
+    """The blind nil decisions and bids of the four or three seats, clockwise from
+    ``first``: each seat's blind nil turn (counter ``DECISION_COUNTER_BASE + 2k``) then its
+    bid (``+ 2k + 1``); ``forced_seat`` bids ``forced_bid``/``forced_kind`` instead of
+    asking its policy (``prepare_with_nb``). Returns (next counter, policy errors)."""
     counter = DECISION_COUNTER_BASE
     errors = 0
     seat = first
-    for _ in range(4):
+    for _ in range(players):
         blind = False
         if seat == forced_seat:
             blind = forced_kind == 2
@@ -225,7 +222,23 @@ def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
             errors += err
             set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
         counter += 1
-        seat = (seat + 1) & 3
+        seat = next_seat_nb(seat, players)
+    return counter, errors
+
+
+@njit(inline="always", cache=True)
+def prepare_four_nb(rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,
+                    forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
+    """``prepare_with_nb`` for four players: the deal, blind nil, bids, the exchange."""
+    first = start_hand_nb(rules, dealer, info)
+    if forced_seat < 0:
+        deal_four_call_nb(borrow_nb(scratch), key, borrow_nb(masks))
+    for s in range(4):
+        masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
+    counter, errors = bid_round_nb(
+        rules, key, params, info, masks, first, 4, forced_seat, forced_bid, forced_kind,
+        bid_ns, bid_ew, blind_ns, blind_ew,
+    )  # fmt: skip
     exchange_four_call_nb(borrow_nb(rules), borrow_nb(info), borrow_nb(masks))
     return (
         first_leader_call_nb(borrow_nb(masks), first, borrow_nb(rules)),
@@ -245,26 +258,10 @@ def prepare_three_nb(rules, scratch, key, dealer, params, info, masks, forced_se
         deal_three_call_nb(borrow_nb(scratch), key, borrow_nb(masks), rules[RuleField.jokers])
     for s in range(4):
         masks[MaskSlot.dealt + s] = masks[MaskSlot.hands + s]
-    counter = DECISION_COUNTER_BASE
-    errors = 0
-    seat = first
-    for _ in range(3):
-        blind = False
-        if seat == forced_seat:
-            blind = forced_kind == 2
-        elif blind_nil_allowed_nb(rules, info, seat):
-            blind = ask_blind_nil_nb(rules, info, seat, params, key, counter, blind_ns, blind_ew)
-        counter += 1
-        if blind:
-            set_bid_nb(info, seat, 0, 2)
-        elif seat == forced_seat:
-            set_bid_nb(info, seat, forced_bid, forced_kind)
-        else:
-            bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
-            errors += err
-            set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
-        counter += 1
-        seat = seat + 1 if seat < 2 else 0
+    counter, errors = bid_round_nb(
+        rules, key, params, info, masks, first, 3, forced_seat, forced_bid, forced_kind,
+        bid_ns, bid_ew, blind_ns, blind_ew,
+    )  # fmt: skip
     return (
         first_leader_call_nb(borrow_nb(masks), first, borrow_nb(rules)),
         counter,
@@ -275,12 +272,12 @@ def prepare_three_nb(rules, scratch, key, dealer, params, info, masks, forced_se
 @njit(cache=True)
 def deal_three_call_nb(scratch, key, masks, jokers):
     # 51 cards (no 2C), or 54 with the jokers (``bitboard.deck_mask_nb`` 3 and 4)
-    deal_three_nb(scratch, key, masks, MaskSlot.hands, 54 if jokers == 4 else 51)
+    deal_seats_nb(scratch, key, masks, MaskSlot.hands, 3, 18 if jokers == 4 else 17)
 
 
 @njit(cache=True)
 def deal_four_call_nb(scratch, key, masks):
-    deal_four_nb(scratch, key, masks, MaskSlot.hands)
+    deal_seats_nb(scratch, key, masks, MaskSlot.hands, 4, 13)
 
 
 @njit(cache=True)
