@@ -237,15 +237,22 @@ def side_points_nb(rules, info, side, players, tricks, nil_part):
     return side_score_nb(rules, bid_a, nil_a, t_a, bid_b, nil_b, t_b, True, bags)[3]
 
 
+@njit(inline="always", cache=True)
+def live_nils_nb(info):
+    """The seats (a bit each) whose nil or blind nil is still alive: bid, no trick yet."""
+    live = 0
+    for s in range(info[InfoSlot.players]):
+        if info[InfoSlot.nil + s] != 0 and info[InfoSlot.tricks_won + s] == 0:
+            live |= 1 << s
+    return live
+
+
 @njit(cache=True)
-def world_values_nb(
-    hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values, nil_from
-):  # fmt: skip
+def world_values_nb(hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values):
     """``values[c]``: the score margin of the mover's side (its score minus the other
     side's) when it plays legal card ``c`` in the world ``hands``, as the module
-    docstring's step 2; other entries are left alone. ``tricks`` and ``safe`` are
-    scratch (54 entries, and 4 x 54). Before trick ``nil_from`` a live nil is not
-    solved and counts as kept after every card."""
+    docstring's step 2, every live nil solved; other entries are left alone. ``tricks``
+    and ``safe`` are scratch (54 entries, and 4 x 54)."""
     players = info[InfoSlot.players]
     pos = info[InfoSlot.n_in_trick]
     led = info[InfoSlot.led_suit]
@@ -261,13 +268,9 @@ def world_values_nb(
         np.int64(MODE_TRICKS), hands, players, seat, pos, led, win_card, win_seat, trick,
         broken, first, np.int64(0), prules, tt_keys, tt_data, tricks, stats,
     )  # fmt: skip
-    live_nils = 0
+    live_nils = live_nils_nb(info)
     for s in range(players):
-        if info[InfoSlot.nil + s] != 0 and info[InfoSlot.tricks_won + s] == 0:
-            live_nils |= 1 << s
-            if info[InfoSlot.trick] < nil_from:
-                safe[s, :] = 1
-                continue
+        if (live_nils >> s) & 1:
             card_values_nb(
                 np.int64(MODE_NIL), hands, players, seat, pos, led, win_card, win_seat,
                 trick, broken, first, np.int64(1 << s), prules, tt_keys, tt_data, safe[s],
@@ -349,10 +352,10 @@ def worlds_nb(params, trick_no):
 
 
 @njit(cache=True)
-def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, totals):
+def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals):
     """``totals[c]``: the sum over ``n_worlds`` sampled worlds of card ``c``'s value (the
-    module's steps 1 and 2, nils solved from trick ``nil_from``) for every card of
-    ``legal``; the others are set very low."""
+    module's steps 1 and 2, every live nil solved) for every card of ``legal``; the
+    others are set very low."""
     for c in range(totals.shape[0]):
         totals[c] = NEG
     x = legal
@@ -371,9 +374,7 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, tot
     key = np.uint64(rand)
     for w in range(n_worlds):
         sample_world_nb(hand, seat, info, rules, key, w, hands)
-        world_values_nb(
-            hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values, nil_from
-        )
+        world_values_nb(hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values)
         x = legal
         while x:
             c = lowest_card_nb(x)
@@ -386,13 +387,10 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, tot
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
-    if info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]):
-        for s in range(info[InfoSlot.players]):
-            if info[InfoSlot.nil + s] != 0 and info[InfoSlot.tricks_won + s] == 0:
-                # a live nil before the solver values nils: the heuristic's nil maxims
-                # (its parameters are this row's first seven) rather than cards chosen
-                # as if the nil could not be lost
-                return heuristic_play_nb(hand, legal, seat, info, rules, params)
+    if info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]) and live_nils_nb(info):
+        # a live nil before the solver values nils: the heuristic's nil maxims (its
+        # parameters are this row's first seven), not the solver's all-cards-seen verdict
+        return heuristic_play_nb(hand, legal, seat, info, rules, params)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
     for j in range(info[InfoSlot.n_in_trick]):
@@ -402,8 +400,7 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         return lowest_card_nb(legal)
     totals = np.zeros(64, dtype=np.int64)
     n_worlds = worlds_nb(params, info[InfoSlot.trick])
-    nil_from = np.int64(params[PimcParam.nil_from])
-    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, nil_from, rand, totals)
+    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals)
     return best_card_nb(totals, legal)
 
 
