@@ -46,6 +46,7 @@ __all__ = [
     "nil_mask",
     "nil_safe",
     "play_rules",
+    "seat_nil_mask",
 ]
 
 DEFAULT_TABLE_BITS = 20
@@ -192,8 +193,14 @@ def nil_mask(pos: Position, seat: int | str | Iterable[int | str]) -> int:
                 "nil seat: cutthroat (partnerships=false) solves one nil seat at a time, "
                 "each alone against the others"
             )
-        return (1 << idx[0]) | dd.NIL_ALONE
+        return seat_nil_mask(idx[0], pos.rules)
     return sum(1 << s for s in idx)
+
+
+def seat_nil_mask(seat: int, rules: Rules) -> int:
+    """One nil seat (an index) as the kernels' ``nil_mask``: its bit, with
+    ``dd.NIL_ALONE`` in cutthroat, where it plays alone against the others."""
+    return (1 << seat) | (0 if rules.partnerships else dd.NIL_ALONE)
 
 
 def nil_safe(pos: Position, seat: int | str | Iterable[int | str]) -> bool:

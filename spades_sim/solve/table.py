@@ -40,7 +40,12 @@ from spades_sim.cards import check_deal, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import FirstLead, Rules
 from spades_sim.run.threads import current_threads, run_blocks
-from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS, play_rules
+from spades_sim.solve.solver import (
+    DEFAULT_TABLE_BITS,
+    MAX_TABLE_BITS,
+    play_rules,
+    seat_nil_mask,
+)
 
 __all__ = ["dd_table", "nil_table", "table_columns"]
 
@@ -139,8 +144,7 @@ def nil_table(
     stripes = max(1, min(current_threads(), n))
     keys, data = _tables(stripes, table_bits)
     stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
-    alone = 0 if rules.partnerships else dd.NIL_ALONE  # cutthroat: alone against three
-    nil_masks = np.full(n, (1 << int(seat)) | alone, dtype=np.int64)
+    nil_masks = np.full(n, seat_nil_mask(int(seat), rules), dtype=np.int64)
     rule_bits = play_rules(rules, nil=True)
     run_blocks(
         dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
