@@ -425,12 +425,29 @@ def test_cutthroat_games_count_and_analyse_as_their_rows() -> None:
         pd.testing.assert_frame_equal(bag_accumulation(agg, keys, per="game"), expected)
 
 
-def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
-    rules = Rules.preset("cutthroat-4")
+@pytest.mark.parametrize("preset", ["cutthroat-4", "cutthroat"])
+def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path, preset: str) -> None:
+    # four lone players or three: pimc, the solver's tricks and duplicate need partnerships
+    rules = Rules.preset(preset)
     with pytest.raises(ValueError, match=r"^pimc: is not played in cutthroat"):
         simulate_hands(10, seed=1, rules=rules, play="pimc")
     with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
         simulate_hands(10, seed=1, rules=rules, dd=True)
+    from spades_sim.analysis import duplicate
+
+    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
+        duplicate("heuristic", "random", 10, seed=1, rules=rules)
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", preset,
+                                      "--dd", "--quiet", "--out", str(tmp_path / "x")])  # fmt: skip
+    assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output
+    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", preset,
+                                      "--ns-play", "pimc", "--quiet", "--out",
+                                      str(tmp_path / "y")])  # fmt: skip
+    assert result.exit_code != 0 and "pimc: is not played in cutthroat" in result.output
+
+
+def test_cutthroat_solves_a_nil_alone_against_three() -> None:
+    rules = Rules.preset("cutthroat-4")
     # a nil is solved in cutthroat (the seat alone against three), its tricks are not
     odds = nil_odds("5.T52.8643.97532", rules=rules, n=12, seed=1, defense="dd")
     assert odds.dd_n == 12 and 0 <= odds.dd_safe <= 12
@@ -447,13 +464,6 @@ def test_cutthroat_refuses_what_plays_partnerships_only(tmp_path: Path) -> None:
         alone = nil_table(deals, leaders, seat, rules=rules)
         partnered = nil_table(deals, leaders, seat, rules=Rules())
         assert not (alone & ~partnered).any()  # no partner to cover it: never safer
-    from spades_sim.analysis import duplicate
-
-    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
-        duplicate("heuristic", "random", 10, seed=1, rules=rules)
-    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat-4",
-                                      "--dd", "--quiet", "--out", str(tmp_path / "x")])  # fmt: skip
-    assert result.exit_code != 0 and "partnerships: the double-dummy solver" in result.output
 
 
 def test_cutthroat_nil_odds_scores_the_seat_alone() -> None:
@@ -543,22 +553,6 @@ def test_three_players_aggregate_counts_what_the_rows_say() -> None:
     counted = simulate_games(20, seed=3, rules=rules, aggregate=("spades",))
     for keys in ([], ["spades"], ["side", "outcome"]):
         assert_same_analyses(pair, counted, keys)
-
-
-def test_three_players_refuse_what_they_do_not_play(tmp_path: Path) -> None:
-    rules = Rules.preset("cutthroat")
-    with pytest.raises(ValueError, match=r"^pimc: is not played in cutthroat"):
-        simulate_hands(10, seed=1, rules=rules, play="pimc")
-    with pytest.raises(ValueError, match=r"^partnerships: the double-dummy solver plays"):
-        simulate_hands(10, seed=1, rules=rules, dd=True)
-    from spades_sim.analysis import duplicate
-
-    with pytest.raises(ValueError, match=r"^rules: duplicate compares two partnerships"):
-        duplicate("heuristic", "random", 10, seed=1, rules=rules)
-    result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--rules", "cutthroat",
-                                      "--ns-play", "pimc", "--quiet", "--out",
-                                      str(tmp_path / "x")])  # fmt: skip
-    assert result.exit_code != 0 and "pimc: is not played in cutthroat" in result.output
 
 
 @pytest.mark.parametrize("preset", ["cutthroat-4", "cutthroat"])
