@@ -514,6 +514,25 @@ def test_solve_command_prints_tricks_cards_and_nil():
     assert lines[2] == "nil E: not safe"
 
 
+def test_solve_command_in_cutthroat_solves_the_nil_only():
+    from click.testing import CliRunner
+
+    from spades_sim.cli import cli
+
+    args = ["solve", *EASY, "--broken", "--leader", "N", "--rules", "cutthroat-4"]
+    result = CliRunner().invoke(cli, [*args, "--nil", "E"])
+    assert result.exit_code == 0, result.output
+    pos = Position(EASY, "N", spades_broken=True, rules=Rules.preset("cutthroat-4"))
+    alone = nil_safe(pos, "E")
+    want = f"nil E: {'safe' if alone else 'not safe'}"
+    assert result.output.splitlines() == ["N leads (spades broken)", want]
+    result = CliRunner().invoke(cli, args)  # no nil named: nothing cutthroat can solve
+    assert result.exit_code != 0
+    assert result.output.splitlines() == [
+        "error: --nil: in cutthroat (partnerships=false) only a nil is solved; name its seat"
+    ]
+
+
 def test_solve_command_errors_are_one_line():
     from click.testing import CliRunner
 

@@ -95,15 +95,22 @@ def solve(**params: Any) -> None:
         if leader != pos.to_play or params["broken"]:
             pos = Position(hands, leader, spades_broken=params["broken"], rules=rules)
         nil_seats = sorted({seat_index(s, players) for s in params["nil_seats"]})
+        # cutthroat: a lone seat's tricks have no double-dummy value, its nil has one
+        only_nil = not rules.partnerships and not params["show_cards"]
+        if only_nil and not nil_seats:
+            usage("--nil: in cutthroat (partnerships=false) only a nil is solved; name its seat")
         with announce_compiles():
-            tricks = dd_tricks(pos)
+            tricks = None if only_nil else dd_tricks(pos)
             cards = dd_cards(pos) if params["show_cards"] else None
             nil = nil_safe(pos, nil_seats) if nil_seats else None
     side = pos.to_play % 2
     lead = seat_name(pos.to_play, players)
     state = "spades broken" if pos.spades_broken else "spades unbroken"
     ours, theirs = side_name(side, players), side_name(1 - side, players)
-    click.echo(f"{lead} leads ({state}): {ours} {tricks}, {theirs} {pos.tricks_left - tricks}")
+    if tricks is None:
+        click.echo(f"{lead} leads ({state})")
+    else:
+        click.echo(f"{lead} leads ({state}): {ours} {tricks}, {theirs} {pos.tricks_left - tricks}")
     if cards is not None:
         values = "  ".join(f"{card} {value}" for card, value in cards.items())
         click.echo(f"cards of {lead} (tricks for {ours}): {values}")
