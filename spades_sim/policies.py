@@ -603,6 +603,13 @@ register(
                 13.0,
                 "solve live nils from this trick on, the heuristic playing before it (13: never)",
             ),
+            ParamSpec(
+                "defend_from",
+                13.0,
+                0.0,
+                13.0,
+                "with only the other side's nils live, solve them from this trick on (13: never)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "

@@ -423,6 +423,40 @@ def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
     assert want[card] == max(want.values())
 
 
+def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_heuristic() -> None:
+    # a seat whose side has no live nil only defends: from trick defend_from it values
+    # the opponents' live nil with the solver; a live nil on its own side still waits for
+    # nil_from (the heuristic's card until then)
+    from spades_sim._nb.heuristic import heuristic_play_nb
+
+    r = FOUR.lower()
+    heuristic_row = Policy.of("heuristic", "play").lower()
+    defend = Policy.of("pimc", "play", {"worlds": 1, "defend_from": 0}).lower()
+    assert Policy.of("pimc", "play").lower()[PimcParam.defend_from] == 13
+    rng = random.Random(3)
+    checked = [0, 0]
+    differs = 0  # E's nil states where the heuristic's card is not a best one
+    while min(checked) < 5 or not differs:
+        state = forced_state(rng, rng.choice((3, 4, 5)))
+        if state.tricks_won[1] or state.tricks_won[2]:
+            continue
+        hand = np.uint64(state.hands[0])
+        legal = np.uint64(bits(state.position().legal_cards()))
+        # E's nil: N defends and plays a solver's best card
+        info = state.info([2, 0, 3, 3], [0, 1, 0, 0])
+        want = expected_values(state, [2, 0, 3, 3], [0, 1, 0, 0], (0, 0))
+        card = pimc.pimc_decide_nb(hand, legal, 0, info, r, defend, np.uint64(1))
+        assert want[card] == max(want.values())
+        checked[0] += 1
+        plain = heuristic_play_nb(hand, legal, 0, info, r, heuristic_row)
+        differs += want[plain] < max(want.values())
+        # S's nil as well: N's side has a live nil, so the heuristic plays N's card
+        info = state.info([2, 0, 0, 3], [0, 1, 1, 0])
+        card = pimc.pimc_decide_nb(hand, legal, 0, info, r, defend, np.uint64(1))
+        assert card == heuristic_play_nb(hand, legal, 0, info, r, heuristic_row)
+        checked[1] += 1
+
+
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()

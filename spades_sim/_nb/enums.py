@@ -230,7 +230,9 @@ RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "m
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
 LookaheadParam = _positions("LookaheadParamT", (*_PLAY_COMMON, "samples", "margin", "bag_cost"), 1)
 PimcParam = _positions(
-    "PimcParamT", (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from"), 1
+    "PimcParamT",
+    (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from"),
+    1,
 )
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
 PlanParam = _positions(

@@ -64,9 +64,12 @@ guess). So while a nil is live (a nil or blind nil seat without a trick) before 
 the heuristic's): its nil maxims (the nil seat ducks, its partner covers, the opponents
 lead low into it). ``pimc`` plays every card of the hands without a live nil, and of a
 nil hand once the nil is lost; from ``nil_from`` on, live nils are solved and valued as
-in step 2. Measured in duplicate against the ``heuristic`` (docs/solver.md): valuing
-the nil hands' cards with the nils solved from the fourth trick cost ``pimc`` about 30
-points a hand, and the heuristic's nil play turns that into a gain.
+in step 2. A seat whose own side has no live nil (it only defends) waits for
+``defend_from`` instead (default 13 too): there the all-cards-seen verdict errs the safe
+way for the defence (it credits the nil side with perfect cover). Measured in duplicate
+against the ``heuristic`` (docs/solver.md): valuing the nil hands' cards with the nils
+solved from the fourth trick cost ``pimc`` about 30 points a hand, and the heuristic's
+nil play turns that into a gain.
 
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
@@ -387,10 +390,19 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals):
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
-    if info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]) and live_nils_nb(info):
+    live = live_nils_nb(info)
+    if live:
         # a live nil before the solver values nils: the heuristic's nil maxims (its
-        # parameters are this row's first seven), not the solver's all-cards-seen verdict
-        return heuristic_play_nb(hand, legal, seat, info, rules, params)
+        # parameters are this row's first seven), not the solver's all-cards-seen verdict;
+        # a seat whose own side has no live nil only defends, where that verdict errs the
+        # safe way (it credits the nil with perfect cover), so it may solve from earlier
+        own_side = np.int64(0)
+        for s in range(info[InfoSlot.players]):
+            if (live >> s) & 1 and (s & 1) == (seat & 1):
+                own_side = np.int64(1)
+        start = PimcParam.nil_from if own_side else PimcParam.defend_from
+        if info[InfoSlot.trick] < np.int64(params[start]):
+            return heuristic_play_nb(hand, legal, seat, info, rules, params)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
     for j in range(info[InfoSlot.n_in_trick]):
