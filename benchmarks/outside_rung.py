@@ -1,11 +1,12 @@
-"""One rung of the ladder from outside: OpenSpiel's ``MCTSBot`` against our ``heuristic``.
+"""One rung of the ladder from outside: OpenSpiel's ``MCTSBot`` against ``heuristic`` or ``pimc``.
 
 OpenSpiel's spades has no information-state resampling, so its ISMCTS bot cannot play it;
 its ``MCTSBot`` (UCT with random rollouts, C++, OpenSpiel 2.0.2) searches perfect-
 information states. Side A therefore votes: at each decision it samples ``--worlds``
 deals consistent with what its seat has seen (``openspiel_adapter``), runs one
 ``MCTSBot`` of ``--simulations`` simulations on each determinized OpenSpiel state, and
-plays the card most worlds chose. Side B plays our ``heuristic``. Both sides bid with our
+plays the card most worlds chose. Side B plays our ``heuristic`` (``--opponent pimc``:
+``pimc`` at ``--pimc-worlds``, its kernel called on the same view). Both sides bid with our
 ``count`` bidder (the bids come from ``simulate_hands``, so only the play differs), under
 our ``openspiel`` rules preset. Every deal is played twice with the sides swapped
 (duplicate); a deal's value is A's score margin over B, averaged over both seatings.
@@ -24,6 +25,7 @@ agreement on the scores, and the MCTS side's searched decisions per second.
 
     python benchmarks/outside_rung.py --quick          # 2 deals, a smoke run
     python benchmarks/outside_rung.py                  # 100 deals, about 5 minutes
+    python benchmarks/outside_rung.py --opponent pimc  # about 7 (plus pimc's compile)
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from openspiel_adapter import (  # noqa: E402
 from vs_openspiel import OPENSPIEL, yardstick_python  # noqa: E402
 
 from spades_sim._nb.heuristic import heuristic_play_nb  # noqa: E402
+from spades_sim._nb.pimc import pimc_decide_nb  # noqa: E402
 from spades_sim.analysis import mean_ci  # noqa: E402
 from spades_sim.analysis.stats import proportion_ci  # noqa: E402
 from spades_sim.policies import Policy  # noqa: E402
@@ -144,7 +147,10 @@ class Rung:
     def __init__(self, worker: Worker, rules: Rules, args: argparse.Namespace) -> None:
         self.worker, self.rules, self.args = worker, rules, args
         self.rule_array = rules.lower()
-        self.heuristic_row = Policy.of("heuristic", "play").lower()
+        if args.opponent == "heuristic":
+            self.opponent_row = Policy.of("heuristic", "play").lower()
+        else:
+            self.opponent_row = Policy.of("pimc", "play", {"worlds": args.pimc_worlds}).lower()
         self.searched = 0
         self.search_seconds = 0.0
         self.forced = 0
@@ -173,6 +179,20 @@ class Rung:
             raise SystemExit(f"MCTS chose {card}, not legal under our openspiel rules")
         return card
 
+    def our_card(self, view: SeatView, legal: int, deal: int, seating: int) -> int:
+        """Side B's card: our ``heuristic`` or ``pimc`` kernel on the view's ``info``."""
+        info = table_info(view, self.rules)
+        hand, legal_mask = np.uint64(view.hand), np.uint64(legal)
+        if self.args.opponent == "heuristic":
+            row = self.opponent_row
+            return int(heuristic_play_nb(hand, legal_mask, view.seat, info, self.rule_array, row))
+        rand = np.uint64(key_of(self.args.seed + 1, deal, seating, len(view.plays)))
+        return int(
+            pimc_decide_nb(
+                hand, legal_mask, view.seat, info, self.rule_array, self.opponent_row, rand
+            )
+        )
+
     def play(
         self, hands: list[int], dealer: int, bids: tuple[int, ...], mcts_side: int, deal: int
     ) -> tuple[Any, list[tuple[int, int]]]:
@@ -184,13 +204,7 @@ class Rung:
             if seat % 2 == mcts_side:
                 card = self.mcts_card(view, legal, deal, mcts_side)
             else:
-                info = table_info(view, self.rules)
-                card = int(
-                    heuristic_play_nb(
-                        np.uint64(hand), np.uint64(legal), seat, info, self.rule_array,
-                        self.heuristic_row,
-                    )
-                )  # fmt: skip
+                card = self.our_card(view, legal, deal, mcts_side)
             plays.append((seat, card))
             now[seat] &= ~(1 << card)
             return card
@@ -222,6 +236,10 @@ def main(argv: list[str] | None = None) -> None:
         help="UCT exploration constant (returns are points, tens to hundreds, not +-1)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--opponent", choices=("heuristic", "pimc"), default="heuristic", help="side B's play"
+    )
+    parser.add_argument("--pimc-worlds", type=int, default=8, help="side B's worlds as pimc")
     parser.add_argument("--quick", action="store_true", help="2 deals, 2 worlds, 50 simulations")
     args = parser.parse_args(argv)
     if args.quick:
@@ -229,7 +247,8 @@ def main(argv: list[str] | None = None) -> None:
     print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
     print(
         f"deals {args.deals} x 2 seatings, worlds {args.worlds}, simulations {args.simulations}"
-        f" per world, uct_c {args.uct_c}, seed {args.seed}; {OPENSPIEL}, rules preset openspiel"
+        f" per world, uct_c {args.uct_c}, seed {args.seed}, B plays {args.opponent}"
+        f" (pimc worlds {args.pimc_worlds}); {OPENSPIEL}, rules preset openspiel"
     )
     python = yardstick_python()
     if python is None:
@@ -272,7 +291,8 @@ def main(argv: list[str] | None = None) -> None:
         worker.close()
     took = time.perf_counter() - start
 
-    print(f"\nMCTS voter (A) vs heuristic (B), {args.deals} deals x 2, duplicate, count bidding:")
+    b = "heuristic" if args.opponent == "heuristic" else f"pimc:worlds={args.pimc_worlds}"
+    print(f"\nMCTS voter (A) vs {b} (B), {args.deals} deals x 2, duplicate, count bidding:")
     print(f"    A's points per hand {mean_ci(margins)}")
     for label, (k, n) in (("A's nils made (covering)", covering), ("B's nils A set", defending)):
         print(f"    {label}: {k}/{n}" + (f" {proportion_ci(k, n)}" if n else ""))
