@@ -396,10 +396,7 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         # parameters are this row's first seven), not the solver's all-cards-seen verdict;
         # a seat whose own side has no live nil only defends, where that verdict errs the
         # safe way (it credits the nil with perfect cover), so it may solve from earlier
-        own_side = np.int64(0)
-        for s in range(info[InfoSlot.players]):
-            if (live >> s) & 1 and (s & 1) == (seat & 1):
-                own_side = np.int64(1)
+        own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)
         start = PimcParam.nil_from if own_side else PimcParam.defend_from
         if info[InfoSlot.trick] < np.int64(params[start]):
             return heuristic_play_nb(hand, legal, seat, info, rules, params)
