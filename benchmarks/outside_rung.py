@@ -226,7 +226,8 @@ class Rung:
         self.scores_agree += int(answer["terminal"] and list(answer["returns"]) == ours)
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The rung's options (``strength.py --outside`` builds its arguments from them)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="deals, each played twice")
     parser.add_argument("--worlds", type=int, default=8, help="determinizations per decision")
@@ -241,10 +242,23 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--pimc-worlds", type=int, default=8, help="side B's worlds as pimc")
     parser.add_argument("--quick", action="store_true", help="2 deals, 2 worlds, 50 simulations")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    args = parser().parse_args(argv)
     if args.quick:
         args.deals, args.worlds, args.simulations = 2, 2, 50
-    print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
+    return args
+
+
+def play_rung(args: argparse.Namespace, progress: bool = True) -> dict[str, Any]:
+    """Play the rung: A (the MCTS voter) against B over ``args.deals`` deals both ways.
+
+    Returns ``b`` (B's policy text), ``margin`` (A's points a hand, an ``Estimate``),
+    ``covering`` and ``defending`` ((k, n): A's side's nils made, B's nils A set),
+    ``scores_agree`` and ``hands`` (OpenSpiel's score against ours), ``searched``,
+    ``forced``, ``rate`` (searched decisions a second) and ``seconds``."""
     print(
         f"deals {args.deals} x 2 seatings, worlds {args.worlds}, simulations {args.simulations}"
         f" per world, uct_c {args.uct_c}, seed {args.seed}, B plays {args.opponent}"
@@ -286,21 +300,43 @@ def main(argv: list[str] | None = None) -> None:
                         defending[0] += not made
                         defending[1] += 1
             margins.append(margin)
-            print(f"  deal {deal}: A's margin {margin:+.1f}", flush=True)
+            if progress:
+                print(f"  deal {deal}: A's margin {margin:+.1f}", flush=True)
     finally:
         worker.close()
-    took = time.perf_counter() - start
+    return {
+        "b": "heuristic" if args.opponent == "heuristic" else f"pimc:worlds={args.pimc_worlds}",
+        "margin": mean_ci(margins),
+        "covering": tuple(covering),
+        "defending": tuple(defending),
+        "scores_agree": rung.scores_agree,
+        "hands": rung.hands,
+        "searched": rung.searched,
+        "forced": rung.forced,
+        "rate": rung.searched / rung.search_seconds if rung.search_seconds else float("nan"),
+        "seconds": time.perf_counter() - start,
+    }
 
-    b = "heuristic" if args.opponent == "heuristic" else f"pimc:worlds={args.pimc_worlds}"
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
+    print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
+    got = play_rung(args)
+    b = got["b"]
     print(f"\nMCTS voter (A) vs {b} (B), {args.deals} deals x 2, duplicate, count bidding:")
-    print(f"    A's points per hand {mean_ci(margins)}")
-    for label, (k, n) in (("A's nils made (covering)", covering), ("B's nils A set", defending)):
+    print(f"    A's points per hand {got['margin']}")
+    for label, (k, n) in (
+        ("A's nils made (covering)", got["covering"]),
+        ("B's nils A set", got["defending"]),
+    ):
         print(f"    {label}: {k}/{n}" + (f" {proportion_ci(k, n)}" if n else ""))
-    print(f"    OpenSpiel's score of the hand equals ours: {rung.scores_agree}/{rung.hands} hands")
-    rate = rung.searched / rung.search_seconds if rung.search_seconds else float("nan")
     print(
-        f"    A searched {rung.searched} decisions ({rung.forced} forced, not searched):"
-        f" {rate:.2f} decisions/s, {rate * args.worlds:.1f} worlds/s; {took:.0f} s in all"
+        f"    OpenSpiel's score of the hand equals ours: {got['scores_agree']}/{got['hands']} hands"
+    )
+    rate = got["rate"]
+    print(
+        f"    A searched {got['searched']} decisions ({got['forced']} forced, not searched):"
+        f" {rate:.2f} decisions/s, {rate * args.worlds:.1f} worlds/s; {got['seconds']:.0f} s in all"
     )
 
 

@@ -13,7 +13,11 @@ Prints, with 95% confidence intervals:
     ``heuristic``, ``lookahead``, ``pimc`` at ``--pimc-worlds``), both sides bidding
     ``count``: points per hand of the first against the second, and for each pair the
     share of the first's side's nils made (covering) and of the other side's nils it
-    set (defending), with 95% intervals; ``--ladder-only`` runs it alone;
+    set (defending), with 95% intervals, and the ranking; ``--ladder-only`` runs it alone,
+    ``--ladder-out FILE`` writes its table for ``spades-sim report RUN --ladder FILE``;
+(g) with ``--outside``: the rung from outside (``outside_rung.py``), OpenSpiel's
+    ``MCTSBot`` voting over sampled worlds against ``heuristic`` and against ``pimc`` in
+    duplicate on OpenSpiel's rules (needs OpenSpiel, installed on first use);
 (e) throughput on one thread (median of 5 runs after a warm-up): ``count`` +
     ``heuristic`` through the library (lock-step kernel; target: one million hands per
     second per core) and through the scalar kernel, and a user-written policy
@@ -47,13 +51,19 @@ import pandas as pd  # noqa: E402
 from spades_sim._nb import loop  # noqa: E402
 from spades_sim._nb.enums import N_OUT_I8, N_OUT_I32, OutI8, OutI32  # noqa: E402
 from spades_sim.analysis import (  # noqa: E402
+    Duplicate,
     Estimate,
     bid_accuracy,
     duplicate,
     estimate_of,
     mean_ci,
     nil_success,
+    proportion_ci,
+    write_ladder,
 )
+from spades_sim.analysis.ladder import ladder as play_ladder  # noqa: E402
+from spades_sim.analysis.ladder import ranking  # noqa: E402
+from spades_sim.report.words import ranking_sentence  # noqa: E402
 from spades_sim.run.rows import run_chunk  # noqa: E402
 from spades_sim.run.threads import kernel_threads  # noqa: E402
 from spades_sim.simulate import RunSpec, simulate_hands  # noqa: E402
@@ -154,12 +164,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--ladder-deals", type=int, default=100, help="deals per ladder pair")
     parser.add_argument("--pimc-worlds", type=int, default=8, help="the ladder's pimc worlds")
-    parser.add_argument("--ladder-only", action="store_true", help="run (f) alone")
+    parser.add_argument("--ladder-only", action="store_true", help="run (f) (and (g)) alone")
+    parser.add_argument(
+        "--ladder-out", type=Path, help="write (f)'s table there (spades-sim report --ladder)"
+    )
+    parser.add_argument(
+        "--outside", action="store_true", help="(g): the rung from outside (OpenSpiel's MCTS)"
+    )
+    parser.add_argument("--outside-deals", type=int, default=100, help="deals for (g)")
+    parser.add_argument("--mcts-worlds", type=int, default=8, help="(g): MCTS worlds")
+    parser.add_argument("--mcts-simulations", type=int, default=2000, help="(g): a world's")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, for a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
         args.deals, args.lookahead_deals, args.speed_deals = 400, 200, 4000
         args.ladder_deals, args.pimc_worlds = 4, 1
+        args.outside_deals, args.mcts_worlds, args.mcts_simulations = 2, 2, 50
     print("$ python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])]))
     threads = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
     print(
@@ -168,7 +188,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     n, seed = args.deals, args.seed
     if args.ladder_only:
-        ladder(args.ladder_deals, args.pimc_worlds, seed)
+        ladder(args.ladder_deals, args.pimc_worlds, seed, args.ladder_out)
+        if args.outside:
+            outside(
+                args.outside_deals, args.mcts_worlds, args.mcts_simulations, args.pimc_worlds, seed
+            )
         return
 
     t = time.perf_counter()
@@ -231,23 +255,60 @@ def main(argv: list[str] | None = None) -> None:
     )
     ratio = f"{user[0] / library[0]:.2f} | {user[1] / library[1]:.2f}"
     print(f"    user-written / the lock-step built-in: {ratio}")
-    ladder(args.ladder_deals, args.pimc_worlds, seed)
+    ladder(args.ladder_deals, args.pimc_worlds, seed, args.ladder_out)
+    if args.outside:
+        outside(args.outside_deals, args.mcts_worlds, args.mcts_simulations, args.pimc_worlds, seed)
 
 
-def ladder(deals: int, worlds: int, seed: int) -> None:
-    """(f): every pair of play policies in duplicate, the higher rung first."""
+def ladder(deals: int, worlds: int, seed: int, out: Path | None = None) -> None:
+    """(f): every pair of play policies in duplicate (``spades_sim.analysis.ladder``, the
+    table ``spades-sim ladder`` writes), the higher rung first; with ``out``, the table is
+    written there for ``spades-sim report RUN --ladder FILE``."""
     rungs = ("random", "heuristic", "lookahead", f"pimc:worlds={worlds}")
     print(f"\n(f) the ladder: play policies in duplicate, {deals} deals x 2, count bidding")
     print("    A vs B: A's points per hand [95% CI]; nils of A's side made, B's nils A set")
-    for i, a in enumerate(rungs):
-        for b in rungs[:i]:
-            t = time.perf_counter()
-            r = duplicate(a, b, deals, seed=seed + 3, bidding="count")
-            made = "-" if r.nils_made is None else str(r.nils_made)
-            set_ = "-" if r.nils_set is None else str(r.nils_set)
-            took = time.perf_counter() - t
-            print(f"    {a:>16s} vs {b:<10s} {r.margin!s:30s} ({took:.0f} s)")
-            print(f"    {'':16s}    nils made {made}; set {set_}", flush=True)
+    started = [time.perf_counter()]
+
+    def show(a: str, b: str, r: Duplicate) -> None:
+        made = "-" if r.nils_made is None else str(r.nils_made)
+        set_ = "-" if r.nils_set is None else str(r.nils_set)
+        took = time.perf_counter() - started[0]
+        started[0] = time.perf_counter()
+        print(f"    {a:>16s} vs {b:<10s} {r.margin!s:30s} ({took:.0f} s)")
+        print(f"    {'':16s}    nils made {made}; set {set_}", flush=True)
+
+    table = play_ladder(rungs, deals, seed=seed + 3, bidding="count", on_pair=show)
+    order, ties = ranking(table)
+    print("    " + ranking_sentence(order, ties))
+    if out is not None:
+        print(f"    wrote {write_ladder(table, out, force=True)} (spades-sim report RUN --ladder)")
+
+
+def outside(deals: int, worlds: int, simulations: int, pimc_worlds: int, seed: int) -> None:
+    """(g): the rung from outside (``outside_rung.py``): OpenSpiel's ``MCTSBot`` voting
+    over sampled worlds against ``heuristic`` and against ``pimc``, in duplicate on
+    OpenSpiel's rules, so that the ladder is tied to a search written elsewhere."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import outside_rung
+
+    print(
+        f"\n(g) the outside rung: OpenSpiel MCTSBot ({worlds} worlds x {simulations} "
+        f"simulations) in duplicate, {deals} deals x 2, openspiel rules, count bidding"
+    )
+    for opponent in ("heuristic", "pimc"):
+        args = outside_rung.arguments(
+            ["--deals", str(deals), "--worlds", str(worlds), "--simulations", str(simulations),
+             "--opponent", opponent, "--pimc-worlds", str(pimc_worlds), "--seed", str(seed)]
+        )  # fmt: skip
+        got = outside_rung.play_rung(args, progress=False)
+        k, n = got["covering"]
+        ks, ns = got["defending"]
+        made = f"{k}/{n}" + (f" {proportion_ci(k, n)}" if n else "")
+        set_ = f"{ks}/{ns}" + (f" {proportion_ci(ks, ns)}" if ns else "")
+        print(f"    {'openspiel-mcts':>16s} vs {got['b']:<10s} {got['margin']!s:30s} "
+              f"({got['seconds']:.0f} s)")  # fmt: skip
+        print(f"    {'':16s}    nils made {made}; set {set_}; OpenSpiel's scores agree on "
+              f"{got['scores_agree']}/{got['hands']} hands", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

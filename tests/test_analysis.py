@@ -573,3 +573,86 @@ def test_realism_equals_plain_pandas():
     assert "hands_per_game" not in realism(hands).measure.tolist()  # rows alone: no games
     with pytest.raises(ValueError, match="rules"):
         realism(hands, by="side")
+
+
+# --------------------------------------------------------------------------------------
+# The strength ladder
+# --------------------------------------------------------------------------------------
+
+
+def test_the_ladder_is_every_pair_in_duplicate_and_keeps_its_file(tmp_path: Path) -> None:
+    from spades_sim.analysis import duplicate, ladder, read_ladder, write_ladder
+    from spades_sim.analysis.ladder import NotALadder, estimate, ranking
+
+    rungs = ["random", "heuristic", "lookahead"]
+    table = ladder(rungs, 60, seed=9, threads=1)
+    assert list(zip(table.a, table.b, strict=True))[::3] == [
+        ("heuristic", "random"), ("lookahead", "random"), ("lookahead", "heuristic"),
+    ]  # fmt: skip
+    # each pair's rows are the duplicate match of the two, on the same seed
+    for a, b in (("heuristic", "random"), ("lookahead", "heuristic")):
+        direct = duplicate(a, b, 60, seed=9, threads=1)
+        for measure in ("margin", "nils_made", "nils_set"):
+            got, want = estimate(table, a, b, measure), getattr(direct, measure)
+            assert got is not None and want is not None
+            assert (got.value, got.low, got.high, got.n) == pytest.approx(
+                (want.value, want.low, want.high, want.n)
+            )
+        # asked the other way round: the margin negated, nils made and set swapped
+        back = estimate(table, b, a)
+        assert back is not None and back.value == pytest.approx(-direct.margin.value)
+        assert back.low == pytest.approx(-direct.margin.high)
+        made_back = estimate(table, b, a, "nils_made")
+        assert direct.nils_set is not None and made_back is not None
+        assert made_back.value == pytest.approx(1 - direct.nils_set.value)
+        assert made_back.n == direct.nils_set.n
+    order, ties = ranking(table)
+    assert order[-1] == "random" and sorted(order) == sorted(rungs)
+    assert all(frozenset(t) <= set(rungs) for t in ties)
+    assert table.attrs["rungs"] == rungs and table.attrs["deals"] == 60
+
+    path = write_ladder(table, tmp_path / "ladder.parquet")
+    again = read_ladder(path)
+    pd.testing.assert_frame_equal(again, table)
+    assert again.attrs == table.attrs
+    write_ladder(table, path)  # a ladder is replaced by a ladder
+    other = tmp_path / "notes.txt"
+    other.write_text("mine")
+    with pytest.raises(FileExistsError, match="is not a spades_sim ladder"):
+        write_ladder(table, other)
+    assert other.read_text() == "mine"
+    with pytest.raises(NotALadder, match="is not a ladder"):
+        read_ladder(other)
+    with pytest.raises(ValueError, match="two play policies or more"):
+        ladder(["random"], 10, seed=1)
+    with pytest.raises(ValueError, match="given twice"):
+        ladder(["random", "random"], 10, seed=1)
+    with pytest.raises(ValueError, match="unknown play policy"):
+        ladder(["random", "nonesuch"], 10, seed=1)
+
+
+def test_the_ladder_command_prints_the_ranking_and_refuses_mistakes(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "ladder.parquet"
+    result = runner.invoke(
+        cli, ["ladder", "random", "heuristic", "--deals", "30", "--seed", "2", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Ranking: heuristic" in result.output and f"wrote {out}" in result.output
+    keep = tmp_path / "keep.parquet"
+    keep.write_text("not a ladder")
+    cases = [
+        (["random"], "give two play policies or more"),
+        (["random", "nonesuch"], "unknown play policy 'nonesuch'"),
+        (["random", "heuristic", "--out", str(keep)], "is not a spades_sim ladder"),
+        (["random", "heuristic", "--rules", "cutthroat"], "two partnerships"),
+        (["random", "heuristic", "--bidding", "nope"], "unknown bid policy 'nope'"),
+    ]
+    for args, message in cases:
+        if "--out" not in args:
+            args = [*args, "--out", str(tmp_path / "x.parquet")]
+        got = runner.invoke(cli, ["ladder", *args, "--deals", "5"])
+        assert got.exit_code != 0 and message in got.output, (args, got.output)
+        assert got.output.count("error: ") == 1 and "Traceback" not in got.output
+    assert keep.read_text() == "not a ladder"
+    assert not (tmp_path / "x.parquet").exists()

@@ -192,11 +192,11 @@ def test_quoted_error_lines_are_the_commands_errors(
 
 def _smaller_words(words: list[str]) -> list[str] | None:
     """A page's ``spades-sim`` command made small enough to test (None: leave it out):
-    at most 20,000 hands, 300 games or 2,000 nil-odds completions, run here rather than
-    on a cluster (``--scheduler`` dropped); a command writing to an absolute path (a
-    cluster's shared filesystem) is left out."""
+    at most 20,000 hands, 300 games, 200 ladder deals or 2,000 nil-odds completions, run
+    here rather than on a cluster (``--scheduler`` dropped); a command writing to an
+    absolute path (a cluster's shared filesystem) is left out."""
     out: list[str] = []
-    caps = {"--hands": 20_000, "--games": 300, "-n": 2_000}
+    caps = {"--hands": 20_000, "--games": 300, "--deals": 200, "-n": 2_000}
     skip = False
     for k, word in enumerate(words):
         if skip:

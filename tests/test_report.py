@@ -14,6 +14,7 @@ import io
 import re
 import shutil
 import subprocess
+from html import escape as html_escape
 from pathlib import Path
 
 import numpy as np
@@ -239,7 +240,13 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
     root = tmp_path_factory.mktemp("report")
     run_dataset(RunSpec.build(seed=1), 3000, root / "hands", chunk_size=1000)
-    hands_html = report.write(root / "hands", root / "hands.html")
+    made = CliRunner().invoke(
+        cli,
+        ["ladder", "random", "heuristic", "lookahead", "--deals", "40", "--seed", "4",
+         "--out", str(root / "ladder.parquet")],
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    hands_html = report.write(root / "hands", root / "hands.html", ladder=root / "ladder.parquet")
     result = CliRunner().invoke(
         cli,
         ["compare", "count", "random", "--games", "80", "--seed", "2", "--out",
@@ -297,6 +304,19 @@ def test_the_report_states_n_intervals_and_the_run(reports: dict[str, Path]) -> 
     legends_say_n = html.count("95% CI")
     assert captions and legends_say_n >= 5
 
+    # the ladder's section says what its table says
+    from spades_sim.analysis import read_ladder
+    from spades_sim.analysis.ladder import estimate, ranking
+
+    assert ">The strength ladder</h2>" in html
+    table = read_ladder(reports["root"] / "ladder.parquet")
+    order, ties = ranking(table)
+    assert html_escape(w.ranking_sentence(order, ties), quote=False) in html
+    top = order[0]
+    against = [(o, e) for o in order[1:] if (e := estimate(table, top, o)) is not None]
+    assert html_escape(w.ladder_top_sentence(top, against), quote=False) in html
+    assert "same 40 deals twice (seed 4)" in html
+
     pair = reports["pair"].read_text(encoding="utf-8")
     for heading in ("count/heuristic against random/heuristic, on the same deals", "Games"):
         assert f">{heading}</h2>" in pair
@@ -315,6 +335,8 @@ def test_report_mistakes_are_one_line(
         (str(root / "nope"),): "no such run directory",
         (str(root / "hands"), str(root / "pair" / "a-ns")): "not a duplicate pair: their modes",
         (str(root / "pair" / "a-ns"), str(root / "pair" / "a-ns")): "not swapped",
+        (str(root / "hands"), "--ladder", str(root / "hands.html")): "is not a ladder",
+        (str(root / "hands"), "--ladder", str(root / "none.parquet")): "no such file",
     }
     for args, message in cases.items():
         result = runner.invoke(cli, ["report", *args, "--out", str(root / "x.html")])

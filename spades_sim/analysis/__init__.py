@@ -14,6 +14,8 @@ statistics that add across parts (:mod:`.reduce`), then estimates from those.
   nil success clean and with a high spade, bags per hand, hands per game);
 - :func:`analyze`: several of them in one pass (the ``spades-sim analyze`` command);
 - :func:`duplicate`: two policies on the same deals with the sides swapped, hands or games;
+- :func:`ladder`: every pair of several play policies in duplicate, ranked
+  (:func:`write_ladder` / :func:`read_ladder` keep it as Parquet for the report);
 - :func:`estimate_of`: one row of a table as an :class:`Estimate`;
 - ``stats``: the intervals (a mean, a proportion).
 
@@ -31,6 +33,7 @@ from spades_sim.analysis.compare import (
     side_margins,
     side_rows,
 )
+from spades_sim.analysis.ladder import ladder, read_ladder, write_ladder
 from spades_sim.analysis.nil import nil_success
 from spades_sim.analysis.realism import realism
 from spades_sim.analysis.reduce import estimate_of
@@ -53,12 +56,15 @@ __all__ = [
     "duplicate",
     "estimate_of",
     "hand_margins",
+    "ladder",
     "mean_ci",
     "mean_ci_of_moments",
     "nil_success",
     "proportion_ci",
     "proportion_of",
+    "read_ladder",
     "realism",
     "side_margins",
     "side_rows",
+    "write_ladder",
 ]

@@ -17,7 +17,7 @@ from spades_sim.cli.errors import Group
 from spades_sim.cli.listings import policies, rules
 from spades_sim.cli.simulate import simulate
 from spades_sim.cli.solve import solve
-from spades_sim.cli.study import analyze, compare, report
+from spades_sim.cli.study import analyze, compare, ladder, report
 
 __all__ = ["cli", "main"]
 
@@ -32,7 +32,7 @@ def cli() -> None:
 
 
 for _command in (
-    simulate, show, nil_odds_command, solve, rules, policies, analyze, report, compare,
+    simulate, show, nil_odds_command, solve, rules, policies, analyze, report, compare, ladder,
 ):  # fmt: skip
     cli.add_command(_command)
 

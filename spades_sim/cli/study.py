@@ -1,4 +1,4 @@
-"""``spades-sim analyze``, ``report`` and ``compare``: studies of runs.
+"""``spades-sim analyze``, ``report``, ``compare`` and ``ladder``: studies of runs.
 
 Contract
 --------
@@ -7,7 +7,9 @@ Contract
 self-contained HTML report of a run or of a duplicate pair (:func:`spades_sim.report.write`;
 the report extra). ``compare`` plays the same deals twice with two policies swapped
 between the sides (:func:`spades_sim.run.run_dataset`, twice) and prints the paired
-margin (:func:`spades_sim.report.runs.compare_runs`). Every mistake is one ``error:`` line
+margin (:func:`spades_sim.report.runs.compare_runs`). ``ladder`` plays every pair of
+several play policies in duplicate (:func:`spades_sim.analysis.ladder.ladder`), prints
+the ranking and writes the table for ``report --ladder``. Every mistake is one ``error:`` line
 (:mod:`spades_sim.cli.errors`); Ctrl-C during ``compare`` keeps finished parts and exits
 130 / 143.
 """
@@ -25,7 +27,7 @@ from tqdm import tqdm
 from spades_sim.cli.errors import UserError, one_line, usage, user_errors
 from spades_sim.cli.options import build_spec, pick_one, rules_options, stderr_is_terminal
 
-__all__ = ["analyze", "compare", "report"]
+__all__ = ["analyze", "compare", "ladder", "report"]
 
 
 @click.command()
@@ -119,7 +121,12 @@ def _check_report_out(out: Path, force: bool) -> None:
 
 
 def _write_report(
-    run_dir: str, run_b: str | None, out: Path, title: str | None, force: bool
+    run_dir: str,
+    run_b: str | None,
+    out: Path,
+    title: str | None,
+    force: bool,
+    ladder: Path | None = None,
 ) -> Path:
     """``spades_sim.report.write`` with its failures as one-line errors."""
     # imported when the command runs: `spades-sim --help` loads no matplotlib
@@ -128,7 +135,7 @@ def _write_report(
     _check_report_out(out, force)
     try:
         with user_errors():
-            return report_module.write(run_dir, out, run_b, title=title, force=force)
+            return report_module.write(run_dir, out, run_b, title=title, force=force, ladder=ladder)
     except report_module.ReportUnavailable as exc:
         raise UserError(str(exc)) from None
     except OSError as exc:  # the output cannot be written (a directory, no permission)
@@ -151,7 +158,20 @@ def _write_report(
 @click.option(
     "--force", is_flag=True, help="Replace FILE even if it is not a report spades_sim wrote."
 )
-def report(run_dir: str, run_b: str | None, out: Path, title: str | None, force: bool) -> None:
+@click.option(
+    "--ladder",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="LADDER",
+    help="Add the strength ladder of play policies that `spades-sim ladder` wrote.",
+)
+def report(
+    run_dir: str,
+    run_b: str | None,
+    out: Path,
+    title: str | None,
+    force: bool,
+    ladder: Path | None,
+) -> None:
     """Write a strategy report of RUN, or of the duplicate pair RUN RUN_B, as HTML.
 
     Nil success by hand shape, bid accuracy, bags and (games runs) win rates, game
@@ -159,15 +179,18 @@ def report(run_dir: str, run_b: str | None, out: Path, title: str | None, force:
     must be the two seatings of one duplicate match (`spades-sim compare` makes them):
     same seed, rules and size, the sides' policies swapped; the report then pairs them
     deal by deal. Needs the report extra (matplotlib). An existing FILE is replaced only
-    if it is a report spades_sim wrote (or with --force).
+    if it is a report spades_sim wrote (or with --force). With --ladder, the report also
+    ranks the play policies of a strength ladder (`spades-sim ladder` writes it).
 
     \b
     Examples:
       spades-sim report runs/first --out first.html
+      spades-sim ladder random heuristic lookahead --deals 1000 --out ladder.parquet
+      spades-sim report runs/first --ladder ladder.parquet --out first.html
       spades-sim compare count pagat --games 2000 --out runs/cmp
       spades-sim report runs/cmp/a-ns runs/cmp/a-ew --out count-vs-pagat.html
     """
-    path = _write_report(run_dir, run_b, out, title, force)
+    path = _write_report(run_dir, run_b, out, title, force, ladder)
     click.echo(f"wrote {path} ({path.stat().st_size / 1024:,.0f} KB)")
 
 
@@ -292,4 +315,138 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
             str(out / "a-ns"), str(out / "a-ew"), params["report_path"], None, params["force"]
         )
         lines.append(f"wrote {path}")
+    click.echo("\n".join(lines))
+
+
+@click.command()
+@click.argument("rungs", metavar="POLICY...", nargs=-1, required=True)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    metavar="N",
+    help="Deals each pair plays, both ways.",
+)
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True, metavar="S"
+)
+@click.option(
+    "--bidding",
+    default="count",
+    show_default=True,
+    metavar="NAME[:p=v,...]",
+    help="Bidding policy of every seat.",
+)
+@click.option(
+    "--rules",
+    "preset",
+    default="standard",
+    show_default=True,
+    metavar="PRESET",
+    help="Named rule set (see `spades-sim rules`); partnerships only.",
+)
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="Change one rule field of the preset; repeat for more.",
+)
+@click.option(
+    "--threads", type=click.IntRange(min=1), metavar="T", help="Kernel threads [default: all]."
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    metavar="FILE",
+    help="Parquet file to write the ladder to (`spades-sim report --ladder FILE` reads it).",
+)
+@click.option("--force", is_flag=True, help="Replace FILE even if it is not a ladder.")
+def ladder(
+    rungs: tuple[str, ...],
+    deals: int,
+    seed: int,
+    bidding: str,
+    preset: str,
+    assignments: tuple[str, ...],
+    threads: int | None,
+    out: Path,
+    force: bool,
+) -> None:
+    """Play every pair of the play policies POLICY... in duplicate and rank them.
+
+    Each pair plays the same N deals twice, sides swapped, every seat bidding with
+    --bidding; prints each pair's points a hand and the nils each side made and set, with
+    95% intervals, and the ranking; writes the table to FILE (Parquet, how it was made in
+    its metadata) for `spades-sim report RUN --ladder FILE`. An existing FILE is replaced
+    only if it is a ladder (or with --force).
+
+    \b
+    Examples:
+      spades-sim ladder random heuristic lookahead --deals 2000 --out ladder.parquet
+      spades-sim ladder heuristic lookahead pimc:worlds=8 --deals 100 --out top.parquet
+    """
+    # imported when the command runs: `spades-sim --help` loads no kernels
+    from spades_sim.analysis.ladder import (
+        MEASURES,
+        check_ladder_out,
+        estimate,
+        ranking,
+        write_ladder,
+    )
+    from spades_sim.analysis.ladder import ladder as play_ladder
+    from spades_sim.cli.options import assignments as parse_assignments
+    from spades_sim.policies import parse_policy
+    from spades_sim.report.words import ranking_sentence
+    from spades_sim.rules import Rules
+
+    if len(rungs) < 2:
+        usage("give two play policies or more to rank")
+    for text in rungs:
+        with user_errors("POLICY"):
+            parse_policy(text, "play")
+    with user_errors("--bidding"):
+        parse_policy(bidding, "bid")
+    with user_errors("--rules"):
+        rules = Rules.preset(preset)
+    with user_errors("--set"):
+        rules = rules.with_text(parse_assignments(assignments))
+    with user_errors("--out"):
+        check_ladder_out(out, force)
+    pairs = len(rungs) * (len(rungs) - 1) // 2
+    bar = tqdm(
+        total=pairs,
+        unit=" pairs",
+        desc="ladder",
+        dynamic_ncols=True,
+        leave=False,
+        disable=not stderr_is_terminal(),
+    )
+
+    def done(a: str, b: str, result: Any) -> None:
+        bar.update()
+        bar.write(f"{a} vs {b}: {result.margin}", file=sys.stderr)
+
+    with user_errors(as_usage=True), bar:
+        table = play_ladder(
+            list(rungs), deals, seed=seed, bidding=bidding, rules=rules, threads=threads,
+            on_pair=done,
+        )  # fmt: skip
+    with user_errors():
+        path = write_ladder(table, out, force=force)
+    order, ties = ranking(table)
+    lines = [ranking_sentence(order, ties)]
+    head = f"{'A vs B':32s} {'A points a hand [95% CI]':28s} {'nils of A made':22s}"
+    lines.append(head + " nils of B set by A")
+    for i, upper in enumerate(order):
+        for lower in order[i + 1 :]:
+            cells = []
+            for measure in MEASURES:
+                e = estimate(table, upper, lower, measure)
+                cells.append("-" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]")
+            lines.append(f"{upper + ' vs ' + lower:32s} {cells[0]:28s} {cells[1]:22s} {cells[2]}")
+    lines.append(f"wrote {path}")
     click.echo("\n".join(lines))

@@ -17,6 +17,9 @@ seed, size and package versions, then
   against the tricks the cards make under perfect play, by level, and nil success where
   the nil was double-dummy safe and where it was not;
 - **games** (games runs): who wins, how long games last, how they end;
+- with ``ladder`` (``--ladder FILE``), the **strength ladder**: every pair of play
+  policies in duplicate (``spades-sim ladder`` writes the file), ranked, each pair's
+  margin and the nils each side made and set;
 - with ``run_b``, a **duplicate pair** (same seed, rules and size, the sides' policies
   swapped: ``spades-sim compare`` makes one): A's margin per deal and, for games, its
   win rate, paired over the two seatings, and how much the pairing narrowed the
@@ -48,7 +51,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pandas as pd
+
 from spades_sim._version import __version__
+from spades_sim.analysis.ladder import read_ladder
 from spades_sim.analysis.source import Data, sources
 from spades_sim.report.document import (
     Document,
@@ -60,7 +66,7 @@ from spades_sim.report.document import (
     is_report,
 )
 from spades_sim.report.figures import ReportUnavailable, require_matplotlib
-from spades_sim.report.games import game_outcomes, games_section, pair_section
+from spades_sim.report.games import game_outcomes, games_section, ladder_section, pair_section
 from spades_sim.report.runs import (
     NotAPair,
     PairedResult,
@@ -86,11 +92,29 @@ def _run_name(info: RunInfo, index: int, pair: bool) -> str:
     return f"run {index + 1} ({info.label})" if pair else info.label
 
 
+LadderArg = pd.DataFrame | str | os.PathLike[str]
+"""A strength ladder: the table :func:`spades_sim.analysis.ladder.ladder` returns, or the
+Parquet file ``spades-sim ladder`` wrote."""
+
+
+def _ladder_table(ladder: LadderArg) -> pd.DataFrame:
+    if isinstance(ladder, pd.DataFrame):
+        return ladder
+    return read_ladder(ladder)
+
+
 def build(
-    run: Data, run_b: Data | None = None, *, title: str | None = None, level: float = 0.95
+    run: Data,
+    run_b: Data | None = None,
+    *,
+    title: str | None = None,
+    level: float = 0.95,
+    ladder: LadderArg | None = None,
 ) -> Document:
-    """The report of ``run`` (with ``run_b``: of the duplicate pair) as a :class:`Document`."""
+    """The report of ``run`` (with ``run_b``: of the duplicate pair) as a :class:`Document`;
+    with ``ladder``, a section on the strength ladder of play policies too."""
     require_matplotlib()
+    ladder_table = None if ladder is None else _ladder_table(ladder)
     # an unfinished run is reported (its facts say how much of it there is), and the two
     # runs of a pair hold the same deals on purpose: the report pairs them
     first = sources(run, partial=True)[0]
@@ -130,6 +154,8 @@ def build(
             game_outcomes(s, i, n, level) for s, i, n in zip(srcs, infos, names, strict=True)
         ]
         sections.append(games_section(outcomes))
+    if ladder_table is not None:
+        sections.append(ladder_section(ladder_table))
     footer = (
         f"Made by spades_sim {__version__}. Proportions carry Wilson 95% intervals and means "
         "normal 95% intervals; every sentence was generated from the numbers it states."
@@ -161,6 +187,7 @@ def write(
     title: str | None = None,
     level: float = 0.95,
     force: bool = False,
+    ladder: LadderArg | None = None,
 ) -> Path:
     """Build the report (:func:`build`) and write it to ``out`` as one HTML file; returns
     the path. The parent directory is created if missing.
@@ -172,7 +199,9 @@ def write(
     """
     path = Path(out)
     check_replaceable(path, force)
-    document = build(run, run_b, title=title, level=level)
+    if ladder is not None:  # a wrong ladder file fails before the runs are read
+        ladder = _ladder_table(ladder)
+    document = build(run, run_b, title=title, level=level, ladder=ladder)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
     try:

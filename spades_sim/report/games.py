@@ -5,17 +5,22 @@ Contract
 :func:`game_outcomes` reduces one games run to :class:`GameOutcomes` (win rates by side,
 game length, endings), and :func:`games_section` turns one or several of them into the
 games section: who wins, how long games last and how they end. :func:`pair_section` is a
-duplicate match, paired deal by deal (:mod:`.runs`). Every number shown carries its
-``n`` and 95% interval; every sentence comes from :mod:`.words`.
+duplicate match, paired deal by deal (:mod:`.runs`); :func:`ladder_section` the strength
+ladder of play policies (``spades-sim ladder``, :mod:`spades_sim.analysis.ladder`). Every
+number shown carries its ``n`` and 95% interval; every sentence comes from :mod:`.words`.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
+from spades_sim.analysis.ladder import estimate as ladder_estimate
+from spades_sim.analysis.ladder import ranking
 from spades_sim.analysis.source import Data, Source
 from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
 from spades_sim.cards import SEAT_NAMES
@@ -26,7 +31,7 @@ from spades_sim.report.runs import PairedResult, RunInfo, games_of
 from spades_sim.report.tables import cell, figure_of
 from spades_sim.text import SIDE_NAMES
 
-__all__ = ["GameOutcomes", "game_outcomes", "games_section", "pair_section"]
+__all__ = ["GameOutcomes", "game_outcomes", "games_section", "ladder_section", "pair_section"]
 
 
 @dataclass(frozen=True)
@@ -284,4 +289,81 @@ def pair_section(result: PairedResult) -> Section:
             ["measure", "n", "estimate", "95% CI"], table_rows, caption="The duplicate comparison"
         )
     )
+    return section
+
+
+def _nil_cell(e: Estimate | None) -> str:
+    return "–" if e is None else f"{cell(e)}, n = {w.count(e.n)}"
+
+
+def ladder_section(table: pd.DataFrame) -> Section:
+    """The strength ladder (:func:`spades_sim.analysis.ladder.ladder`): every pair of
+    play policies in duplicate, ranked, with each pair's margin and nil figures."""
+    section = Section("The strength ladder")
+    order, ties = ranking(table)
+    top = order[0]
+    against_top = [(o, e) for o in order[1:] if (e := ladder_estimate(table, top, o))]
+    said = [w.ranking_sentence(order, ties)]
+    if against_top:
+        said.append(w.ladder_top_sentence(top, against_top))
+    for upper, lower in itertools.pairwise(order):
+        e = ladder_estimate(table, upper, lower)
+        if e is not None and upper != top:
+            said.append(w.margin_sentence(upper, lower, e))
+    section.blocks.append(Text(said, bullets=True))
+    pairs = [
+        (f"{upper} vs {lower}", e)
+        for i, upper in enumerate(order)
+        for lower in order[i + 1 :]
+        if (e := ladder_estimate(table, upper, lower)) is not None
+    ]
+    section.blocks.append(
+        Figure(
+            forest_png(pairs, "The ladder: the stronger rung's margin", "points per hand"),
+            "Each pair's margin of the higher-ranked rung, paired over the two seatings of "
+            "every deal; the dashed line is no difference.",
+            alt="ladder margins",
+        )
+    )
+    rows = []
+    for i, upper in enumerate(order):
+        for lower in order[i + 1 :]:
+            margin = ladder_estimate(table, upper, lower)
+            if margin is None:
+                continue
+            rows.append(
+                [
+                    f"{upper} vs {lower}",
+                    w.count(margin.n),
+                    cell(margin, percent=False),
+                    *(
+                        _nil_cell(ladder_estimate(table, upper, lower, m))
+                        for m in ("nils_made", "nils_set")
+                    ),
+                ]
+            )
+    section.blocks.append(
+        Table(
+            ["pair", "deals", "points a hand", "nils made covering", "nils set defending"],
+            rows,
+            caption="Every pair in duplicate, from the higher-ranked rung's side: its points "
+            "a hand, the share of its side's nils made and of the other side's nils it set "
+            "(Wilson intervals; n: nils)",
+            text_columns=1,
+        )
+    )
+    how = table.attrs
+    if how:
+        section.blocks.append(
+            Text(
+                [
+                    f"Each pair played the same {w.count(how.get('deals', 0))} deals twice "
+                    f"(seed {how.get('seed')}), sides swapped, every seat bidding "
+                    f"{how.get('bidding')} under the {how.get('rules')} rules; the ranking is "
+                    "by mean margin against all the other rungs, and ≈ marks neighbours "
+                    "whose own match was too close to call."
+                ],
+                note=True,
+            )
+        )
     return section

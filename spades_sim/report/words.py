@@ -883,6 +883,35 @@ def split_sentence(a: str, b: str, outcomes: tuple[int, int, int]) -> str:
     )
 
 
+def ladder_top_sentence(top: str, margins: Sequence[tuple[str, Estimate]]) -> str:
+    """Where the top rung of a ladder stands against each other rung (``margins``: its
+    points a hand against each), real wins told from matches too close to call.
+
+    >>> print(wrap(ladder_top_sentence("pimc", [("random", Estimate(88, 78, 98, 100)),
+    ...     ("lookahead", Estimate(2.1, -7.6, 11.7, 100))])))
+    pimc tops the ladder: it beats random by 88.0 points a hand (95% CI 78.0–98.0, n = 100
+    deals) and is too close to call against lookahead, +2.10 (95% CI -7.6–11.7, n = 100
+    deals).
+    """
+
+    def said(e: Estimate, by: bool) -> str:
+        if by:
+            return f"{number(abs(e.value))} points a hand ({interval(e)} deals)"
+        return f"{signed(e.value)} ({interval(e)} deals)"
+
+    beaten = [f"{name} by {said(e, True)}" for name, e in margins if is_real(e) and e.value > 0]
+    close = [f"{name}, {said(e, False)}" for name, e in margins if not is_real(e)]
+    lost = [f"{name} by {said(e, True)}" for name, e in margins if is_real(e) and e.value < 0]
+    parts = []
+    if beaten:
+        parts.append("beats " + join(beaten))
+    if close:
+        parts.append("is too close to call against " + join(close))
+    if lost:
+        parts.append("loses to " + join(lost))
+    return f"{top} tops the ladder: it {join(parts)}."
+
+
 def ranking_sentence(order: Sequence[str], ties: Sequence[tuple[str, str]]) -> str:
     """A ranking in words: ``>`` between neighbours told apart, ``≈`` between neighbours
     whose difference is not real (``ties``, unordered pairs).
@@ -919,6 +948,7 @@ __all__ = [
     "interval",
     "is_real",
     "join",
+    "ladder_top_sentence",
     "level_sentence",
     "margin_sentence",
     "narrowing_sentence",
