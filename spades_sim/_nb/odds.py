@@ -50,7 +50,7 @@ from spades_sim._nb.loop import (
     score_hand_nb,
 )
 from spades_sim._nb.play import play_tricks_nb
-from spades_sim._nb.policies import builtin_bid_nb, builtin_play_nb
+from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
 from spades_sim._nb.score import n_sides_nb, side_of_nb
@@ -164,6 +164,18 @@ def number_bid_with_nb(rules, hand, seat, params, bid):
 @njit(inline="always", cache=True)
 def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
                       out_nil_made, out_first_won):  # fmt: skip
+    """Score task ``t``'s finished hand and record the hero's outcome, through one real
+    call with borrowed arrays: inlined at each of a block's three call sites, the scoring
+    rules made the odds kernel much slower to compile."""
+    record_outcome_call_nb(
+        rules, borrow_nb(info), hero, borrow_nb(side_out), t, first_won, borrow_nb(out_score),
+        borrow_nb(out_tricks), borrow_nb(out_nil_made), borrow_nb(out_first_won),
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def record_outcome_call_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
+                           out_nil_made, out_first_won):  # fmt: skip
     score_hand_nb(rules, info, side_out)
     sides = info[InfoSlot.sides]
     res = side_out[side_of_nb(sides, hero)]
