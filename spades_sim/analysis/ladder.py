@@ -188,6 +188,16 @@ def ranking(table: pd.DataFrame) -> tuple[list[str], list[tuple[str, str]]]:
     return order, ties
 
 
+def ranked_pairs(order: Sequence[str]) -> list[tuple[str, str]]:
+    """Every pair of the rungs ``order`` (strongest first, as :func:`ranking` gives them),
+    the higher-ranked first in each, in reading order.
+
+    >>> ranked_pairs(["c", "b", "a"])
+    [('c', 'b'), ('c', 'a'), ('b', 'a')]
+    """
+    return [(upper, lower) for i, upper in enumerate(order) for lower in order[i + 1 :]]
+
+
 def write_ladder(table: pd.DataFrame, out: str | os.PathLike[str], force: bool = False) -> Path:
     """Write ``table`` (from :func:`ladder`) as one Parquet file, how it was made in its
     metadata. An existing ``out`` is replaced only if it is a ladder (or with ``force``);
@@ -251,6 +261,7 @@ __all__ = [
     "check_ladder_out",
     "estimate",
     "ladder",
+    "ranked_pairs",
     "ranking",
     "read_ladder",
     "rungs_of",

@@ -6,8 +6,9 @@ Contract
 names) become the command's defaults, so flags on the command line override them; an
 unknown key, a bad value or a bad file is one :class:`~.errors.CommandError` (exit 2).
 :func:`rules_options` adds ``--rules``, ``--set``, ``--bidding``, ``--play``, the
-per-side ``--ns-*``/``--ew-*`` policies and ``--draw`` to a command, and
-:func:`build_spec` turns their values into a :class:`~spades_sim.run.spec.RunSpec`, each
+per-side ``--ns-*``/``--ew-*`` policies and ``--draw`` to a command (``rule_set_options``
+the first two alone), :func:`rules_from_options` turns the first two into rules and
+:func:`build_spec` all of them into a :class:`~spades_sim.run.spec.RunSpec`, each
 mistake naming its option. :func:`pick_one` settles two options that exclude each other.
 """
 
@@ -119,23 +120,48 @@ def pick_one(ctx: click.Context, params: dict[str, Any], a: str, b: str, message
 # --------------------------------------------------------------------------------------
 
 
+_RULE_SET_OPTIONS = (
+    click.option(
+        "--rules",
+        "preset",
+        default="standard",
+        show_default=True,
+        metavar="PRESET",
+        help="Named rule set (see `spades-sim rules`).",
+    ),
+    click.option(
+        "--set",
+        "assignments",
+        multiple=True,
+        metavar="FIELD=VALUE",
+        help="Change one rule field of the preset; repeat for more.",
+    ),
+)
+
+
+def rule_set_options(func: F) -> F:
+    """``--rules`` and ``--set`` alone (``rules_from_options`` reads them)."""
+    for option in reversed(_RULE_SET_OPTIONS):
+        func = option(func)
+    return func
+
+
+def rules_from_options(preset: str, items: Sequence[str]) -> Any:
+    """The rules of ``--rules PRESET`` changed by each ``--set FIELD=VALUE``, a mistake
+    naming its option."""
+    # imported when a command runs: `spades-sim --help` loads no kernels
+    from spades_sim.rules import Rules
+
+    with user_errors("--rules"):
+        rules = Rules.preset(preset)
+    fields = assignments(items)
+    with user_errors("--set"):
+        return rules.with_text(fields)
+
+
 def rules_options(func: F) -> F:
     options = [
-        click.option(
-            "--rules",
-            "preset",
-            default="standard",
-            show_default=True,
-            metavar="PRESET",
-            help="Named rule set (see `spades-sim rules`).",
-        ),
-        click.option(
-            "--set",
-            "assignments",
-            multiple=True,
-            metavar="FIELD=VALUE",
-            help="Change one rule field of the preset; repeat for more.",
-        ),
+        *_RULE_SET_OPTIONS,
         click.option(
             "--bidding",
             default="count",
@@ -183,14 +209,9 @@ def build_spec(
     """A RunSpec from the rules and policy options, each mistake naming its option."""
     # imported when a command runs: `spades-sim --help` loads no kernels
     from spades_sim.policies import parse_policy
-    from spades_sim.rules import Rules
     from spades_sim.run.spec import RunSpec
 
-    with user_errors("--rules"):
-        rules = Rules.preset(params["preset"])
-    fields = assignments(params["assignments"])
-    with user_errors("--set"):
-        rules = rules.with_text(fields)
+    rules = rules_from_options(params["preset"], params["assignments"])
     policies: dict[str, Any] = {}
     for kind, word in (("bid", "bidding"), ("play", "play")):
         pair = []

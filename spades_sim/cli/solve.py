@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from spades_sim.cli.errors import usage, user_errors
-from spades_sim.cli.options import assignments, rules_options
+from spades_sim.cli.options import rules_from_options, rules_options
 
 __all__ = ["solve"]
 
@@ -56,7 +56,6 @@ def solve(**params: Any) -> None:
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.cards import seat_index, seat_name, side_name
-    from spades_sim.rules import Rules
     from spades_sim.run.threads import announce_compiles
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
     from spades_sim.solve.table import dd_table
@@ -82,10 +81,7 @@ def solve(**params: Any) -> None:
         return
     if params["out"] is not None:
         usage("--out is for solving a run (one RUN argument)")
-    with user_errors("--rules"):
-        rules = Rules.preset(params["preset"])
-    with user_errors("--set"):
-        rules = rules.with_text(assignments(params["assignments"]))
+    rules = rules_from_options(params["preset"], params["assignments"])
     players = rules.players
     with user_errors():
         pos = Position.start(hands, params["dealer"], rules)

@@ -25,7 +25,14 @@ import click
 from tqdm import tqdm
 
 from spades_sim.cli.errors import UserError, one_line, usage, user_errors
-from spades_sim.cli.options import build_spec, pick_one, rules_options, stderr_is_terminal
+from spades_sim.cli.options import (
+    build_spec,
+    pick_one,
+    rule_set_options,
+    rules_from_options,
+    rules_options,
+    stderr_is_terminal,
+)
 
 __all__ = ["analyze", "compare", "ladder", "report"]
 
@@ -338,21 +345,7 @@ def compare(ctx: click.Context, policy_a: str, policy_b: str, **params: Any) -> 
     metavar="NAME[:p=v,...]",
     help="Bidding policy of every seat.",
 )
-@click.option(
-    "--rules",
-    "preset",
-    default="standard",
-    show_default=True,
-    metavar="PRESET",
-    help="Named rule set (see `spades-sim rules`); partnerships only.",
-)
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="FIELD=VALUE",
-    help="Change one rule field of the preset; repeat for more.",
-)
+@rule_set_options
 @click.option(
     "--threads", type=click.IntRange(min=1), metavar="T", help="Kernel threads [default: all]."
 )
@@ -394,14 +387,13 @@ def ladder(
         MEASURES,
         check_ladder_out,
         estimate,
+        ranked_pairs,
         ranking,
         write_ladder,
     )
     from spades_sim.analysis.ladder import ladder as play_ladder
-    from spades_sim.cli.options import assignments as parse_assignments
     from spades_sim.policies import parse_policy
     from spades_sim.report.words import ranking_sentence
-    from spades_sim.rules import Rules
 
     if len(rungs) < 2:
         usage("give two play policies or more to rank")
@@ -410,10 +402,7 @@ def ladder(
             parse_policy(text, "play")
     with user_errors("--bidding"):
         parse_policy(bidding, "bid")
-    with user_errors("--rules"):
-        rules = Rules.preset(preset)
-    with user_errors("--set"):
-        rules = rules.with_text(parse_assignments(assignments))
+    rules = rules_from_options(preset, assignments)
     with user_errors("--out"):
         check_ladder_out(out, force)
     pairs = len(rungs) * (len(rungs) - 1) // 2
@@ -441,12 +430,11 @@ def ladder(
     lines = [ranking_sentence(order, ties)]
     head = f"{'A vs B':32s} {'A points a hand [95% CI]':28s} {'nils of A made':22s}"
     lines.append(head + " nils of B set by A")
-    for i, upper in enumerate(order):
-        for lower in order[i + 1 :]:
-            cells = []
-            for measure in MEASURES:
-                e = estimate(table, upper, lower, measure)
-                cells.append("-" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]")
-            lines.append(f"{upper + ' vs ' + lower:32s} {cells[0]:28s} {cells[1]:22s} {cells[2]}")
+    for upper, lower in ranked_pairs(order):
+        cells = []
+        for measure in MEASURES:
+            e = estimate(table, upper, lower, measure)
+            cells.append("-" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]")
+        lines.append(f"{upper + ' vs ' + lower:32s} {cells[0]:28s} {cells[1]:22s} {cells[2]}")
     lines.append(f"wrote {path}")
     click.echo("\n".join(lines))

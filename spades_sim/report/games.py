@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from spades_sim.analysis.ladder import estimate as ladder_estimate
-from spades_sim.analysis.ladder import ranking
+from spades_sim.analysis.ladder import ranked_pairs, ranking
 from spades_sim.analysis.source import Data, Source
 from spades_sim.analysis.stats import Estimate, mean_ci, proportion_ci
 from spades_sim.cards import SEAT_NAMES
@@ -311,37 +311,35 @@ def ladder_section(table: pd.DataFrame) -> Section:
         if e is not None and upper != top:
             said.append(w.margin_sentence(upper, lower, e))
     section.blocks.append(Text(said, bullets=True))
-    pairs = [
-        (f"{upper} vs {lower}", e)
-        for i, upper in enumerate(order)
-        for lower in order[i + 1 :]
+    margins = [
+        (upper, lower, e)
+        for upper, lower in ranked_pairs(order)
         if (e := ladder_estimate(table, upper, lower)) is not None
     ]
     section.blocks.append(
         Figure(
-            forest_png(pairs, "The ladder: the stronger rung's margin", "points per hand"),
+            forest_png(
+                [(f"{upper} vs {lower}", e) for upper, lower, e in margins],
+                "The ladder: the stronger rung's margin",
+                "points per hand",
+            ),
             "Each pair's margin of the higher-ranked rung, paired over the two seatings of "
             "every deal; the dashed line is no difference.",
             alt="ladder margins",
         )
     )
-    rows = []
-    for i, upper in enumerate(order):
-        for lower in order[i + 1 :]:
-            margin = ladder_estimate(table, upper, lower)
-            if margin is None:
-                continue
-            rows.append(
-                [
-                    f"{upper} vs {lower}",
-                    w.count(margin.n),
-                    cell(margin, percent=False),
-                    *(
-                        _nil_cell(ladder_estimate(table, upper, lower, m))
-                        for m in ("nils_made", "nils_set")
-                    ),
-                ]
-            )
+    rows = [
+        [
+            f"{upper} vs {lower}",
+            w.count(margin.n),
+            cell(margin, percent=False),
+            *(
+                _nil_cell(ladder_estimate(table, upper, lower, m))
+                for m in ("nils_made", "nils_set")
+            ),
+        ]
+        for upper, lower, margin in margins
+    ]
     section.blocks.append(
         Table(
             ["pair", "deals", "points a hand", "nils made covering", "nils set defending"],
