@@ -20,7 +20,15 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim import nil_odds, reference
-from spades_sim.cards import SPADE_MASK, deck_mask, format_card, parse_card, parse_hand
+from spades_sim.cards import (
+    SPADE_MASK,
+    cards_of,
+    deck_mask,
+    format_card,
+    mask_of,
+    parse_card,
+    parse_hand,
+)
 from spades_sim.cli import cli
 from spades_sim.errors import Misdeal
 from spades_sim.odds import Conditions, deal_completions
@@ -430,3 +438,60 @@ def test_nil_odds_command_prints_the_double_dummy_answer() -> None:
     assert "Against perfect defence" in result.output and "first 4 of these" in result.output
     bad = runner.invoke(cli, ["nil-odds", DUCKS, "-n", "10", "--defense", "perfect"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def _seat_hand(rules: Rules, seat: int) -> int:
+    """A legal hand of ``seat``'s size from a fixed shuffle of the pack of ``rules``."""
+    deck = cards_of(deck_mask(rules.jokers, rules.deuces_high, rules.players))
+    order = np.random.default_rng(41 + seat).permutation(len(deck))
+    return mask_of(deck[int(i)] for i in order[: rules.tricks])
+
+
+# mirror is left out: every bid is the spades held, so nil_odds refuses those rules
+@pytest.mark.parametrize(
+    "preset", [p for p in Rules.PRESETS if Rules.preset(p).bid_rule.value != "mirror"]
+)
+def test_every_seat_of_every_preset_records_the_nil_the_reference_engine_scores(
+    preset: str,
+) -> None:
+    """The nil made (and the score, the tricks) that nil_odds records for each seat of
+    each table is the reference engine's verdict on the same plays: the seat's nil and
+    its side's score, whichever member of whichever side the seat is."""
+    rules = Rules.preset(preset)
+    spec = RunSpec.build(seed=3, rules=rules, bidding="count", play="heuristic")
+    for seat in range(rules.players):
+        hand = _seat_hand(rules, seat)
+        deals = deal_completions(hand, 12, seed=5, seat=seat, rules=rules)
+        bids = np.array([0], dtype=np.int64)
+        kinds = np.array([1], dtype=np.int64)
+        # a dealer before the seat's partner, so suicide and minimum bids let it nil first
+        dealer = (seat - 1) % rules.players
+        played = _play(spec, seat, deals, 0, bids, kinds, dealer, record=True)
+        assert played.held is not None and played.moves is not None
+        players = rules.players
+        for i in range(deals.shape[0]):
+            where = f"{preset} seat {seat} completion {i}"
+            moves = [int(x) for x in played.moves[i, 0]]
+            held = [int(x) for x in played.held[i, 0, :players]]
+            bid_list, nil_kinds, plays = moves[:players], moves[4 : 4 + players], moves[8:]
+            blind_seats = [s for s in range(players) if nil_kinds[s] == 2]
+            result = reference.replay_hand(
+                held, int(played.dealers[i]), bid_list, plays, rules, blind_nil=blind_seats
+            )
+            made = result.nil_made[seat]
+            assert made is not None, where
+            assert played.nil_made[i, 0] == int(made), where
+            assert played.score[i, 0] == result.score_change[rules.side_of(seat)], where
+            assert played.tricks[i, 0] == result.tricks[seat], where
+
+
+def test_nil_odds_of_the_third_cutthroat_seat_is_the_other_seats_answer() -> None:
+    """The same hand and completions at every seat of three-player cutthroat: the nil is
+    made at P2 as often as at P0 and P1, within the interval (it read 0% at P2)."""
+    answers = [
+        nil_odds("Q73.J5432.T8432.9643", seat=s, rules=Rules.preset("cutthroat"), n=200)
+        for s in ("P0", "P1", "P2")
+    ]
+    assert answers[2].made > 0
+    for odds in answers[:2]:
+        assert odds.ci_low <= answers[2].probability <= odds.ci_high, [a.made for a in answers]

@@ -72,7 +72,13 @@ from spades_sim._nb.rng import (
     stream_key_nb,
 )
 from spades_sim._nb.rows import write_seat_row_nb
-from spades_sim._nb.score import game_result_nb, n_sides_nb, score_side_nb, side_of_nb
+from spades_sim._nb.score import (
+    game_result_nb,
+    n_sides_nb,
+    score_side_nb,
+    second_member_nb,
+    side_of_nb,
+)
 
 BLOCK = 64  # deals per block of ``hands_nb``; any value gives the same results
 
@@ -152,7 +158,7 @@ def write_rows_nb(rules, row0, dealer, info, masks, side_out, out_hand, out_i8, 
         row = row0 + seat
         side = side_of_nb(sides, seat)
         res = side_out[side]
-        second = seat >= 2 and sides == 2  # member b of a partnership
+        second = second_member_nb(sides, seat)
         write_seat_row_nb(
             row, masks[MaskSlot.hands + seat], dealer, info[InfoSlot.bids + seat],
             info[InfoSlot.nil + seat], info[InfoSlot.tricks_won + seat],

@@ -53,7 +53,7 @@ from spades_sim._nb.play import play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
-from spades_sim._nb.score import n_sides_nb, side_of_nb
+from spades_sim._nb.score import n_sides_nb, second_member_nb, side_of_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
 KIND_ODDS_PLAY = 4
@@ -181,7 +181,7 @@ def record_outcome_call_nb(rules, info, hero, side_out, t, first_won, out_score,
     res = side_out[side_of_nb(sides, hero)]
     out_score[t] = res[ScoreSlot.score_change]
     out_tricks[t] = info[InfoSlot.tricks_won + hero]
-    second = hero >= 2 and sides != 4  # member b of a partnership
+    second = second_member_nb(sides, hero)
     out_nil_made[t] = res[ScoreSlot.nil_made_b] if second else res[ScoreSlot.nil_made_a]
     out_first_won[t] = first_won if info[InfoSlot.tricks_won + hero] > 0 else -1
 

@@ -45,6 +45,14 @@ def side_of_nb(sides, seat):
 
 
 @njit(inline="always", cache=True)
+def second_member_nb(sides, seat):
+    """Whether ``seat`` is member b of a two-seat side (S or W of a partnership), whose
+    nil ``ScoreSlot.nil_made_b`` records: only at a table of two sides and four seats.
+    A lone seat of cutthroat (seat 2 of three included) is member a of its own side."""
+    return sides == 2 and seat >= 2
+
+
+@njit(inline="always", cache=True)
 def partner_bid_nb(info, seat):
     """The bid of ``seat``'s partner, -1 while it has not bid or when it has no partner
     (two players, cutthroat)."""
