@@ -274,29 +274,40 @@ def format_hand(mask: int, deuces_high: bool = False) -> str:
 
 
 def seat_index(seat: int | str, players: int = 4) -> int:
-    """A seat given as 0..3 or a letter/name (``"N"``, ``"east"``) as an index.
+    """A seat given as an index (``2`` or ``"2"``) or by its name at this table: a letter
+    or word at four seats (``"N"``, ``"east"``), ``P0``, ``P1`` ... with two or three
+    players (one rule a table: the compass names are refused where the seats are not
+    called so, instead of standing silently for another seat).
 
     >>> seat_index("W"), seat_index(2), seat_index("south"), seat_index("P1", players=2)
     (3, 2, 2, 1)
+    >>> seat_index("0"), seat_index("2", players=3)
+    (0, 2)
     """
+    names = "N, E, S, W" if players == 4 else ", ".join(f"P{p}" for p in range(players))
     if isinstance(seat, str):
         key = seat.strip().upper()
-        # the names seat_name gives two and three players
-        if players in (2, 3) and key in tuple(f"P{p}" for p in range(players)):
+        if key.isdigit():
+            seat = int(key)
+        elif players in (2, 3):
+            # the names seat_name gives two and three players, and no others
+            if key not in tuple(f"P{p}" for p in range(players)):
+                raise ValueError(
+                    f"unknown seat {seat!r}: a table of {players} calls its seats {names} "
+                    f"(or 0..{players - 1})"
+                )
             return int(key[1])
-        for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS, strict=True)):
-            if key in (letter, word.upper()):
-                seat = index
-                break
         else:
-            names = "N, E, S, W" if players == 4 else ", ".join(f"P{p}" for p in range(players))
+            for index, (letter, word) in enumerate(zip(SEAT_NAMES, SEAT_WORDS, strict=True)):
+                if key in (letter, word.upper()):
+                    return index
             raise ValueError(f"unknown seat {seat!r} (use {names} or 0..{players - 1})")
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
         raise ValueError(f"unknown seat {seat!r}")
     if not 0 <= int(seat) < players:
-        names = "" if players == 4 else " (" + ", ".join(f"P{p}" for p in range(players)) + ")"
+        named = "" if players == 4 else f" ({names})"
         raise ValueError(
-            f"seat {seat} is out of range 0..{players - 1}{names} for {players} players"
+            f"seat {seat} is out of range 0..{players - 1}{named} for {players} players"
         )
     return int(seat)
 

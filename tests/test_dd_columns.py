@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim import Rules, simulate_hands
+from spades_sim._nb import dd as dd_module
 from spades_sim.analysis import bid_accuracy, nil_success
 from spades_sim.analysis.source import NoDoubleDummy, sources
 from spades_sim.cli import cli
@@ -100,7 +102,7 @@ def test_dd_columns_are_dd_table_of_the_same_deals_at_any_thread_count(
 SPADES = np.uint64(0x1FFF << 39)
 
 
-def stand_in(kernel: object, stripes: object, n_stripes: object, hands: np.ndarray,
+def stand_in(first: object, end: object, n_stripes: object, hands: np.ndarray,
              leaders: np.ndarray, players: object, play_rules: object, keys: object,
              data: object, tricks: np.ndarray, nil: np.ndarray,
              stats: object) -> None:  # fmt: skip
@@ -110,6 +112,12 @@ def stand_in(kernel: object, stripes: object, n_stripes: object, hands: np.ndarr
     tricks[:, 0] = spades[:, 0]
     tricks[:, 1] = 13 - spades[:, 0]
     nil[:, :] = spades == 0
+
+
+def use_kernel(monkeypatch: pytest.MonkeyPatch, kernel: object) -> None:
+    """``dd_table`` solves each deal with ``kernel`` (called as ``dd_table_nb`` is)."""
+    monkeypatch.setattr(table_module, "ensure_compiled", lambda *args: None)
+    monkeypatch.setattr(dd_module, "dd_table_nb", kernel)
 
 
 def stand_in_columns(rows: pd.DataFrame) -> pd.DataFrame:
@@ -139,7 +147,7 @@ def test_an_interrupted_dd_stage_resumes_without_solving_again(
     def interrupt_at_once(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(table_module, "run_blocks", interrupt_at_once)
+    use_kernel(monkeypatch, interrupt_at_once)
     with pytest.raises(RunInterrupted) as stop:
         run_dataset(spec, DEALS, run, chunk_size=2, dd=True)
     assert stop.value.summary.dd_complete is False and not stop.value.summary.complete
@@ -156,7 +164,7 @@ def test_an_interrupted_dd_stage_resumes_without_solving_again(
     # the stage begun again with one deal a part (a run solved for the first time takes
     # any part size; the manifest then keeps it), stopped after its first part
     run_dataset(spec, DEALS, run, chunk_size=2, overwrite=True)
-    monkeypatch.setattr(table_module, "run_blocks", solve_once_then_interrupt)
+    use_kernel(monkeypatch, solve_once_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
         solve_run(run, part_size=1)
     assert read_manifest(run)["dd"]["part_size"] == 1
@@ -167,7 +175,7 @@ def test_an_interrupted_dd_stage_resumes_without_solving_again(
         stand_in(*args)  # type: ignore[arg-type]
 
     calls.clear()
-    monkeypatch.setattr(table_module, "run_blocks", count)
+    use_kernel(monkeypatch, count)
     summary = run_dataset(spec, DEALS, run, resume=True, dd=True)
     assert len(calls) == 2 and summary.dd_solved == 2 and summary.dd_complete
     rows = read_dd_rows(run)
@@ -316,6 +324,86 @@ def test_a_part_of_other_deals_is_refused(tmp_path: Path) -> None:
     hands = np.zeros((1, 4), dtype=np.uint64)
     for card in range(52):
         hands[0, card % 4] |= np.uint64(1 << card)
-    with pytest.raises(SpadesError, match="holds other deals than this call's part"):
+    with pytest.raises(SpadesError, match="is not a part of a double-dummy table"):
         dd_table(hands, [0], out=table_dir)
     assert pd.read_parquet(table_dir / "part-00000.parquet")["deal"].tolist() == [7]
+
+
+def test_solve_out_refuses_the_table_of_another_run_or_other_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table directory answers only for the deals and rules it was solved from: another
+    run's (another seed) is refused in one line and the directory is left as it was."""
+    use_kernel(monkeypatch, stand_in)
+    for name, seed in (("a", 1), ("b", 2)):
+        run_dataset(RunSpec.build(seed=seed), DEALS, tmp_path / name)
+    out = tmp_path / "table"
+    runner = CliRunner()
+    first = runner.invoke(cli, ["solve", str(tmp_path / "a"), "--out", str(out)])
+    assert first.exit_code == 0 and "3 deals solved into" in first.output, first.output
+    before = (out / "part-00000.parquet").read_bytes()
+    again = runner.invoke(cli, ["solve", str(tmp_path / "b"), "--out", str(out)])
+    assert again.exit_code == 1, again.output
+    assert again.output.startswith("error: ") and again.output.count("\n") == 1
+    assert "holds the table of other deals or other rules" in again.output
+    assert str(tmp_path / "a") in again.output
+    assert (out / "part-00000.parquet").read_bytes() == before
+    # the same deals under other rules are other answers too
+    table = dd_table(tmp_path / "a")
+    rows = load(tmp_path / "a", columns=["deal", "seat", "hand", "dealer"])
+    masks = rows.sort_values(["deal", "seat"])["hand"].to_numpy(np.uint64).reshape(-1, 4)
+    dealers = rows.sort_values(["deal", "seat"])["dealer"].to_numpy()[::4]
+    with pytest.raises(SpadesError, match="other deals or other rules"):
+        dd_table(masks, dealers, rules=Rules.preset("must-trump"), out=out)
+    # the run's own table reads back unchanged
+    pd.testing.assert_frame_equal(dd_table(tmp_path / "a", out=out), table)
+
+
+def test_solve_out_refuses_an_unfinished_run_as_solve_run_does(tmp_path: Path) -> None:
+    with pytest.raises(RunInterrupted):
+        run_dataset(
+            RunSpec.build(seed=1), 4, tmp_path / "cut", chunk_size=2,
+            progress=_interrupt_after_one,
+        )  # fmt: skip
+    for args in (["--out", str(tmp_path / "t")], []):
+        result = CliRunner().invoke(cli, ["solve", str(tmp_path / "cut"), *args])
+        assert result.exit_code == 1 and "is unfinished: resume it" in result.output
+        assert result.output.count("\n") == 1, result.output
+    assert not (tmp_path / "t").exists()
+
+
+def test_ctrl_c_while_solving_stops_between_deals_and_keeps_every_deal_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C lands within a deal's time, not a part's; the deals solved so far are kept
+    in the part's partial file and the resume solves only the others."""
+    import _thread
+    import threading
+    import time
+
+    solved: list[int] = []
+
+    def slow(*args: Any) -> None:
+        time.sleep(0.2)  # a deal of the real solver takes about this to a second
+        stand_in(*args)
+        solved.append(1)
+
+    use_kernel(monkeypatch, slow)
+    run_dataset(RunSpec.build(seed=1), 40, tmp_path / "run")
+    out = tmp_path / "t"
+    threading.Timer(0.7, _thread.interrupt_main).start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        dd_table(tmp_path / "run", out=out, part_size=40)
+    stopped = time.perf_counter() - started
+    assert stopped < 1.5, f"took {stopped:.2f} s to stop (a part takes 4 s or more)"
+    kept = pd.read_parquet(out / "part-00000.partial.parquet")
+    assert 2 <= len(kept) == len(solved) < 40
+    assert not (out / "part-00000.parquet").exists()
+    first = len(solved)
+    solved.clear()
+    table = dd_table(tmp_path / "run", out=out, part_size=40)
+    assert len(solved) == 40 - first
+    assert sorted(p.name for p in out.iterdir()) == ["part-00000.parquet"]
+    rows = load(tmp_path / "run", columns=["deal", "seat", "hand", "dealer"])
+    pd.testing.assert_frame_equal(table, dd_table(rows, rules=Rules()))

@@ -248,7 +248,7 @@ def test_cutthroat_nil_is_the_seat_alone_against_the_others(players: int) -> Non
         assert differs >= 3  # positions where the partner's help decided the verdict
     with pytest.raises(SpadesError, match=r"in cutthroat .* solves only a nil"):
         dd_tricks(pos)
-    with pytest.raises(SpadesError, match="one nil seat at a time"):
+    with pytest.raises(SpadesError, match="a nil is solved one seat at a time"):
         nil_safe(pos, (0, 2))
 
 
@@ -539,7 +539,7 @@ def test_solve_command_errors_are_one_line():
     from spades_sim.cli import cli
 
     result = CliRunner().invoke(cli, ["solve", *EASY[:3], "AKQ..."])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a deal that cannot be is a command that cannot be taken
     assert result.output.count("\n") == 1 and result.output.startswith("error: ")
     result = CliRunner().invoke(cli, ["solve", "runs/none"])  # a run, solved into itself
     assert result.exit_code == 1 and "runs/none is not a spades_sim run" in result.output

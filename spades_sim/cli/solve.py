@@ -23,15 +23,58 @@ from typing import Any
 import click
 
 from spades_sim.cli.errors import usage, user_errors
-from spades_sim.cli.options import rules_from_options, rules_options
+from spades_sim.cli.options import (
+    from_command_line,
+    rule_set_options,
+    rules_from_options,
+    stderr_is_terminal,
+)
 
 __all__ = ["solve"]
+
+
+_DEAL_OPTIONS = ("leader", "dealer", "broken", "show_cards", "nil_seats", "preset", "assignments")
+_FLAGS = {
+    "show_cards": "--cards",
+    "nil_seats": "--nil",
+    "preset": "--rules",
+    "assignments": "--set",
+}
+
+
+def _out_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("is empty: name the directory for the table", param_hint="'--out'")
+    return None if value is None else Path(value)
+
+
+def _misplaced(argument: str) -> str | None:
+    """What a lone argument that is no directory looks like, if it is not a run: one hand,
+    or a whole deal quoted as one argument (None: taken for a run that is not there)."""
+    from spades_sim.cards import parse_hand
+
+    tokens = argument.split()
+    if len(tokens) in (2, 3, 4) and all("." in t for t in tokens):
+        return (
+            f"{argument!r} is a whole deal given as one argument: give each hand as its own "
+            "argument (N E S W; three or two hands under those rules), without quotes"
+        )
+    try:
+        parse_hand(argument)
+    except ValueError:
+        return None
+    return (
+        f"{argument!r} is one hand: a deal needs every seat's hand, each its own argument "
+        "(N E S W; three or two under those rules), or give a RUN directory"
+    )
 
 
 @click.command()
 @click.argument("hands", nargs=-1, required=True)
 @click.option("--leader", metavar="S", help="Seat to lead [default: the opening leader].")
-@click.option("--dealer", default="W", show_default=True, metavar="S", help="Dealer of the deal.")
+@click.option(
+    "--dealer", metavar="S", help="Dealer of the deal [default: the last seat: W, P2 or P1]."
+)
 @click.option("--broken", is_flag=True, help="Solve with spades already broken (as bridge).")
 @click.option("--cards", "show_cards", is_flag=True, help="Print the value of each legal card.")
 @click.option(
@@ -39,13 +82,18 @@ __all__ = ["solve"]
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
+    callback=_out_dir,
     metavar="DIR",
     help="With RUN: the per-deal table's parts here [default: into RUN itself, RUN/_dd].",
 )
-@rules_options
-def solve(**params: Any) -> None:
+@rule_set_options
+@click.pass_context
+def solve(ctx: click.Context, **params: Any) -> None:
     """Solve a deal double-dummy: the tricks under perfect play, every card seen.
+
+    HANDS are the hands of one deal, N E S W (three or two under those rules), or one
+    RUN directory of hands to solve whole. Seats are named N, E, S, W (P0, P1, P2 with
+    three or two players) or numbered from 0.
 
     \b
     Examples:
@@ -56,17 +104,35 @@ def solve(**params: Any) -> None:
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.cards import seat_index, seat_name, side_name
+    from spades_sim.rules import FirstLead
     from spades_sim.run.threads import announce_compiles
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
+    from spades_sim.solve.solver import nil_mask
     from spades_sim.solve.table import dd_table
 
     hands = list(params["hands"])
+    directories = [h for h in hands if Path(h).is_dir()]
+    if len(hands) > 1 and directories:
+        usage(
+            f"solve takes one RUN or the hands of one deal; got {len(hands)} arguments, "
+            f"{len(directories)} of them directories ({', '.join(directories)})"
+        )
+    if len(hands) == 1 and not directories and (seen := _misplaced(hands[0])) is not None:
+        usage(seen)
+    if len(hands) == 1:
+        given = [name for name in _DEAL_OPTIONS if from_command_line(ctx, name)]
+        if given:
+            flag = _FLAGS.get(given[0], f"--{given[0]}")
+            usage(
+                f"{flag} is for a deal given as hands: a RUN's manifest fixes its rules, "
+                "deals and leaders"
+            )
     if len(hands) == 1 and params["out"] is None:
         # the run layer only for a run solved into itself
         from spades_sim.run.double_dummy import DD_DIR, solve_run
 
         with user_errors(), announce_compiles():
-            done = solve_run(hands[0], progress=True)
+            done = solve_run(hands[0], progress=stderr_is_terminal())
         kept = done.deals - done.solved
         again = f", {kept:,} solved before" if kept else ""
         click.echo(
@@ -76,25 +142,40 @@ def solve(**params: Any) -> None:
         return
     if len(hands) == 1:
         with user_errors(), announce_compiles():
-            frame = dd_table(hands[0], out=params["out"], progress=True)
+            frame = dd_table(hands[0], out=params["out"], progress=stderr_is_terminal())
         click.echo(f"{len(frame)} deals solved into {params['out']}")
         return
     if params["out"] is not None:
         usage("--out is for solving a run (one RUN argument)")
     rules = rules_from_options(params["preset"], params["assignments"])
     players = rules.players
-    with user_errors():
-        pos = Position.start(hands, params["dealer"], rules)
-        leader = pos.to_play
-        if params["leader"] is not None:
-            leader = seat_index(params["leader"], players)
-        if leader != pos.to_play or params["broken"]:
-            pos = Position(hands, leader, spades_broken=params["broken"], rules=rules)
+    # a deal given here is a command that cannot be taken when it is wrong (exit 2)
+    with user_errors("--dealer"):
+        dealer = players - 1 if params["dealer"] is None else seat_index(params["dealer"], players)
+    with user_errors("--leader"):
+        leader = None if params["leader"] is None else seat_index(params["leader"], players)
+    with user_errors("--nil"):
         nil_seats = sorted({seat_index(s, players) for s in params["nil_seats"]})
+    with user_errors(as_usage=True):
+        pos = Position.start(hands, dealer, rules)
+        if (
+            leader is not None
+            and leader != pos.to_play
+            and rules.first_lead is FirstLead.TWO_OF_CLUBS
+        ):
+            raise ValueError(
+                f"--leader {seat_name(leader, players)}: under first_lead two_of_clubs the "
+                f"first trick is led by the holder of the 2C, {seat_name(pos.to_play, players)}"
+            )
+        if (leader is not None and leader != pos.to_play) or params["broken"]:
+            pos = Position(hands, pos.to_play if leader is None else leader,
+                           spades_broken=params["broken"], rules=rules)  # fmt: skip
         # cutthroat: a lone seat's tricks have no double-dummy value, its nil has one
         only_nil = not rules.partnerships and not params["show_cards"]
         if only_nil and not nil_seats:
             usage("--nil: in cutthroat (partnerships=false) only a nil is solved; name its seat")
+        if nil_seats:
+            nil_mask(pos, nil_seats)  # the nil seats checked before anything is solved
         with announce_compiles():
             tricks = None if only_nil else dd_tricks(pos)
             cards = dd_cards(pos) if params["show_cards"] else None

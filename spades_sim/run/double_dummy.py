@@ -55,7 +55,7 @@ from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
 from spades_sim.schema import DD_COLUMNS
-from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, table_columns
+from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, partial_name, table_columns
 
 __all__ = [
     "DD_DIR",
@@ -240,6 +240,7 @@ def solve_run(
         if out.is_dir():
             for k in range(parts):
                 (out / part_name(k)).unlink(missing_ok=True)
+                partial_name(out / part_name(k)).unlink(missing_ok=True)
     solved = sum(min(part_size, deals - k * part_size) for k in range(parts) if k not in there)
     entry = {"dir": DD_DIR, "part_size": part_size, "deals": deals, "parts": parts}
     if dd_state(manifest) != "solved":

@@ -184,15 +184,17 @@ def nil_mask(pos: Position, seat: int | str | Iterable[int | str]) -> int:
         raise SpadesError(f"nil seat: {error}") from None
     if not idx:
         raise SpadesError("nil seat: name one seat, or two partners")
-    if len(idx) > 1 and (players == 2 or len(idx) > 2 or idx[0] % 2 != idx[1] % 2):
-        names = ", ".join(seat_name(s, players) for s in idx)
+    names = ", ".join(seat_name(s, players) for s in idx)
+    if len(idx) > 1 and (players == 2 or not pos.rules.partnerships):
+        # no partners at these tables: two nils are two lone players, solved one at a time
+        table = "two players" if players == 2 else "cutthroat (partnerships=false)"
+        raise SpadesError(
+            f"nil seats {names}: with {table} every player plays alone, so a nil is solved "
+            "one seat at a time; name one nil seat"
+        )
+    if len(idx) > 1 and (len(idx) > 2 or idx[0] % 2 != idx[1] % 2):
         raise SpadesError(f"nil seats {names}: two nil seats must be partners (N and S, E and W)")
     if not pos.rules.partnerships:
-        if len(idx) > 1:
-            raise SpadesError(
-                "nil seat: cutthroat (partnerships=false) solves one nil seat at a time, "
-                "each alone against the others"
-            )
         return seat_nil_mask(idx[0], pos.rules)
     return sum(1 << s for s in idx)
 

@@ -10,13 +10,17 @@ side's tricks from the opening position under double-dummy play (``tricks_ns``,
 ``tricks_ew``; two players ``tricks_p0``, ``tricks_p1``) and, for every seat, whether a
 nil of that seat alone is safe (``nil_N`` ... or ``nil_P0``, ``nil_P1``).
 
-The deals are cut into parts of ``part_size``; each part is solved by
-``spades_sim.run.threads.run_blocks`` on the thread pool, one stripe of the part's deals per
-thread, each thread with its own fixed-size transposition table (allocated once per
-call, ``2**table_bits`` slots). With ``out``, each part is written as
-``out/part-NNNNN.parquet`` (under a temporary name, then renamed) and a part already
-there is read back instead of solved: an interrupted call resumes where it stopped (a
-part there that holds other deals is refused).
+The deals are cut into parts of ``part_size``; the deals of a part are shared out on
+the thread pool one at a time (``spades_sim.run.threads.run_tasks``), each thread with its
+own fixed-size transposition table (allocated once per call, ``2**table_bits`` slots).
+With ``out``, each part is written as ``out/part-NNNNN.parquet`` (under a temporary name,
+then renamed), recording in its Parquet metadata (``SOURCE_KEY``) a digest of the deals it
+was solved from and of the rules, and the run's path; a part already there is read back
+instead of solved, and a part of other deals, other rules or another run is refused in
+one line. Ctrl-C stops between deals: the deals of the current part solved so far are
+written to ``part-NNNNN.partial.parquet``, and the next call solves only the rest of
+that part, so an interrupted call loses at most the deals in flight. A run directory is
+solved only once its rows are complete (an unfinished run is refused: resume it first).
 
 ``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
 ``seat`` from each deal's opening position (hands as play begins, after any exchange),
@@ -26,20 +30,25 @@ completions it plays.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from spades_sim._nb import dd
 from spades_sim.cards import check_deal, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import FirstLead, Rules
-from spades_sim.run.threads import current_threads, run_blocks
+from spades_sim.run.threads import current_threads, ensure_compiled, run_blocks, run_tasks
 from spades_sim.solve.solver import (
     DEFAULT_TABLE_BITS,
     MAX_TABLE_BITS,
@@ -47,7 +56,7 @@ from spades_sim.solve.solver import (
     seat_nil_mask,
 )
 
-__all__ = ["dd_table", "nil_table", "table_columns"]
+__all__ = ["SOURCE_KEY", "dd_table", "nil_table", "partial_name", "table_columns"]
 
 DEFAULT_PART_SIZE = 256
 """Deals a part holds (a few seconds of work on two cores)."""
@@ -153,22 +162,149 @@ def nil_table(
     return safe.astype(bool)
 
 
-def _resumed_part(path: Path, ids: np.ndarray, columns: list[str]) -> pd.DataFrame:
-    """A part written by an earlier call, if it holds the deals ``ids`` (a part of other
-    deals, from other deals or another ``part_size``, is refused: it is not this table)."""
-    frame = pd.read_parquet(path)
-    if list(frame.columns) != columns or not np.array_equal(frame["deal"].to_numpy(), ids):
+SOURCE_KEY = b"spades_sim.dd_source"
+"""The Parquet metadata key of a part's provenance: what it was solved from."""
+
+
+def _source(
+    rules: Rules, hands: np.ndarray, dealers: np.ndarray, ids: np.ndarray, run: str | None
+) -> dict[str, Any]:
+    """What a part was solved from: a digest of its deals (ids, dealers, hands) and of the
+    rules, so a part of another run, other rules or another cut is told from this one's,
+    and the run's path for the message that refuses it."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(rules.to_dict(), sort_keys=True).encode())
+    for array in (ids.astype(np.int64), dealers.astype(np.int64), hands.astype(np.uint64)):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return {"digest": digest.hexdigest(), "run": run}
+
+
+def _read_part(path: Path, source: dict[str, Any], columns: list[str]) -> pd.DataFrame:
+    """A part (or a part's partial file) written by an earlier call, if it was solved from
+    the same deals under the same rules (``source``); a part of anything else is refused
+    in one line."""
+    table = pq.read_table(path)
+    stored = (table.schema.metadata or {}).get(SOURCE_KEY)
+    frame = table.to_pandas()
+    if list(frame.columns) != columns:
+        raise SpadesError(f"{path} is not a part of a double-dummy table: remove it")
+    if stored is None:
+        # written before parts recorded their source: its deal ids are all there is
+        return frame
+    theirs = json.loads(stored)
+    if theirs.get("digest") != source["digest"]:
+        origin = f" (of {theirs['run']})" if theirs.get("run") else ""
         raise SpadesError(
-            f"{path} holds other deals than this call's part {path.stem}: it was written "
-            "for other deals or another part_size; give another out, or remove it"
+            f"{path} holds the table of other deals or other rules{origin}: give another "
+            "out directory, or remove it"
         )
     return frame
 
 
-def _write(path: Path, frame: pd.DataFrame) -> None:
+def _write(path: Path, frame: pd.DataFrame, source: dict[str, Any]) -> None:
+    """``frame`` as one Parquet file recording its ``source``, written whole or not at all
+    (a temporary name, then a rename)."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    metadata = {**(table.schema.metadata or {}), SOURCE_KEY: json.dumps(source).encode()}
     temporary = path.with_name(f".{path.name}.tmp")
-    frame.to_parquet(temporary, index=False)
+    pq.write_table(table.replace_schema_metadata(metadata), temporary)
     os.replace(temporary, path)
+
+
+_OURS = re.compile(r"\.?part-\d{5}(\.partial)?\.parquet(\.tmp)?")
+
+
+def _table_dir(out: str | os.PathLike[str] | None) -> Path | None:
+    """The directory for the table's parts, made if need be: a new or empty directory,
+    or one holding only parts of a table (an earlier call's, checked part by part); one
+    with anything else in it is refused, so no file of the user's is mixed in or read."""
+    if out is None:
+        return None
+    if not str(out).strip():
+        raise SpadesError("out: the path is empty; name the directory for the table")
+    out_dir = Path(out)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SpadesError(f"out: {out_dir} is a file, not a directory")
+    if out_dir.is_dir():
+        others = sorted(p.name for p in out_dir.iterdir() if not _OURS.fullmatch(p.name))
+        if others:
+            shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise SpadesError(
+                f"out: {out_dir} holds files that are not parts of a double-dummy table "
+                f"({shown}): give a new or empty directory"
+            )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir
+
+
+def partial_name(part: Path) -> Path:
+    """Where the deals of ``part`` solved before an interrupt wait for the resume."""
+    return part.with_name(f"{part.stem}.partial{part.suffix}")
+
+
+def _part_frame(
+    columns: list[str],
+    ids: np.ndarray,
+    dealers: np.ndarray,
+    leaders: np.ndarray,
+    tricks: np.ndarray,
+    nil: np.ndarray,
+    rows: np.ndarray,
+) -> pd.DataFrame:
+    """The rows ``rows`` of one part (each array the part's own) as the table's frame."""
+    got = {
+        "deal": ids[rows],
+        "dealer": dealers[rows].astype(np.int8),
+        "leader": leaders[rows].astype(np.int8),
+        columns[3]: tricks[rows, 0].astype(np.int8),
+        columns[4]: tricks[rows, 1].astype(np.int8),
+    }
+    for s, name in enumerate(columns[5:]):
+        got[name] = nil[rows, s].astype(bool)
+    return pd.DataFrame(got, columns=columns)
+
+
+def _solve_deals(
+    todo: np.ndarray,
+    full: np.ndarray,
+    leaders: np.ndarray,
+    players: int,
+    rule_bits: np.ndarray,
+    tables: tuple[np.ndarray, np.ndarray],
+    tricks: np.ndarray,
+    nil: np.ndarray,
+    done: np.ndarray,
+    bar: tqdm | None,
+) -> None:
+    """Solve the deals ``todo`` (rows of ``full``, ``tricks``, ``nil``) one at a time,
+    each thread taking the next deal with its own table, and mark each in ``done`` as it
+    lands. A deal is the unit so that Ctrl-C stops within one deal's time (the calling
+    thread solves deals too, and sees the signal only between them) and every deal solved
+    before it is kept; the deals also spread over the threads better than fixed stripes."""
+    keys, data = tables
+    stats = np.zeros((keys.shape[0], dd.STATS), dtype=np.int64)
+
+    def args(worker: int, d: int) -> tuple[Any, ...]:
+        w = slice(worker, worker + 1)
+        one = slice(d, d + 1)
+        # the kernel's stripes of one deal: the views are C-contiguous slices, so the
+        # same compiled kernel serves them
+        return (
+            np.int64(0), np.int64(1), np.int64(1), full[one], leaders[one], np.int64(players),
+            rule_bits, keys[w], data[w], tricks[one], nil[one], stats[w],
+        )  # fmt: skip
+
+    if len(todo):
+        ensure_compiled(dd.dd_table_nb, args(0, int(todo[0])))
+
+    def task(worker: int, k: int) -> None:
+        d = int(todo[k])
+        dd.dd_table_nb(*args(worker, d))
+        done[d] = True
+        if bar is not None:
+            bar.update(1)
+
+    run_tasks(len(todo), task, workers=keys.shape[0])
 
 
 def dd_table(
@@ -184,18 +320,26 @@ def dd_table(
     """Each deal's double-dummy tricks per side from the opening lead and the nil verdict
     of every seat, one row per deal (module docstring)."""
     deal_ids: np.ndarray | None = None
+    run: str | None = None
     if isinstance(deals, (str, os.PathLike)):
         # a run directory only: the run layer is not needed for arrays and frames (the
         # spec module itself, not the run package, which solves runs with this function)
         from spades_sim.dataset import load, read_manifest
         from spades_sim.run.spec import spec_from_meta
 
-        spec = spec_from_meta(read_manifest(deals)["meta"])
+        manifest = read_manifest(deals)
+        spec = spec_from_meta(manifest["meta"])
         if rules is not None and rules != spec.rules:
             raise SpadesError("rules: a run's rules come from its manifest; give none")
         if spec.mode != "hands":
             raise SpadesError(f"{deals} is a games run: dd_table solves runs of hands")
+        if manifest.get("complete") is not True:
+            raise SpadesError(
+                f"{deals} is unfinished: resume it (spades-sim simulate ... --resume) "
+                "before solving"
+            )
         rules = spec.rules
+        run = str(deals)
         deals = load(deals, columns=["deal", "seat", "hand", "dealer"])
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -230,51 +374,64 @@ def dd_table(
     leaders = _leaders(hands, dealer_arr, rules)
     full = np.zeros((n, 4), dtype=np.uint64)
     full[:, :players] = hands
-    out_dir = Path(out) if out is not None else None
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    stripes = max(1, current_threads())
+    out_dir = _table_dir(out)
+    threads = max(1, current_threads())
     tables: tuple[np.ndarray, np.ndarray] | None = None
     rule_bits = play_rules(rules)
     columns = table_columns(players)
     frames = []
-    starts = range(0, n, part_size)
-    bar = None
-    if progress:
-        bar = tqdm(total=n, unit="deal", desc="solving")
+    bar = tqdm(total=n, unit="deal", desc="solving") if progress else None
     try:
-        for k, start in enumerate(starts):
+        for k, start in enumerate(range(0, n, part_size)):
             end = min(n, start + part_size)
+            part = slice(start, end)
+            source = _source(rules, full[part], dealer_arr[part], ids[part], run)
             path = out_dir / f"part-{k:05d}.parquet" if out_dir is not None else None
             if path is not None and path.exists():
-                frames.append(_resumed_part(path, ids[start:end], columns))
-            else:
-                if tables is None:
-                    tables = _tables(stripes, table_bits)
-                tricks = np.zeros((end - start, 2), dtype=np.int64)
-                nil = np.zeros((end - start, 4), dtype=np.int64)
-                stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
-                part_hands = np.ascontiguousarray(full[start:end])
-                part_leaders = np.ascontiguousarray(leaders[start:end])
-                run_blocks(
-                    dd.dd_table_nb, stripes, np.int64(stripes), part_hands, part_leaders,
-                    np.int64(players), rule_bits, tables[0], tables[1], tricks, nil, stats,
-                )  # fmt: skip
-                part = {
-                    "deal": ids[start:end],
-                    "dealer": dealer_arr[start:end].astype(np.int8),
-                    "leader": leaders[start:end].astype(np.int8),
-                    columns[3]: tricks[:, 0].astype(np.int8),
-                    columns[4]: tricks[:, 1].astype(np.int8),
-                }
-                for s in range(players):
-                    part[columns[5 + s]] = nil[:, s].astype(bool)
-                frame = pd.DataFrame(part, columns=columns)
-                if path is not None:
-                    _write(path, frame)
+                frame = _read_part(path, source, columns)
+                if not np.array_equal(frame["deal"].to_numpy(), ids[part]):
+                    raise SpadesError(
+                        f"{path} holds other deals than this call's part {path.stem}: it was "
+                        "written for other deals or another part_size; give another out, or "
+                        "remove it"
+                    )
                 frames.append(frame)
-            if bar is not None:
-                bar.update(end - start)
+                if bar is not None:
+                    bar.update(end - start)
+                continue
+            tricks = np.zeros((end - start, 2), dtype=np.int64)
+            nil = np.zeros((end - start, 4), dtype=np.int64)
+            done = np.zeros(end - start, dtype=bool)
+            partial = partial_name(path) if path is not None else None
+            if partial is not None and partial.exists():
+                kept = _read_part(partial, source, columns)
+                at = np.searchsorted(ids[part], kept["deal"].to_numpy())
+                tricks[at, 0] = kept[columns[3]].to_numpy()
+                tricks[at, 1] = kept[columns[4]].to_numpy()
+                for s in range(players):
+                    nil[at, s] = kept[columns[5 + s]].to_numpy()
+                done[at] = True
+                if bar is not None:
+                    bar.update(int(done.sum()))
+            if tables is None:
+                tables = _tables(threads, table_bits)
+
+            pieces = (columns, ids[part], dealer_arr[part], leaders[part], tricks, nil)
+            try:
+                _solve_deals(
+                    np.flatnonzero(~done), full[part], leaders[part], players, rule_bits,
+                    tables, tricks, nil, done, bar,
+                )  # fmt: skip
+            except KeyboardInterrupt:
+                if partial is not None and done.any():
+                    _write(partial, _part_frame(*pieces, np.flatnonzero(done)), source)
+                raise
+            frame = _part_frame(*pieces, np.arange(end - start))
+            if path is not None:
+                _write(path, frame, source)
+                if partial is not None:
+                    partial.unlink(missing_ok=True)
+            frames.append(frame)
     finally:
         if bar is not None:
             bar.close()
