@@ -81,11 +81,17 @@ def ladder(
         raise ValueError(f"rungs: a ladder needs two play policies or more, got {len(rungs)}")
     names = [_text(r, "play") for r in rungs]
     bid_name = _text(bidding, "bid")
-    seen: set[str] = set()
-    for name in names:
-        if name in seen:
-            raise ValueError(f"rungs: {name!r} is given twice")
-        seen.add(name)
+    # the same policy spelled two ways (a default written out) is one rung, not two
+    policies = [parse_policy(r, "play") for r in rungs]
+    for i in range(1, len(rungs)):
+        for j in range(i):
+            if names[i] == names[j]:
+                raise ValueError(f"rungs: {names[i]!r} is given twice")
+            if policies[i] == policies[j]:
+                raise ValueError(
+                    f"rungs: {names[j]!r} and {names[i]!r} are the same policy (the same "
+                    "parameters): a match against itself measures nothing"
+                )
     rows = []
     for i in range(1, len(rungs)):
         for j in range(i):

@@ -52,9 +52,20 @@ class Estimate:
 
     def __str__(self) -> str:
         digits = 3 if max(abs(self.low), abs(self.high)) < 10 else 1
-        return (
-            f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}] (n={self.n})"
+        value, low, high = (
+            unsigned_zero(f"{x:.{digits}f}") for x in (self.value, self.low, self.high)
         )
+        return f"{value} [{low}, {high}] (n={self.n})"
+
+
+def unsigned_zero(text: str) -> str:
+    """A formatted number that rounds to zero without its minus sign: a tie printed as
+    ``-0`` reads as a loss.
+
+    >>> unsigned_zero(f"{-0.0:.3g}"), unsigned_zero(f"{-0.0004:.3f}"), unsigned_zero("-0.5")
+    ('0', '0.000', '-0.5')
+    """
+    return text[1:] if text.startswith("-") and not any(c in "123456789" for c in text) else text
 
 
 def z_value(level: float = 0.95) -> float:
@@ -143,4 +154,12 @@ def proportion_of(flags: Iterable[bool] | np.ndarray, level: float = 0.95) -> Es
     return proportion_ci(int(values.astype(bool).sum()), int(values.size), level)
 
 
-__all__ = ["Estimate", "mean_ci", "mean_ci_of_moments", "proportion_ci", "proportion_of", "z_value"]
+__all__ = [
+    "Estimate",
+    "mean_ci",
+    "mean_ci_of_moments",
+    "proportion_ci",
+    "proportion_of",
+    "unsigned_zero",
+    "z_value",
+]

@@ -101,12 +101,19 @@ def show(ctx: click.Context, **params: Any) -> None:
         if params["seed"] is None:
             usage("missing option '--seed' (or --run DIR)")
         spec = build_spec(params, seed=params["seed"], mode=mode)
+    if params["double_dummy"]:
+        # what --dd cannot do is said before anything is printed
+        if deal is None:
+            usage("--dd is for a deal of a hands run (--deal I)")
+        from spades_sim.solve.solver import check_solvable_rules
+
+        with user_errors("--dd"):
+            check_solvable_rules(spec.rules)
     with user_errors():
         spec = dataclasses.replace(spec, mode=mode, record_play=True)
         click.echo(render_hand(spec, deal if deal is not None else game, hand_no or 0))
     if params["double_dummy"]:
-        if deal is None:
-            usage("--dd is for a deal of a hands run (--deal I)")
+        assert deal is not None  # refused above
         # imported when asked for: `show` without --dd loads no solver
         from spades_sim.run.threads import announce_compiles
         from spades_sim.solve.played import play_costs, record_of, render_costs
@@ -167,9 +174,10 @@ def _requirements(items: Sequence[str]) -> dict[int | str, dict[str, str]]:
     "--number-bid",
     "number_bids",
     multiple=True,
-    type=click.IntRange(1, 13),
+    type=click.IntRange(min=1),
     metavar="B",
-    help="Number bid to compare with nil; repeat [default: the policy's bid and one either side].",
+    help="Number bid to compare with nil; repeat [default: the policy's bid and one either side]"
+    " (1 to the tricks of a hand: 13, or 17 with three players).",
 )
 @click.option("--dealer", metavar="S", help="Fix the dealer [default: random per completion].")
 @click.option(
@@ -187,7 +195,8 @@ def _requirements(items: Sequence[str]) -> dict[int | str, dict[str, str]]:
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
-def nil_odds_command(**params: Any) -> None:
+@click.pass_context
+def nil_odds_command(ctx: click.Context, **params: Any) -> None:
     """How often HAND makes nil, and whether nil beats a number bid.
 
     HAND is 13 cards (`AS KS 7H ...` or PBN `S.H.D.C`). The other cards are dealt at
@@ -205,6 +214,8 @@ def nil_odds_command(**params: Any) -> None:
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.odds import nil_odds
 
+    if params["defense"] != "dd" and from_command_line(ctx, "dd_completions"):
+        usage("--dd-completions is for --defense dd (it says how many completions to solve)")
     most = inspect.signature(nil_odds).parameters["max_tries"].default
     if params["n"] > most:  # the cap on draws is no option here: say it of -n
         raise click.BadParameter(

@@ -392,6 +392,7 @@ def ladder(
         write_ladder,
     )
     from spades_sim.analysis.ladder import ladder as play_ladder
+    from spades_sim.analysis.stats import unsigned_zero
     from spades_sim.policies import parse_policy
     from spades_sim.report.words import ranking_sentence
 
@@ -434,7 +435,11 @@ def ladder(
         cells = []
         for measure in MEASURES:
             e = estimate(table, upper, lower, measure)
-            cells.append("-" if e is None else f"{e.value:.3g} [{e.low:.3g}, {e.high:.3g}]")
+            if e is None:
+                cells.append("-")
+                continue
+            value, low, high = (unsigned_zero(f"{x:.3g}") for x in (e.value, e.low, e.high))
+            cells.append(f"{value} [{low}, {high}]")
         lines.append(f"{upper + ' vs ' + lower:32s} {cells[0]:28s} {cells[1]:22s} {cells[2]}")
     lines.append(f"wrote {path}")
     click.echo("\n".join(lines))

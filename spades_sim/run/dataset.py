@@ -60,9 +60,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from spades_sim.dataset import read_manifest
 from spades_sim.dataset.store import open_store
 from spades_sim.run.counting import layout
-from spades_sim.run.double_dummy import solve_run
+from spades_sim.run.double_dummy import dd_state, solve_run
 from spades_sim.run.interrupts import RunInterrupted, interrupt_signal, sigterm_interrupts
 from spades_sim.run.plan import default_aggregate_chunk, stored_chunk_size
 from spades_sim.run.sinks import PartsSink, RunCall, drive
@@ -151,7 +152,7 @@ def run_dataset(
             fsync=fsync,
             integer_encoding=integer_encoding,
         )
-        return _solve_stage(summary, out, threads, progress is True) if dd else summary
+        return _solve_stage(summary, out, threads, progress is True) if dd else _dd_left(summary)
     by = None if isinstance(aggregate, bool) else aggregate
     lay = layout(by, spec.rules, spec.mode) if counts else None
     if lay is not None and chunk_size is None:
@@ -185,8 +186,10 @@ def run_dataset(
                     writer.finish()
         finally:
             call.close_bar()
-        if not dd or interrupted is not None:
+        if interrupted is not None:
             return call.result(interrupted, compiles)
+        if not dd:
+            return _dd_left(call.result(None, compiles))
         summary = call.result(None, compiles)
     return _solve_stage(summary, out, threads, progress is True)
 
@@ -206,6 +209,14 @@ def _check_dd(spec: RunSpec, out: str | os.PathLike[str], counts: bool) -> None:
             "dd: double-dummy parts are written beside the rows on a local filesystem; "
             "give a local out"
         )
+
+
+def _dd_left(summary: RunSummary) -> RunSummary:
+    """``summary`` of a call that did not solve: a run whose double-dummy stage was begun
+    and not finished says so, instead of reading as complete."""
+    if summary.complete and dd_state(read_manifest(summary.out)) == "partial":
+        return dataclasses.replace(summary, dd_complete=False)
+    return summary
 
 
 def _solve_stage(

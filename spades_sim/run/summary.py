@@ -208,6 +208,8 @@ class RunSummary:
             return sides_text(texts, " vs ")
 
         status = "complete" if self.complete else "INCOMPLETE (run again with --resume)"
+        if self.complete and self.dd_complete is False:
+            status = "rows complete, double-dummy stage unfinished (resume with --dd)"
         done = f"{self.hands:,} hands"
         if self.mode == "games":
             done = f"{self.games:,} games, {done}"
@@ -230,7 +232,7 @@ class RunSummary:
             f"  bags       {number(self.bags_per_hand, '.3f')} per side per hand",
         ]
         if self.dd_complete is not None:
-            state = "every deal solved" if self.dd_complete else "unfinished (--resume)"
+            state = "every deal solved" if self.dd_complete else "unfinished (resume with --dd)"
             rate = f", {self.dd_seconds / self.dd_solved:,.2f} s a deal" if self.dd_solved else ""
             lines.append(
                 f"  dd         {state}: {self.dd_solved:,} deals solved now in "

@@ -269,7 +269,7 @@ def _solve_deals(
     full: np.ndarray,
     leaders: np.ndarray,
     players: int,
-    rule_bits: np.ndarray,
+    rule_bits: np.int64,
     tables: tuple[np.ndarray, np.ndarray],
     tricks: np.ndarray,
     nil: np.ndarray,
