@@ -105,6 +105,7 @@ def show(ctx: click.Context, **params: Any) -> None:
         # what --dd cannot do is said before anything is printed
         if deal is None:
             usage("--dd is for a deal of a hands run (--deal I)")
+        # imported when asked for: `show` without --dd loads no solver
         from spades_sim.solve.solver import check_solvable_rules
 
         with user_errors("--dd"):

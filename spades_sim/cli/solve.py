@@ -51,6 +51,7 @@ def _out_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> P
 def _misplaced(argument: str) -> str | None:
     """What a lone argument that is no directory looks like, if it is not a run: one hand,
     or a whole deal quoted as one argument (None: taken for a run that is not there)."""
+    # imported when the command runs: `spades-sim --help` loads no package modules
     from spades_sim.cards import parse_hand
 
     tokens = argument.split()
