@@ -70,7 +70,17 @@ def test_dd_completions_without_dd_defense_is_refused() -> None:
     refused(run("nil-odds", "Q73.J52.T84.9632", "--dd-completions", "5"), 2, "--defense dd")
 
 
-def test_the_default_dealer_fits_three_and_two_player_tables() -> None:
+@pytest.fixture
+def no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solver's answers replaced by fixed ones: these tests are about what the command
+    takes and prints, and the solver's own tests check its answers."""
+    import spades_sim.solve as solve_package
+
+    monkeypatch.setattr(solve_package, "dd_tricks", lambda pos: 7 if pos.tricks_left == 13 else 9)
+    monkeypatch.setattr(solve_package, "nil_safe", lambda pos, seats: True)
+
+
+def test_the_default_dealer_fits_three_and_two_player_tables(no_search: None) -> None:
     three = run("solve", *deal_of(3), "--rules", "cutthroat", "--nil", "P1")
     assert three.exit_code == 0, three.output
     assert three.output.splitlines()[0] == "P0 leads (spades unbroken)"  # P2 dealt
@@ -81,7 +91,7 @@ def test_the_default_dealer_fits_three_and_two_player_tables() -> None:
     assert two.output.startswith("P0 leads (spades unbroken): P0 ")
 
 
-def test_numeric_seats_are_taken_as_advertised() -> None:
+def test_numeric_seats_are_taken_as_advertised(no_search: None) -> None:
     named = run("solve", *EASY, "--dealer", "W", "--leader", "S", "--nil", "E")
     numbered = run("solve", *EASY, "--dealer", "3", "--leader", "2", "--nil", "1")
     assert named.exit_code == 0, named.output
@@ -96,7 +106,7 @@ def test_what_the_command_saw_is_named(hands_run: Path) -> None:
     refused(run("solve", "runs/none"), 1, "runs/none is not a spades_sim run")
 
 
-def test_two_nil_seats_at_a_table_without_partners() -> None:
+def test_two_nil_seats_at_a_table_without_partners(no_search: None) -> None:
     refused(
         run("solve", *deal_of(3), "--rules", "cutthroat", "--nil", "P0", "--nil", "P1"),
         2, "every player plays alone", "name one nil seat",
@@ -151,7 +161,7 @@ def test_ladder_compares_policies_not_their_spelling_and_prints_no_minus_zero(
     assert str(Estimate(-0.0001, -0.5, 0.4, 4)) == "0.000 [-0.500, 0.400] (n=4)"
 
 
-def test_a_leader_the_first_lead_rule_forbids_is_refused() -> None:
+def test_a_leader_the_first_lead_rule_forbids_is_refused(no_search: None) -> None:
     holder = next(s for s, h in enumerate(EASY) if "2" in h.split(".")[3])
     other = "NESW"[(holder + 1) % 4]
     refused(
@@ -160,7 +170,7 @@ def test_a_leader_the_first_lead_rule_forbids_is_refused() -> None:
     )  # fmt: skip
 
 
-def test_one_rule_for_seat_names_per_table() -> None:
+def test_one_rule_for_seat_names_per_table(no_search: None) -> None:
     hand = "Q73.J5432.T8432.9643"
     for args in (
         ["solve", *deal_of(3), "--rules", "cutthroat", "--nil", "N"],
