@@ -418,8 +418,8 @@ def _space(
             spec = next(p for p in params_of if p.name == param)
             if lo < spec.low or hi > spec.high:
                 raise ValueError(
-                    f"--param {name}={lo:g}..{hi:g}: outside the parameter's own range "
-                    f"{spec.low:g}..{spec.high:g} ({kind} policy {policy.name!r})"
+                    f"--param {name}={lo:g}..{hi:g}: outside {spec.low:g}..{spec.high:g}, "
+                    f"the range of {param} in {kind} policy {policy.name!r}"
                 )
         shown = f"{kind}.{param}" if tuned == "side" else param
         out.append(ParamRange(shown, kind, param, lo, hi, integer))  # type: ignore[arg-type]
@@ -483,8 +483,9 @@ class TuneResult:
         out = [
             f"best of {done} trials ({self.ran} run now): {values}",
             f"  {spec.label(self.best)} against {spec.label(spec.baseline)}",
-            f"  margin a hand on the search's {spec.deals} {unit} (seed {spec.seed}): "
+            f"  margin a hand on the {spec.deals} {unit} searched (seed {spec.seed}): "
             f"{self.search}",
+            *self._start_line(),
             f"  re-measured on {fresh_deals} fresh {unit} (seed {fresh_seed}): {self.fresh}",
         ]
         if self.fresh_wins is not None:
@@ -493,6 +494,23 @@ class TuneResult:
         if self.plot is not None:
             out.append(f"plot {self.plot}")
         return out
+
+    def _start_line(self) -> list[str]:
+        """The policy as given, as the search measured it (its first trial), if it was."""
+        start = self.spec.start_values()
+        if start is None:
+            return []
+        done = self.trials[self.trials["state"] == "COMPLETE"]
+        same = np.ones(len(done), dtype=bool)
+        for name, value in start.items():
+            same &= done[name].to_numpy(dtype=float) == float(value)
+        if not same.any():
+            return []
+        row = done[same].iloc[0]
+        measured = Estimate(
+            float(row["margin"]), float(row["ci_low"]), float(row["ci_high"]), int(row["n"])
+        )
+        return [f"  the policy as given ({self.spec.label(self.spec.start)}) there: {measured}"]
 
     def __str__(self) -> str:
         return "\n".join(self.lines())
@@ -718,7 +736,7 @@ def tune(
 
     >>> import tempfile, pathlib
     >>> where = pathlib.Path(tempfile.mkdtemp())
-    >>> r = tune("count:bias=2", {"bias": (-1, 2)}, against="count", deals=200, trials=4,
+    >>> r = tune("count:bias=2", {"bias": (-3, 2)}, against="count", deals=200, trials=8,
     ...          study=where / "s.db", plot=False)
     >>> r.best_params, r.fresh.value
     ({'bias': 0.0}, 0.0)
