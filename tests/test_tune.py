@@ -232,3 +232,30 @@ def test_a_user_written_players_planted_skill_is_found(
     )  # fmt: skip
     assert r.spec.tuned == "play" and r.best_params == {"skill": 1.0}
     assert r.fresh.low > 0
+
+
+def test_an_interrupted_tuning_keeps_its_trials_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played: list[int] = []
+    measure = TuneSpec.measure
+
+    def stop_at_third(self: TuneSpec, *args: object, **kwargs: object) -> object:
+        if len(played) == 2:
+            raise KeyboardInterrupt
+        played.append(1)
+        return measure(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TuneSpec, "measure", stop_at_third)
+    args = ["tune", "count:bias=2", "--param", "bias=-3.0..2.0", "--against", "count"]
+    args += ["--deals", "100", "--trials", "4", "--study", str(tmp_path / "s.db"), "--no-plot"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 130, result.output
+    assert result.output.strip() == (
+        f"interrupted: the finished trials are kept in {tmp_path / 's.db'}; run the same "
+        "command to go on"
+    )
+    monkeypatch.setattr(TuneSpec, "measure", measure)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("best of 4 trials (2 run now)")

@@ -533,7 +533,9 @@ def require_optuna() -> Any:
         import optuna
     except ImportError:
         raise ValueError(f"tune needs optuna, which is not installed: {TUNE_HINT}") from None
-    optuna.logging.set_verbosity(optuna.logging.WARNING)  # the progress bar says it
+    # the progress bar says how it goes, and a trial stopped by Ctrl-C is not a warning
+    # with a traceback (Optuna logs one): what goes wrong in a trial is raised anyway
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     return optuna
 
 

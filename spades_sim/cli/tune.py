@@ -11,18 +11,22 @@ search's deals and on fresh ones (95% intervals), and where the study and the pl
 Every mistake in the command (an unknown policy or parameter, a range that is empty or
 outside the parameter's own, a study file that is not one or is a study of another
 tuning, a plot path that is not a PNG, a missing extra) is one ``error:`` line with exit
-status 2, before any file is written; Ctrl-C keeps the finished trials in the study (run
-the same command again to go on) and exits 130.
+status 2, before any file is written; Ctrl-C (or SIGTERM) keeps the finished trials in
+the study, says so in one line (run the same command again to go on) and exits 130
+(143).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from spades_sim.cli.errors import usage, user_errors
 from spades_sim.cli.options import rule_set_options, rules_from_options, stderr_is_terminal
+from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
 
 __all__ = ["tune"]
 
@@ -148,9 +152,6 @@ def tune(
       spades-sim tune heuristic --param set_push=0..13 --param bag_avoid=0.0..1.0 --games 200 --study play.db
       spades-sim tune count/heuristic --param nil_threshold=1.0..4.0 --param set_push=2..6 --deals 2000 --study side.db
     """  # noqa: E501
-    # imported when the command runs: `spades-sim --help` loads no kernels
-    from spades_sim.analysis.tune import tune as run_tune
-
     if deals is not None and games is not None:
         usage("give --deals or --games, not both")
     if deals is None and games is None:
@@ -158,24 +159,59 @@ def tune(
     if no_plot and plot is not None:
         usage("give --plot or --no-plot, not both")
     rules = rules_from_options(preset, assignments)
-    with user_errors(as_usage=True):
-        result = run_tune(
-            policy,
-            list(ranges),
-            against=against,
-            deals=deals if deals is not None else games,  # type: ignore[arg-type]
-            trials=trials,
-            study=study,
-            kind=kind,  # type: ignore[arg-type]
-            mode="games" if games is not None else "hands",
-            seed=seed,
-            fresh_seed=fresh_seed,
-            fresh_deals=fresh_deals,
-            rules=rules,
-            bidding=bidding,
-            play=play,
-            threads=threads,
-            plot=False if no_plot else (plot if plot is not None else True),
-            progress=stderr_is_terminal(),
+    try:
+        with sigterm_interrupts(), user_errors(as_usage=True):
+            result = _run(
+                policy, ranges, against, kind, deals, games, trials, study, seed, fresh_seed,
+                fresh_deals, rules, bidding, play, threads, plot, no_plot,
+            )  # fmt: skip
+    except KeyboardInterrupt as stop:
+        click.echo(
+            f"interrupted: the finished trials are kept in {study}; run the same command to go on",
+            err=True,
         )
+        sys.exit(128 + int(interrupt_signal(stop)))
     click.echo(str(result))
+
+
+def _run(
+    policy: str,
+    ranges: tuple[str, ...],
+    against: str | None,
+    kind: str | None,
+    deals: int | None,
+    games: int | None,
+    trials: int,
+    study: Path,
+    seed: int,
+    fresh_seed: int | None,
+    fresh_deals: int | None,
+    rules: Any,
+    bidding: str,
+    play: str,
+    threads: int | None,
+    plot: Path | None,
+    no_plot: bool,
+) -> Any:
+    # imported when the command runs: `spades-sim --help` loads no kernels
+    from spades_sim.analysis.tune import tune as run_tune
+
+    return run_tune(
+        policy,
+        list(ranges),
+        against=against,
+        deals=deals if deals is not None else games,  # type: ignore[arg-type]
+        trials=trials,
+        study=study,
+        kind=kind,  # type: ignore[arg-type]
+        mode="games" if games is not None else "hands",
+        seed=seed,
+        fresh_seed=fresh_seed,
+        fresh_deals=fresh_deals,
+        rules=rules,
+        bidding=bidding,
+        play=play,
+        threads=threads,
+        plot=False if no_plot else (plot if plot is not None else True),
+        progress=stderr_is_terminal(),
+    )
