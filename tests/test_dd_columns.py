@@ -208,6 +208,7 @@ def test_load_gives_a_solved_runs_dd_columns_and_the_documented_joins_agree(
     want = stand_in_columns(rows)
     pd.testing.assert_frame_equal(rows[want.columns], want)
     assert str(rows["dd_side_tricks"].dtype) == "int8" and rows["dd_nil_safe"].dtype == bool
+    pd.testing.assert_frame_equal(load(run.as_uri()), rows)  # a run given as a URI too
     # asked by name, in the order asked, the join's keys not added; filters still work
     picked = load(run, columns=["dd_nil_safe", "bid"], filters=[("seat", "==", 2)])
     assert list(picked.columns) == ["dd_nil_safe", "bid"]
