@@ -138,6 +138,9 @@ def _mistakes(tmp_path: Path) -> dict[tuple[str, ...], str]:
         ("count", "--param", "bias=0..1", "--param", "bias=0..2", *study): "given twice",
         ("nosuch", "--param", "bias=0..1", *study): "unknown policy 'nosuch' (bidding: count",
         ("random", "--param", "nil_rate=0.0..1.0", *study): "say which",
+        ("count/heuristc", "--param", "bias=0..1", *study): (
+            "neither one policy nor a side BID/PLAY: unknown play policy 'heuristc'"
+        ),
         ("count", "--param", "bias=0..1", "--against", "heuristic", *study): "--against",
         ("count/heuristic", "--param", "bias=0..1", "--against", "count", *study): "BID/PLAY",
         ("count", "--param", "bias=0..1", "--study", "x.db"): "give --deals N",

@@ -181,7 +181,8 @@ def _names(kind: Kind) -> list[str]:
 
 
 def _side(value: str | Policy | Sequence[Any], kind: Kind | None) -> tuple[Side | None, Policy]:
-    """``(side, None-or-policy)``: a ``(bidding, play)`` pair, or one policy."""
+    """``(pair, first)``: a side given as a ``(bidding, play)`` pair (or text
+    ``BID/PLAY``) and its bidding policy, or ``(None, policy)`` for one policy."""
     if isinstance(value, (tuple, list)):
         if len(value) != 2:
             raise ValueError("a side is a (bidding, play) pair of policies")
@@ -190,15 +191,19 @@ def _side(value: str | Policy | Sequence[Any], kind: Kind | None) -> tuple[Side 
     if isinstance(value, str) and "/" in value:
         try:
             return None, _infer(value, kind)
-        except ValueError as single:
+        except ValueError:
             # "BID/PLAY", a side; a user file's path has slashes too, so each cut is tried
-            for at in [m.start() for m in re.finditer("/", value)]:
+            cuts = [m.start() for m in re.finditer("/", value)]
+            for at in cuts:
                 try:
                     pair = (_infer(value[:at], "bid"), _infer(value[at + 1 :], "play"))
-                except ValueError:
+                except ValueError as exc:
+                    why = exc
                     continue
                 return pair, pair[0]
-            raise single from None
+            raise ValueError(
+                f"{value!r} is neither one policy nor a side BID/PLAY: {why}"
+            ) from None
     if not isinstance(value, (str, Policy)):
         raise ValueError(f"a policy is text or a Policy, got {value!r}")
     return None, _infer(value, kind)
