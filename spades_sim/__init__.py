@@ -9,6 +9,7 @@ play policies; results go to pandas frames or Parquet datasets for analysis.
 """
 
 from spades_sim._version import __version__
+from spades_sim.analysis.tune import TuneResult, tune
 from spades_sim.cards import check_deal, format_card, format_hand, parse_card, parse_hand
 from spades_sim.errors import CardError, IllegalPlay, Misdeal, SpadesError
 from spades_sim.hand import replay_hand, score_hand
@@ -30,6 +31,7 @@ __all__ = [
     "Shortfall",
     "SpadesError",
     "SpadesLead",
+    "TuneResult",
     "__version__",
     "check_deal",
     "format_card",
@@ -41,4 +43,5 @@ __all__ = [
     "score_hand",
     "simulate_games",
     "simulate_hands",
+    "tune",
 ]

@@ -435,6 +435,19 @@ def test_duplicate_games_play_2n_games_on_the_same_deals() -> None:
     assert np.all(same.paired == 0)  # identical play on identical deals, sides swapped
 
 
+def test_duplicate_of_two_sides_is_the_one_kind_comparison_when_they_share_a_policy() -> None:
+    # kind="side": a (bidding, play) pair against another; with the bidders alike it is
+    # the play comparison, with the players alike the bidding one, deal for deal
+    sides = duplicate(("count", "heuristic"), ("count", "random"), 64, seed=2, kind="side")
+    plays = duplicate("heuristic", "random", 64, seed=2, kind="play", bidding="count")
+    assert np.array_equal(sides.paired, plays.paired) and sides.a == "count/heuristic"
+    sides = duplicate(("count:bias=1", "random"), ("count", "random"), 64, seed=2, kind="side")
+    bids = duplicate("count:bias=1", "count", 64, seed=2, kind="bid", play="random")
+    assert np.array_equal(sides.paired, bids.paired)
+    with pytest.raises(ValueError, match="a \\(bidding, play\\) pair"):
+        duplicate("count", ("count", "random"), 4, seed=2, kind="side")
+
+
 # --------------------------------------------------------------------------------------
 # The command line
 # --------------------------------------------------------------------------------------

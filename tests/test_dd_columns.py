@@ -197,6 +197,53 @@ def test_an_interrupted_dd_stage_resumes_without_solving_again(
     assert not (run / "_dd").exists() and "dd" not in read_manifest(run)
 
 
+def test_load_gives_a_solved_runs_dd_columns_and_the_documented_joins_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``dataset.load`` of a solved run has the double-dummy columns (and takes them in
+    ``columns=``); the pandas and DuckDB joins docs/schema.md shows give the same."""
+    monkeypatch.setattr(table_module, "run_blocks", stand_in)
+    run = tmp_path / "run"
+    spec = RunSpec.build(seed=SEED)
+    run_dataset(spec, DEALS, run, chunk_size=2)
+    plain = load(run)
+    assert not set(DD_NAMES) & set(plain.columns)  # not solved: the stored columns alone
+    with pytest.raises(SpadesError, match=r"no double-dummy columns.*spades-sim solve RUN"):
+        load(run, columns=["seat", "dd_nil_safe"])
+    solve_run(run)
+    rows = load(run)
+    assert list(rows.columns) == [*plain.columns, *DD_NAMES]
+    want = stand_in_columns(rows)
+    pd.testing.assert_frame_equal(rows[want.columns], want)
+    assert str(rows["dd_side_tricks"].dtype) == "int8" and rows["dd_nil_safe"].dtype == bool
+    pd.testing.assert_frame_equal(load(run.as_uri()), rows)  # a run given as a URI too
+    # asked by name, in the order asked, the join's keys not added; filters still work
+    picked = load(run, columns=["dd_nil_safe", "bid"], filters=[("seat", "==", 2)])
+    assert list(picked.columns) == ["dd_nil_safe", "bid"]
+    north_south = want[want.seat == 2].reset_index(drop=True)
+    assert picked["dd_nil_safe"].tolist() == north_south["dd_nil_safe"].tolist()
+    with pytest.raises(ValueError, match="dd_nil_safe is joined after the read"):
+        load(run, filters=[("dd_nil_safe", "==", True)])
+    # docs/schema.md's pandas join
+    hands = pd.read_parquet(run)
+    dd = pd.read_parquet(run / "_dd")
+    df = hands.merge(dd, on=["deal", "dealer"])
+    df["dd_side_tricks"] = np.where(df.seat % 2 == 0, df.tricks_ns, df.tricks_ew)
+    df["dd_nil_safe"] = np.choose(df.seat, [df.nil_N, df.nil_E, df.nil_S, df.nil_W])
+    got = df.sort_values(["deal", "seat"])[list(want.columns)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    # and its DuckDB join
+    duckdb = pytest.importorskip("duckdb")
+    query = f"""
+        SELECT h.deal, h.seat,
+               IF(h.seat % 2 = 0, d.tricks_ns, d.tricks_ew) AS dd_side_tricks,
+               [d.nil_N, d.nil_E, d.nil_S, d.nil_W][h.seat + 1] AS dd_nil_safe
+        FROM '{run}/*.parquet' h JOIN '{run}/_dd/*.parquet' d USING (deal)
+        ORDER BY h.deal, h.seat"""
+    sql = duckdb.sql(query).df()
+    pd.testing.assert_frame_equal(sql, want, check_dtype=False)
+
+
 def test_dd_mistakes_are_one_line(tmp_path: Path) -> None:
     runner = CliRunner()
     cases = {

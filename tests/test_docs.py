@@ -247,6 +247,7 @@ NOT_RUN = {
     "README.md": "run by test_readme_examples_run_in_order_in_a_fresh_directory",
     "docs/index.md": "the README's set-up commands, run with the README",
     "docs/throughput.md": "benchmark scripts only (minutes each)",
+    "docs/schema.md": "its joins on a solved RUN: run against load in tests/test_dd_columns.py",
 }
 
 

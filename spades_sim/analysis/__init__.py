@@ -16,6 +16,8 @@ statistics that add across parts (:mod:`.reduce`), then estimates from those.
 - :func:`duplicate`: two policies on the same deals with the sides swapped, hands or games;
 - :func:`ladder`: every pair of several play policies in duplicate, ranked
   (:func:`write_ladder` / :func:`read_ladder` keep it as Parquet for the report);
+- :func:`tune`: a policy's parameters searched for the best duplicate margin against a
+  baseline (Optuna, the ``tune`` extra), the best re-measured on fresh deals;
 - :func:`estimate_of`: one row of a table as an :class:`Estimate`;
 - ``stats``: the intervals (a mean, a proportion).
 
@@ -45,11 +47,13 @@ from spades_sim.analysis.stats import (
     proportion_of,
 )
 from spades_sim.analysis.tables import Analysis, analyze
+from spades_sim.analysis.tune import TuneResult, tune
 
 __all__ = [
     "Analysis",
     "Duplicate",
     "Estimate",
+    "TuneResult",
     "analyze",
     "bag_accumulation",
     "bid_accuracy",
@@ -66,5 +70,6 @@ __all__ = [
     "realism",
     "side_margins",
     "side_rows",
+    "tune",
     "write_ladder",
 ]

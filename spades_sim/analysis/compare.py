@@ -8,6 +8,10 @@ the same deals in both runs and A holds each side's cards once. Pairing the two 
 a deal cancels most of the luck of the cards, which is what makes small differences
 between strategies measurable (the method of duplicate bridge).
 
+A and B are two play policies (``kind="play"``, every seat bidding alike), two bidding
+policies (``kind="bid"``), or two whole sides (``kind="side"``: each a ``(bidding,
+play)`` pair, so a bidder and a player tuned together meet another pair).
+
 A's score margin on a hand is its side's score change minus B's side's; the paired
 margin of a deal is the average over the two seatings, and the reported figure its mean
 per hand with a normal 95% interval (``stats.mean_ci``).
@@ -32,7 +36,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -58,7 +62,7 @@ class Duplicate:
     nils each bidder bids).
     """
 
-    kind: Kind
+    kind: Kind | Literal["side"]
     a: str
     b: str
     margin: Estimate  # A's mean score margin per hand, paired over the two seatings
@@ -125,7 +129,9 @@ def side_margins(hands: pd.DataFrame) -> np.ndarray:
     return hand_margins(hands).to_numpy()
 
 
-def _label(policy: PolicyArg) -> str:
+def _label(policy: PolicyArg | tuple[PolicyArg, PolicyArg]) -> str:
+    if isinstance(policy, tuple):  # a side: bidding/play, as the policy labels read
+        return "/".join(_label(p) for p in policy)
     if isinstance(policy, Policy):
         return policy.to_text()
     if isinstance(policy, str):
@@ -134,12 +140,12 @@ def _label(policy: PolicyArg) -> str:
 
 
 def duplicate(
-    a: PolicyArg,
-    b: PolicyArg,
+    a: PolicyArg | tuple[PolicyArg, PolicyArg],
+    b: PolicyArg | tuple[PolicyArg, PolicyArg],
     n: int,
     *,
     seed: int,
-    kind: Kind = "play",
+    kind: Kind | Literal["side"] = "play",
     mode: str = "hands",
     rules: Rules | None = None,
     bidding: PolicyArg = "count",
@@ -152,14 +158,19 @@ def duplicate(
     North-South then A East-West, and compare A with B.
 
     ``kind`` says which policies A and B are: ``"play"`` (both sides bid with
-    ``bidding``) or ``"bid"`` (both sides play with ``play``).
+    ``bidding``), ``"bid"`` (both sides play with ``play``) or ``"side"`` (each a
+    ``(bidding, play)`` pair; ``bidding`` and ``play`` are then unused).
 
     >>> r = duplicate("count", "random", 100, seed=3, kind="bid")
     >>> r.margin.n
     100
     """
-    if kind not in ("play", "bid"):
-        raise ValueError(f"kind: must be 'play' or 'bid', got {kind!r}")
+    if kind not in ("play", "bid", "side"):
+        raise ValueError(f"kind: must be 'play', 'bid' or 'side', got {kind!r}")
+    if kind == "side" and not (
+        isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == 2
+    ):
+        raise ValueError("kind='side': A and B must each be a (bidding, play) pair")
     if mode not in ("hands", "games"):
         raise ValueError(f"mode: must be 'hands' or 'games', got {mode!r}")
     check_count(n, "n", 1, f"the number of {'games' if mode == 'games' else 'deals'}")
@@ -171,8 +182,14 @@ def duplicate(
             "or three players) is not compared"
         )
     common: dict[str, Any] = {"seed": seed, "rules": rules, "draw": draw, "threads": threads}
-    if kind == "play":
+    if kind == "side":
+        assert isinstance(a, tuple) and isinstance(b, tuple)
         seatings: list[dict[str, Any]] = [
+            {"bidding": (a[0], b[0]), "play": (a[1], b[1])},
+            {"bidding": (b[0], a[0]), "play": (b[1], a[1])},
+        ]
+    elif kind == "play":
+        seatings = [
             {"bidding": bidding, "play": (a, b)},
             {"bidding": bidding, "play": (b, a)},
         ]

@@ -75,9 +75,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from spades_sim.dataset import read_manifest
+from spades_sim.dataset.dd import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.dataset.store import Store, open_store
 from spades_sim.run.aggregate import Aggregate, load_aggregate
-from spades_sim.run.double_dummy import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.schema import HAND_COLUMNS
 from spades_sim.text import policy_text, rules_text
 

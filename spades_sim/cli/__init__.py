@@ -16,12 +16,17 @@ Commands
 ``report``    a strategy report of a run, or of a duplicate pair of runs, as one
               self-contained HTML file (:mod:`spades_sim.report`; the report extra);
 ``compare``   play the same deals (games) twice with two policies swapped between the
-              sides, into two runs that ``report`` pairs deal by deal.
+              sides, into two runs that ``report`` pairs deal by deal;
+``ladder``    every pair of several play policies in duplicate, ranked;
+``tune``      a policy's parameters searched for the best duplicate margin against a
+              baseline (:func:`spades_sim.analysis.tune.tune`; the tune extra), the study
+              in an SQLite file, the best re-measured on fresh deals.
 
 Modules: ``errors`` (one line per mistake, exit statuses), ``options`` (the TOML
 configuration, the rules and policy options shared by several commands), and one module
 per command group: ``simulate``, ``deals`` (``show``, ``nil-odds``), ``listings``
-(``rules``, ``policies``), ``study`` (``analyze``, ``report``, ``compare``); ``app``
+(``rules``, ``policies``), ``study`` (``analyze``, ``report``, ``compare``, ``ladder``),
+``tune``; ``app``
 makes the group and adds the commands. The console script ``spades-sim`` is
 :func:`main`; ``python -m spades_sim.cli`` runs it too.
 
@@ -32,7 +37,8 @@ TOML file) ends with exactly one line ``error: ...`` on stderr and a non-zero ex
 (2 for a bad command line, 1 otherwise); the package signals those mistakes with
 ``ValueError`` (``SpadesError`` included), ``FileExistsError`` and ``FileNotFoundError``,
 which are mapped here. Anything else is a bug and keeps its traceback. Ctrl-C or SIGTERM
-during ``simulate`` keeps every finished part, says so in one line and exits 130 / 143.
+during ``simulate`` keeps every finished part (during ``tune``, every finished trial),
+says so in one line and exits 130 / 143.
 
 >>> from click.testing import CliRunner
 >>> result = CliRunner().invoke(cli, ["simulate", "--hands", "10", "--games", "2"])

@@ -18,6 +18,7 @@ from spades_sim.cli.listings import policies, rules
 from spades_sim.cli.simulate import simulate
 from spades_sim.cli.solve import solve
 from spades_sim.cli.study import analyze, compare, ladder, report
+from spades_sim.cli.tune import tune
 
 __all__ = ["cli", "main"]
 
@@ -33,6 +34,7 @@ def cli() -> None:
 
 for _command in (
     simulate, show, nil_odds_command, solve, rules, policies, analyze, report, compare, ladder,
+    tune,
 ):  # fmt: skip
     cli.add_command(_command)
 

@@ -10,7 +10,13 @@ built on pyarrow skip names starting with ``.`` or ``_`` (files and directories)
 DuckDB's ``*.parquet`` glob matches neither the ``.tmp`` files nor anything in a
 subdirectory. (DuckDB's ``read_parquet('DIR')`` and ``'DIR/**/*.parquet'`` do recurse into
 ``_games`` and ``_plays``: use ``'DIR/*.parquet'``.) :func:`load` gives integers their
-numpy dtypes and nullable booleans pandas ``"boolean"``. The readers check the page
+numpy dtypes and nullable booleans pandas ``"boolean"``. Of a run solved double-dummy
+(its manifest records the ``dd`` stage complete), :func:`load` of the hands table also
+gives ``dd_side_tricks`` and ``dd_nil_safe``, joined from ``_dd/`` on ``deal`` and
+``seat`` (:mod:`.dd`), after the stored columns, and takes them in ``columns``; asking
+a run not solved for them is one ``SpadesError`` saying how to solve it. Readers of the
+Parquet files themselves see only the stored columns (``_dd/`` starts with ``_``): the
+join they need is on the schema page (``docs/schema.md``). The readers check the page
 checksums the writer stores: a part file that cannot be read as written (bytes zeroed,
 truncated) is one ``CorruptPart`` error (a ``ValueError``) naming the file.
 """
@@ -29,6 +35,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
+from spades_sim.dataset.dd import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.dataset.layout import (
     MANIFEST_NAME,
     METADATA_KEY,
@@ -36,7 +43,8 @@ from spades_sim.dataset.layout import (
     parse_manifest,
     table_rel,
 )
-from spades_sim.dataset.store import open_store, part_names
+from spades_sim.dataset.store import Store, open_store, part_names
+from spades_sim.errors import SpadesError
 
 __all__ = ["file_metadata", "load", "load_games", "open_dataset", "part_files", "read_manifest"]
 
@@ -127,7 +135,9 @@ def load(
     ``columns`` selects columns; ``filters`` is a pyarrow expression or a list of
     ``(column, op, value)`` tuples (as ``pyarrow.parquet``), applied with row-group pruning
     from the files' statistics. Integers keep their numpy dtypes; nullable booleans become
-    pandas ``"boolean"``. A run with no part yet gives an empty frame.
+    pandas ``"boolean"``. A run with no part yet gives an empty frame. The hands of a run
+    solved double-dummy come with ``dd_side_tricks`` and ``dd_nil_safe`` (module
+    docstring); ``filters`` apply to the stored columns only.
 
     >>> import tempfile, numpy as np
     >>> from spades_sim.dataset import DatasetWriter
@@ -151,6 +161,11 @@ def load(
         else filters
     )
     wanted = list(columns) if columns is not None else None
+    joined = _dd_wanted(store, table, wanted, filters) if table == "hands" else None
+    if joined is not None and wanted is not None:
+        # the join's keys are read too, and dropped below unless asked for
+        wanted = [c for c in wanted if c not in DD_NAMES]
+        wanted += [c for c in ("deal", "seat") if c not in wanted]
     try:
         data = open_dataset(path, table).to_table(columns=wanted, filter=expression)
     except (pa.ArrowException, OSError):
@@ -158,7 +173,68 @@ def load(
         for rel in part_names(store, table):
             store.read_part(rel, wanted)
         raise
-    return _to_pandas(data)
+    frame = _to_pandas(data)
+    if joined is None:
+        return frame
+    frame = _join_dd(store, frame, joined)
+    return frame[list(columns)] if columns is not None else frame
+
+
+def _dd_wanted(
+    store: Store,
+    table: str,
+    columns: list[str] | None,
+    filters: pads.Expression | Sequence[Any] | None,
+) -> list[str] | None:
+    """The double-dummy columns :func:`load` joins (None: no join): all of them for
+    ``columns=None`` on a solved run, else those asked for that the parts do not store."""
+    first = part_names(store, table)[0]
+    stored = set(store.schema(first).names)
+    asked = list(DD_NAMES) if columns is None else [c for c in columns if c in DD_NAMES]
+    asked = [c for c in asked if c not in stored]
+    if not asked:
+        return None
+    manifest = (
+        parse_manifest(store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME))
+        if store.kind(MANIFEST_NAME) == "file"
+        else {}
+    )
+    if dd_state(manifest) != "solved":
+        if columns is None:
+            return None  # nothing solved (or not yet all of it): the stored columns alone
+        raise SpadesError(missing_dd(store.describe()))
+    if filters is not None and not isinstance(filters, pads.Expression):
+        named = {str(f[0]) for f in _flat_filters(filters)}
+        if named & set(DD_NAMES):
+            raise ValueError(
+                f"filters: {', '.join(sorted(named & set(DD_NAMES)))} is joined after the "
+                "read, not stored in the parts: filter the frame load returns instead"
+            )
+    return asked
+
+
+def _flat_filters(filters: Sequence[Any]) -> list[Sequence[Any]]:
+    """The ``(column, op, value)`` tuples of a filter list, flat (pyarrow's DNF nests
+    them one level: a list of lists is an OR of ANDs)."""
+    out: list[Sequence[Any]] = []
+    for item in filters:
+        if isinstance(item, (list, tuple)) and item and isinstance(item[0], (list, tuple)):
+            out.extend(item)
+        elif isinstance(item, (list, tuple)) and item:
+            out.append(item)
+    return out
+
+
+def _join_dd(store: Store, frame: pd.DataFrame, joined: list[str]) -> pd.DataFrame:
+    """``frame`` (hands rows with ``deal`` and ``seat``) with the run's double-dummy
+    columns ``joined`` added from its ``_dd/`` parts."""
+    manifest = parse_manifest(store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME))
+    parts = [store.read_part(rel).to_pandas() for rel in dd_parts(manifest)]
+    dd_table = pd.concat(parts, ignore_index=True)
+    rules = (manifest.get("meta") or {}).get("rules")
+    players = int(rules.get("players", 4)) if isinstance(rules, dict) else 4
+    got = seat_columns(dd_table, frame["deal"].to_numpy(), frame["seat"].to_numpy(), players)
+    return frame.assign(**{c: got[c] for c in joined})
 
 
 def load_games(

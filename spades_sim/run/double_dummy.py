@@ -30,8 +30,11 @@ meta is the new one, so the deals are the same). The solver is exact, so the col
 not depend on the thread count, the part size or the transposition table's size.
 
 **Reading.** :func:`dd_state` says whether a manifest records a solved run,
-:func:`load_dd` reads its per-deal table; :mod:`spades_sim.analysis.source` joins the
-columns onto the rows of every batch, so an analysis reads them like any other column.
+:func:`load_dd` reads its per-deal table; the join itself (:func:`seat_columns`, with
+:func:`dd_state`, :func:`dd_parts` and the names) lives in :mod:`spades_sim.dataset.dd`,
+below the solver, and is re-exported here: :func:`spades_sim.dataset.load` gives the
+columns with a solved run's rows, and :mod:`spades_sim.analysis.source` joins them onto
+the rows of every batch, so an analysis reads them like any other column.
 :func:`with_dd` adds them to a frame of :func:`~spades_sim.simulate_hands` (its deals
 solved in memory). Aggregate mode counts inside kernels that never call the solver: it
 has no double-dummy columns, and ``dd`` with ``aggregate`` is refused.
@@ -46,16 +49,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from spades_sim.dataset import read_manifest, record_stage
-from spades_sim.dataset.layout import STAGE_DIRS, in_table, part_name
+from spades_sim.dataset.dd import (
+    DD_DIR,
+    DD_NAMES,
+    dd_parts,
+    dd_state,
+    missing_dd,
+    seat_columns,
+)
+from spades_sim.dataset.layout import part_name
 from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.schema import DD_COLUMNS
-from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, partial_name, table_columns
+from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, partial_name
 
 __all__ = [
     "DD_DIR",
@@ -70,62 +79,6 @@ __all__ = [
     "with_dd",
 ]
 
-DD_DIR = STAGE_DIRS["dd"]
-"""The directory of a run's double-dummy parts, relative to the run directory."""
-
-DD_NAMES: tuple[str, ...] = tuple(c.name for c in DD_COLUMNS)
-"""The per-seat double-dummy column names."""
-
-
-def missing_dd(label: str) -> str:
-    """The one-line error for data without the double-dummy columns: how to get them.
-
-    >>> print(missing_dd("runs/x"))  # doctest: +NORMALIZE_WHITESPACE
-    runs/x has no double-dummy columns (dd_side_tricks, dd_nil_safe): make the run with
-    --dd (run_dataset(..., dd=True), simulate_hands(..., dd=True)) or solve it with
-    spades-sim solve RUN
-    """
-    return (
-        f"{label} has no double-dummy columns ({', '.join(DD_NAMES)}): make the run with "
-        "--dd (run_dataset(..., dd=True), simulate_hands(..., dd=True)) or solve it with "
-        "spades-sim solve RUN"
-    )
-
-
-def seat_columns(
-    table: pd.DataFrame, deal: np.ndarray, seat: np.ndarray, players: int
-) -> dict[str, np.ndarray]:
-    """``dd_side_tricks`` and ``dd_nil_safe`` of the rows ``(deal, seat)``, from the
-    per-deal ``table`` of :func:`~spades_sim.solve.table.dd_table` (a deal it lacks is
-    one ``SpadesError``).
-
-    >>> table = pd.DataFrame({"deal": [0, 1], "dealer": [0, 1], "leader": [1, 2],
-    ...                       "tricks_ns": [6, 8], "tricks_ew": [7, 5],
-    ...                       "nil_N": [False, True], "nil_E": [True, False],
-    ...                       "nil_S": [False, False], "nil_W": [False, False]})
-    >>> got = seat_columns(table, np.array([1, 1, 0]), np.array([0, 1, 1]), 4)
-    >>> got["dd_side_tricks"].tolist(), got["dd_nil_safe"].tolist()
-    ([8, 5, 7], [True, False, True])
-    """
-    columns = table_columns(players)
-    ids = table["deal"].to_numpy(dtype=np.int64)
-    order = np.argsort(ids, kind="stable")
-    deals = np.asarray(deal, dtype=np.int64)
-    seats = np.asarray(seat, dtype=np.int64)
-    at = np.searchsorted(ids, deals, sorter=order)
-    found = at < len(ids)
-    found[found] = ids[order[at[found]]] == deals[found]
-    if not found.all():
-        raise SpadesError(f"deal {int(deals[~found][0])} has no row in the double-dummy table")
-    rows = order[at]
-    tricks = np.stack([table[c].to_numpy(dtype=np.int8) for c in columns[3:5]], axis=1)
-    nils = np.stack([table[c].to_numpy(dtype=bool) for c in columns[5:]], axis=1)
-    sides = seats % 2 if players == 4 else seats
-    return {
-        "dd_side_tricks": tricks[rows, sides],
-        "dd_nil_safe": nils[rows, seats],
-    }
-
 
 def with_dd(frame: pd.DataFrame, rules: Rules, *, progress: bool = False) -> pd.DataFrame:
     """``frame`` (a hands frame of :func:`~spades_sim.simulate_hands`) with the
@@ -136,26 +89,6 @@ def with_dd(frame: pd.DataFrame, rules: Rules, *, progress: bool = False) -> pd.
     out = frame.assign(**got)
     out.attrs = dict(frame.attrs)
     return out
-
-
-def dd_state(manifest: Mapping[str, Any]) -> str | None:
-    """``"solved"`` when the manifest records every deal solved, ``"partial"`` when the
-    stage was started and not finished, ``None`` when it never was.
-
-    >>> dd_state({"dd": {"complete": True}}), dd_state({"dd": {}}), dd_state({})
-    ('solved', 'partial', None)
-    """
-    record = manifest.get("dd")
-    if not isinstance(record, Mapping):
-        return None
-    return "solved" if record.get("complete") is True else "partial"
-
-
-def dd_parts(manifest: Mapping[str, Any]) -> list[str]:
-    """The double-dummy part files a solved run's manifest records, relative to the run."""
-    record = manifest.get("dd") or {}
-    count = record.get("parts", 0)
-    return [in_table(DD_DIR, part_name(k)) for k in range(int(count))]
 
 
 def load_dd(run: str | os.PathLike[str]) -> pd.DataFrame:

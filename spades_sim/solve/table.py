@@ -45,7 +45,8 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from spades_sim._nb import dd
-from spades_sim.cards import check_deal, seat_name
+from spades_sim.cards import check_deal
+from spades_sim.dataset.dd import table_columns
 from spades_sim.errors import SpadesError
 from spades_sim.rules import FirstLead, Rules
 from spades_sim.run.threads import current_threads, ensure_compiled, run_blocks, run_tasks
@@ -60,18 +61,6 @@ __all__ = ["SOURCE_KEY", "dd_table", "nil_table", "partial_name", "table_columns
 
 DEFAULT_PART_SIZE = 256
 """Deals a part holds (a few seconds of work on two cores)."""
-
-
-def table_columns(players: int) -> list[str]:
-    """The columns of :func:`dd_table`'s frame."""
-    sides = ["tricks_ns", "tricks_ew"] if players == 4 else ["tricks_p0", "tricks_p1"]
-    return [
-        "deal",
-        "dealer",
-        "leader",
-        *sides,
-        *(f"nil_{seat_name(s, players)}" for s in range(players)),
-    ]
 
 
 def _from_frame(frame: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
