@@ -202,7 +202,7 @@ def test_load_gives_a_solved_runs_dd_columns_and_the_documented_joins_agree(
 ) -> None:
     """``dataset.load`` of a solved run has the double-dummy columns (and takes them in
     ``columns=``); the pandas and DuckDB joins docs/schema.md shows give the same."""
-    monkeypatch.setattr(table_module, "run_blocks", stand_in)
+    use_kernel(monkeypatch, stand_in)
     run = tmp_path / "run"
     spec = RunSpec.build(seed=SEED)
     run_dataset(spec, DEALS, run, chunk_size=2)
