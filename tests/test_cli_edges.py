@@ -97,6 +97,10 @@ def test_numeric_seats_are_taken_as_advertised(no_search: None) -> None:
     assert named.exit_code == 0, named.output
     assert numbered.output == named.output
     refused(run("solve", *EASY, "--leader", "4"), 2, "out of range 0..3")
+    hand = "Q73.J52.T84.9632"
+    by_number = run("nil-odds", hand, "--seat", "2", "-n", "20")
+    assert by_number.exit_code == 0, by_number.output
+    assert by_number.output == run("nil-odds", hand, "--seat", "S", "-n", "20").output
 
 
 def test_what_the_command_saw_is_named(hands_run: Path) -> None:

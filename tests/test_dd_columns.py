@@ -388,6 +388,7 @@ def test_solve_out_refuses_the_table_of_another_run_or_other_rules(
     runner = CliRunner()
     first = runner.invoke(cli, ["solve", str(tmp_path / "a"), "--out", str(out)])
     assert first.exit_code == 0 and "3 deals solved into" in first.output, first.output
+    assert "solving" not in first.output  # a progress bar on a terminal only, not in logs
     before = (out / "part-00000.parquet").read_bytes()
     again = runner.invoke(cli, ["solve", str(tmp_path / "b"), "--out", str(out)])
     assert again.exit_code == 1, again.output
