@@ -455,3 +455,25 @@ def test_ctrl_c_while_solving_stops_between_deals_and_keeps_every_deal_solved(
     assert sorted(p.name for p in out.iterdir()) == ["part-00000.parquet"]
     rows = load(tmp_path / "run", columns=["deal", "seat", "hand", "dealer"])
     pd.testing.assert_frame_equal(table, dd_table(rows, rules=Rules()))
+
+
+def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    run_dataset(RunSpec.build(seed=1), 5, tmp_path / "run")
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        solve_run(tmp_path / "run")
+    use_kernel(monkeypatch, stand_in)
+    result = CliRunner().invoke(cli, ["solve", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert "5 deals solved into" in result.output and "(3 now, 2 solved before)" in result.output

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from spades_sim.dataset import read_manifest, record_stage
 from spades_sim.dataset.dd import (
@@ -175,6 +176,12 @@ def solve_run(
                 (out / part_name(k)).unlink(missing_ok=True)
                 partial_name(out / part_name(k)).unlink(missing_ok=True)
     solved = sum(min(part_size, deals - k * part_size) for k in range(parts) if k not in there)
+    # the deals an interrupted call kept in a part's partial file are not solved again
+    solved -= sum(
+        pq.read_metadata(partial_name(out / part_name(k))).num_rows
+        for k in range(parts)
+        if k not in there and partial_name(out / part_name(k)).exists()
+    )
     entry = {"dir": DD_DIR, "part_size": part_size, "deals": deals, "parts": parts}
     if dd_state(manifest) != "solved":
         record_stage(run, "dd", {**entry, "complete": False}, fsync)
