@@ -588,6 +588,36 @@ def test_realism_equals_plain_pandas():
         realism(hands, by="side")
 
 
+def test_realism_by_highest_spade_and_against_double_dummy_equals_plain_python():
+    """The nils made by the highest spade held, and the leak and loss against a
+    double-dummy verdict (made up here: the analysis is arithmetic on the column), each
+    against a plain loop over the nil seats."""
+    from spades_sim.analysis import realism
+
+    hands = simulate_hands(3000, seed=5)
+    rng = np.random.default_rng(1)
+    hands = hands.assign(dd_nil_safe=rng.random(len(hands)) < 0.5)
+    t = realism(hands).set_index("measure")
+    groups: dict[str, list[bool]] = {}
+    for hand, nil, made, safe in zip(
+        hands.hand, hands.nil, hands.nil_made, hands.dd_nil_safe, strict=True
+    ):
+        if not nil:
+            continue
+        spades = [card - 39 for card in range(39, 56) if int(hand) >> card & 1]
+        top = max(spades, default=-1)  # 8 is the ten, 9 the jack, above: queen and up
+        step = "low" if top < 8 else "ten" if top == 8 else "jack" if top == 9 else "queen_up"
+        groups.setdefault(f"nil_made_top_{step}", []).append(bool(made))
+        groups.setdefault("nil_safe_lost" if safe else "nil_unsafe_made", []).append(
+            not made if safe else bool(made)
+        )
+    assert set(groups) <= set(t.index)
+    for measure, outcomes in groups.items():
+        assert t.n[measure] == len(outcomes), measure
+        assert t.estimate[measure] == pytest.approx(np.mean(outcomes)), measure
+    assert "nil_unsafe_made" not in realism(hands.drop(columns="dd_nil_safe")).measure.tolist()
+
+
 # --------------------------------------------------------------------------------------
 # The strength ladder
 # --------------------------------------------------------------------------------------

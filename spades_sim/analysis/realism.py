@@ -14,6 +14,14 @@ their games table also give ``hands_per_game``) and returns one tidy table
 - ``nil_made_clean``: the same over the nils whose hand (as play began) holds no spade
   higher than the ten: no jack, queen, king or ace of spades and no joker;
 - ``nil_made_high_spade``: the same over the nils holding at least one such spade;
+- ``nil_made_top_low``, ``nil_made_top_ten``, ``nil_made_top_jack``,
+  ``nil_made_top_queen_up``: the share of nils made by the highest spade the hand holds
+  as play began (none or two to nine; the ten; the jack; the queen or higher, jokers and
+  high deuces included): a defence that forces high spades out sets more of each step;
+- ``nil_unsafe_made`` and ``nil_safe_lost`` (runs solved double-dummy only: the columns
+  ``dd_nil_safe``): the share of the nils that perfect defence would set which the
+  played defence let through, and of the nils perfect play keeps which the played cover
+  lost; ``n``: those nils;
 - ``blind_nil_made``: share of blind nil bids made; ``n``: blind nil bids;
 - ``bags_per_hand``: bags a side took in a hand (``bags_change``), mean; ``n``: side-hands;
 - ``hands_per_game``: hands a game lasted, mean; ``n``: games (games table only).
@@ -44,6 +52,8 @@ from spades_sim.analysis.reduce import Kind, Plan, finalize, run_plan
 from spades_sim.analysis.source import Data, UnknownKey, key_list, sources
 
 HIGH_SPADES = sum(1 << card for card in range(48, 56))
+_TEN_UP = sum(1 << card for card in range(47, 56))
+_QUEEN_UP = sum(1 << card for card in range(49, 56))
 """The spades above the ten as a hand mask: JS, QS, KS, AS (card ids 48..51) and every
 trump above the ace (52..55: the jokers, and with the deuces high the 2S and 2D)."""
 
@@ -54,6 +64,12 @@ MEASURES: dict[str, str] = {
     "nil_made": "share of nil bids made, not blind (n: nil bids)",
     "nil_made_clean": "share made of nils holding no spade above the ten (n: those nils)",
     "nil_made_high_spade": "share made of nils holding a spade above the ten (n: those nils)",
+    "nil_made_top_low": "share made of nils whose highest spade is below the ten (or none)",
+    "nil_made_top_ten": "share made of nils whose highest spade is the ten",
+    "nil_made_top_jack": "share made of nils whose highest spade is the jack",
+    "nil_made_top_queen_up": "share made of nils holding the queen of spades or higher",
+    "nil_unsafe_made": "share made of the nils double-dummy defence sets (the defence's leak)",
+    "nil_safe_lost": "share lost of the nils double-dummy play keeps (the cover's loss)",
     "blind_nil_made": "share of blind nil bids made (n: blind nil bids)",
     "bags_per_hand": "bags a side took in a hand (n: side-hands)",
     "hands_per_game": "hands a game lasted (n: games; games runs only)",
@@ -81,7 +97,10 @@ def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) ->
     nil = hands["nil"].to_numpy().astype(bool)
     blind = hands["blind_nil"].to_numpy().astype(bool)
     made = hands["nil_made"].to_numpy().astype(bool)
-    high = (hands["hand"].to_numpy().astype(np.uint64) & np.uint64(HIGH_SPADES)) != 0
+    held = hands["hand"].to_numpy().astype(np.uint64)
+    high = (held & np.uint64(HIGH_SPADES)) != 0
+    ten_up = (held & np.uint64(_TEN_UP)) != 0
+    queen_up = (held & np.uint64(_QUEEN_UP)) != 0
     seats = pd.DataFrame(
         {
             "nil_per_seat": nil,
@@ -89,9 +108,17 @@ def _derive(hands: pd.DataFrame, games: pd.DataFrame | None, keys: list[str]) ->
             "nil_made": np.where(nil, made, np.nan),
             "nil_made_clean": np.where(nil & ~high, made, np.nan),
             "nil_made_high_spade": np.where(nil & high, made, np.nan),
+            "nil_made_top_low": np.where(nil & ~ten_up, made, np.nan),
+            "nil_made_top_ten": np.where(nil & ten_up & ~high, made, np.nan),
+            "nil_made_top_jack": np.where(nil & high & ~queen_up, made, np.nan),
+            "nil_made_top_queen_up": np.where(nil & queen_up, made, np.nan),
             "blind_nil_made": np.where(blind, made, np.nan),
         }
     )
+    if "dd_nil_safe" in hands.columns:
+        safe = hands["dd_nil_safe"].to_numpy().astype(bool)
+        seats["nil_unsafe_made"] = np.where(nil & ~safe, made, np.nan)
+        seats["nil_safe_lost"] = np.where(nil & safe, ~made, np.nan)
     sides = pd.DataFrame(
         {
             "nil_per_side": _side_nils(seat, side, nil),
@@ -115,6 +142,8 @@ PLAN = Plan(
 )
 GAMES_PLAN = replace(PLAN, games_columns=("hands",))
 """The plan when every source has its games table (``hands_per_game`` too)."""
+DD_PLAN = replace(PLAN, hands_columns=(*PLAN.hands_columns, "dd_nil_safe"))
+"""The plan when every source was solved double-dummy (the leak and the loss too)."""
 
 
 def realism(
@@ -135,8 +164,12 @@ def realism(
             f"by: realism groups by 'rules' only (its measures mix seats, sides and games), "
             f"got {', '.join(keys)}"
         )
-    with_games = all(source.has_games for source in sources(data))
-    return run_plan(data, GAMES_PLAN if with_games else PLAN, keys, level)
+    found = sources(data)
+    with_games = all(source.has_games for source in found)
+    plan = GAMES_PLAN if with_games else PLAN
+    if all("dd_nil_safe" in source.hands_columns for source in found):
+        plan = replace(plan, hands_columns=DD_PLAN.hands_columns)
+    return run_plan(data, plan, keys, level)
 
 
-__all__ = ["GAMES_PLAN", "HIGH_SPADES", "MEASURES", "PLAN", "realism"]
+__all__ = ["DD_PLAN", "GAMES_PLAN", "HIGH_SPADES", "MEASURES", "PLAN", "realism"]

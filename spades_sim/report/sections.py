@@ -72,6 +72,12 @@ _REALISM_ROWS = (
     ("nil_made", "nils made", True),
     ("nil_made_clean", "... holding no spade above the ten", True),
     ("nil_made_high_spade", "... holding a spade above the ten", True),
+    ("nil_made_top_low", "... highest spade below the ten, or none", True),
+    ("nil_made_top_ten", "... highest spade the ten", True),
+    ("nil_made_top_jack", "... highest spade the jack", True),
+    ("nil_made_top_queen_up", "... holding the queen of spades or higher", True),
+    ("nil_unsafe_made", "nils perfect defence sets that were made (the defence's leak)", True),
+    ("nil_safe_lost", "nils perfect play keeps that were lost (the cover's loss)", True),
     ("blind_nil_made", "blind nils made", True),
     ("bags_per_hand", "bags per side-hand", False),
     ("hands_per_game", "hands per game", False),
@@ -97,23 +103,17 @@ def realism_section(tables: Mapping[str, pd.DataFrame]) -> Section:
         found.get("nil_made_high_spade"),
     )
     section.blocks.append(Text(said))
-    lo, hi = w.PUBLISHED_NIL_PER_SIDE
     rows = [
-        [
-            label,
-            cell(found.get(m), percent),
-            f"{100 * lo:.0f}–{100 * hi:.0f}%" if m == "nil_per_side" else "",
-        ]
+        [label, cell(found.get(m), percent), w.PUBLISHED_REALISM.get(m, "")]
         for m, label, percent in _REALISM_ROWS
         if m in found
     ]
     section.blocks.append(
         Table(
-            ["measure", "estimate (95% CI)", "published bots"],
+            ["measure", "estimate (95% CI)", "published"],
             rows,
             caption="Over every run of the report. Proportions in percent with Wilson "
-            "intervals, means with normal ones. Published: CardsWithCats' sampling bots "
-            "over 1,000 games.",
+            f"intervals, means with normal ones. Published: {w.PUBLISHED_SOURCES}",
         )
     )
     return section

@@ -18,11 +18,13 @@ them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
 from spades_sim.analysis import bags, bids, nil
+from spades_sim.analysis.realism import DD_PLAN as REALISM_DD_PLAN
 from spades_sim.analysis.realism import GAMES_PLAN as REALISM_GAMES_PLAN
 from spades_sim.analysis.realism import PLAN as REALISM_PLAN
 from spades_sim.analysis.reduce import Plan, run_many
@@ -96,7 +98,10 @@ def table_requests(
         "bags_contract": (bags.HAND_PLAN, [*k, "side_contract"]),
     }
     # the realism table mixes seats, sides and games: one over all runs, no series
-    requests["realism"] = (REALISM_GAMES_PLAN if games else REALISM_PLAN, [])
+    realism_plan = REALISM_GAMES_PLAN if games else REALISM_PLAN
+    if dd:  # the defence's leak and the cover's loss against the solver's verdict
+        realism_plan = replace(realism_plan, hands_columns=REALISM_DD_PLAN.hands_columns)
+    requests["realism"] = (realism_plan, [])
     if games:
         requests["bags_game"] = (bags.GAME_PLAN, k)
         requests["bags_hand_no"] = (bags.HAND_PLAN, [*k, "hand_no"])

@@ -412,6 +412,25 @@ PUBLISHED_NIL_PER_SIDE = (0.03, 0.04)
 """Nil bids per side-hand at published bot tables: 3-4% of a side's hands (the figure
 given for CardsWithCats' sampling bots over 1,000 games)."""
 
+PUBLISHED_REALISM = {
+    "nil_per_seat": "about 3.2% (a)",
+    "nil_per_side": "3–4% (a)",
+    "nil_made": "78.9% (a)",
+    "nil_made_high_spade": "52.8%, 161 of 305 (a)",
+    "nil_made_top_jack": "about 75% (b)",
+    "nil_made_top_queen_up": "about 50% (b)",
+}
+"""Published figures beside the realism table's measures (sources in
+:data:`PUBLISHED_SOURCES`)."""
+
+PUBLISHED_SOURCES = (
+    "(a) CardsWithCats' Monte Carlo bots over 1,000 games (its GitHub issue 21); "
+    "(b) an expert's estimate, WorldOfCardGames' blog, \u201cBidding and defending nil\u201d "
+    "(2017): with nothing above the jack of spades about a quarter of nils are set, with "
+    "the queen about half."
+)
+"""Where :data:`PUBLISHED_REALISM`'s figures come from."""
+
 
 def realism_sentences(
     nil_side: Estimate, blind: Estimate, clean: Estimate | None, high: Estimate | None
@@ -935,6 +954,8 @@ def ranking_sentence(order: Sequence[str], ties: Sequence[tuple[str, str]]) -> s
 
 __all__ = [
     "PUBLISHED_NIL_PER_SIDE",
+    "PUBLISHED_REALISM",
+    "PUBLISHED_SOURCES",
     "bags_game_sentence",
     "bags_hand_sentence",
     "bracketed",
