@@ -1,0 +1,562 @@
+"""Tables for learning agents: a hand (or game) advanced one decision at a time.
+
+Contract. A table is three arrays the caller owns: ``info`` (the public table state,
+``enums.InfoSlot``, what the built-in policies read), ``hid`` (uint64, ``EnvMask``: the
+hands, hidden from every seat but their holder, the stream key and the cards each seat has
+played) and ``ext`` (int64, ``EnvSlot``: where the hand stands and whose decision is
+pending). Nothing here validates its input: ``spades_sim.env`` checks actions against the
+mask before it applies them.
+
+A decision is one of three kinds (``Decision``): a blind nil turn (the seat has not seen
+its cards: ``BLIND_NIL`` or ``LOOK``), a bid (0 nil .. the tricks of the hand) or a card.
+One action space covers them (``action_layout``): card ids 0..55 (``cards.py``; 52..55 are
+the jokers and the deuces-high remaps), then the bids, then blind nil and look.
+
+The order of the decisions is the engine's (``prepare.py``): with four or three players
+each seat in turn from the dealer's left takes its blind nil turn (where the rules allow
+it) then bids; with two players both blind nil turns come first, then the draw, then the
+bids. Decisions no agent takes (``agents``: bit s for seat s's cards, bit s + 4 for its
+blind nil turn and bid) are taken here by the built-in policies
+(``policies.plain_bid_nb`` / ``plain_play_nb`` and the built-in blind nil rule, their
+parameter rows ``params[seat]`` for bids and ``params[4 + seat]`` for play; row 8 the
+two-player draw). What no seat decides is the engine's own: the deal from the stream key
+(``deal.py``), the two-player draw by the draw policy, and the blind nil and nil
+exchanges (``prepare.exchange_four_nb``). The legal bids are ``bidding.legal_bid_nb``'s,
+the legal cards ``play.legal_cards_nb``'s, the hand's score ``loop.score_hand_nb``'s and
+the end of a game ``score.game_result_nb``'s: nothing of the rules is written again here.
+
+``reset_nb`` starts episode ``episode`` of table ``table`` from the stream
+``rng.stream_key_nb(seed, KIND_ENV, table, episode)`` (hand ``h`` of a game: the stream of
+``(table, episode * 65536 + h)``), so a table's episodes do not depend on how many tables
+there are. ``advance_nb`` runs the table until a seat of ``agents`` must decide or the
+episode is over; ``apply_nb`` applies an agent's action. ``observe_nb`` writes one seat's
+observation (``ObsField``), ``legal_actions_nb`` the pending decision's mask.
+``vec_step_nb`` / ``vec_reset_nb`` do it for many tables with one learner seat each,
+auto-resetting finished ones.
+"""
+
+import numpy as np
+from numba import njit
+
+from spades_sim._nb.bidding import legal_bid_nb
+from spades_sim._nb.bitboard import ONE, bit_nb, lowest_card_nb, suit_of_nb
+from spades_sim._nb.deal import DECISION_COUNTER_BASE
+from spades_sim._nb.enums import MAX_TRICKS, N_INFO, N_SCORE_SLOTS, InfoSlot, MaskSlot, RuleField
+from spades_sim._nb.loop import new_scratch_nb, score_hand_nb
+from spades_sim._nb.play import (
+    first_leader_nb,
+    legal_cards_nb,
+    next_seat_nb,
+    reset_trick_info_nb,
+    shown_out_nb,
+)
+from spades_sim._nb.policies import plain_bid_nb, plain_play_nb
+from spades_sim._nb.prepare import (
+    blind_nil_allowed_nb,
+    blind_nil_call_nb,
+    deal_four_call_nb,
+    deal_three_call_nb,
+    draw_two_hands_call_nb,
+    exchange_four_call_nb,
+    set_bid_nb,
+    start_hand_nb,
+)
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb, stream_key_nb
+from spades_sim._nb.score import game_result_nb, hand_tricks_nb, n_sides_nb, partner_bid_nb
+
+KIND_ENV = 7  # the stream kind of the environment's deals (rng.py: 1 hands, 2 games)
+
+# --- the action space ---
+N_CARD_ACTIONS = 56
+BID_ACTION = N_CARD_ACTIONS  # bid b is action BID_ACTION + b, b = 0 (nil) .. MAX_TRICKS
+BLIND_NIL_ACTION = BID_ACTION + MAX_TRICKS + 1
+LOOK_ACTION = BLIND_NIL_ACTION + 1
+N_ACTIONS = LOOK_ACTION + 1
+
+# --- decisions and stages ---
+DECIDE_NONE = -1
+DECIDE_BLIND = 0
+DECIDE_BID = 1
+DECIDE_CARD = 2
+STAGE_BLIND = 0  # two players: the blind nil turns before the draw
+STAGE_BID = 1
+STAGE_PLAY = 2
+STAGE_OVER = 3
+
+# --- ext (int64) slots ---
+E_STAGE = 0
+E_K = 1  # how many seats have finished the current round of turns
+E_SUB = 2  # 0: the seat's blind nil turn is still to come, 1: its bid
+E_TO_ACT = 3
+E_DECISION = 4
+E_FIRST = 5  # first to act this hand
+E_DEALER = 6
+E_COUNTER = 7  # the hand's random counter (policy decisions, the draw)
+E_HANDS = 8  # hands played this episode
+E_EPISODE = 9
+E_TABLE = 10
+E_GAME = 11  # 1: the episode is a whole game
+E_OVER = 12  # 1: the episode is over
+E_FIRST_DEALER = 13
+E_SEED = 14
+E_REWARD = 15  # 4 slots: points each side scored since the slots were last cleared
+E_PREV_TRICK = 19  # 4 slots: the last finished trick's cards by seat (-1 none)
+E_PREV_LEADER = 23
+N_EXT = 24
+
+# --- hid (uint64) slots: MaskSlot's 12, then ---
+H_KEY = 12  # the hand's stream key
+H_PLAYED_BY = 13  # 4 slots: the cards each seat has played this hand
+N_HID = 17
+
+# --- the observation (float32), field by field ---
+O_PHASE = 0  # 4: one-hot blind nil turn, bidding, play, over
+O_DEALER = 4  # 4: one-hot, relative seat of the dealer
+O_HAND = 8  # 56: the seat's own cards (none on its blind nil turn, before it looks)
+O_BIDS = 64  # 4 x 21 per relative seat: one-hot bid 0..18, 19 not yet bid, 20 blind nil
+BID_WIDTH = MAX_TRICKS + 3
+O_TRICKS_WON = O_BIDS + 4 * BID_WIDTH  # 4: tricks won by relative seat / tricks of a hand
+O_LEADER = O_TRICKS_WON + 4  # 4: one-hot, relative seat leading the current trick
+O_TRICK = O_LEADER + 4  # 4 x 56: the current trick's cards by relative seat
+O_PREV_TRICK = O_TRICK + 4 * N_CARD_ACTIONS  # 4 x 56: the last finished trick by relative seat
+O_PLAYED = O_PREV_TRICK + 4 * N_CARD_ACTIONS  # 4 x 56: every card played, by relative seat
+O_SCORES = O_PLAYED + 4 * N_CARD_ACTIONS  # 4: score / target by relative side
+O_BAGS = O_SCORES + 4  # 4: bags / bag_limit by relative side
+O_BROKEN = O_BAGS + 4  # 1: spades broken
+O_TRICK_NO = O_BROKEN + 1  # 1: tricks finished / tricks of a hand
+O_TO_ACT = O_TRICK_NO + 1  # 4: one-hot, relative seat whose decision is pending
+N_OBS = O_TO_ACT + 4
+
+
+@njit(cache=True)
+def reset_nb(rules, info, hid, ext, scratch, params, seed, table, episode, game):
+    """Start episode ``episode`` of table ``table`` (a hand, or with ``game`` a game) and
+    deal its first hand; the caller then runs ``advance_nb``."""
+    players = rules[RuleField.players]
+    for j in range(N_INFO):
+        info[j] = 0
+    for j in range(N_HID):
+        hid[j] = 0
+    for j in range(N_EXT):
+        ext[j] = 0
+    ext[E_TABLE] = table
+    ext[E_EPISODE] = episode
+    ext[E_GAME] = game
+    ext[E_SEED] = seed
+    if game:
+        first_dealer = below_nb(mix64_nb(stream_key_nb(seed, KIND_ENV, table, episode)) & LOW32,
+                                players)  # fmt: skip
+    else:
+        first_dealer = episode % players
+    ext[E_FIRST_DEALER] = first_dealer
+    start_deal_nb(rules, info, hid, ext, scratch, params)
+
+
+@njit(cache=True)
+def start_deal_nb(rules, info, hid, ext, scratch, params):
+    """Deal hand ``ext[E_HANDS]`` of the episode (with two players: ready the blind nil
+    turns; the draw follows them)."""
+    players = rules[RuleField.players]
+    h = ext[E_HANDS]
+    dealer = (ext[E_FIRST_DEALER] + h) % players
+    key = stream_key_nb(ext[E_SEED], KIND_ENV, ext[E_TABLE], ext[E_EPISODE] * 65536 + h)
+    hid[H_KEY] = key
+    ext[E_DEALER] = dealer
+    ext[E_COUNTER] = DECISION_COUNTER_BASE
+    first = start_hand_nb(rules, dealer, info)
+    ext[E_FIRST] = first
+    for s in range(4):
+        hid[H_PLAYED_BY + s] = 0
+        ext[E_PREV_TRICK + s] = -1
+        hid[MaskSlot.hands + s] = 0
+    ext[E_PREV_LEADER] = -1
+    for j in range(4):
+        info[InfoSlot.trick_cards + j] = -1
+    info[InfoSlot.led_suit] = -1
+    info[InfoSlot.winning_seat] = -1
+    info[InfoSlot.winning_card] = -1
+    ext[E_K] = 0
+    ext[E_SUB] = 0
+    if players == 4:
+        deal_four_call_nb(scratch, key, hid)
+    elif players == 3:
+        deal_three_call_nb(scratch, key, hid, rules[RuleField.jokers])
+    if players == 2:
+        ext[E_STAGE] = STAGE_BLIND
+    else:
+        for s in range(4):
+            hid[MaskSlot.dealt + s] = hid[MaskSlot.hands + s]
+        ext[E_STAGE] = STAGE_BID
+    ext[E_DECISION] = DECIDE_NONE
+    ext[E_TO_ACT] = -1
+
+
+@njit(inline="always", cache=True)
+def own_hand_nb(hid, ext, seat):
+    """The cards ``seat`` holds now (the work hands in play, the hands before)."""
+    if ext[E_STAGE] == STAGE_PLAY:
+        return hid[MaskSlot.work + seat]
+    return hid[MaskSlot.hands + seat]
+
+
+@njit(cache=True)
+def legal_actions_nb(rules, info, hid, ext, out):
+    """``out`` (N_ACTIONS bools) gets the pending decision's legal actions; all false
+    when nothing is pending."""
+    for a in range(N_ACTIONS):
+        out[a] = False
+    decision = ext[E_DECISION]
+    seat = ext[E_TO_ACT]
+    if decision == DECIDE_BLIND:
+        out[BLIND_NIL_ACTION] = True
+        out[LOOK_ACTION] = True
+    elif decision == DECIDE_BID:
+        hand = hid[MaskSlot.hands + seat]
+        partner = partner_bid_nb(info, seat)
+        for b in range(hand_tricks_nb(rules) + 1):
+            if legal_bid_nb(rules, b, hand, partner) == b:
+                out[BID_ACTION + b] = True
+    elif decision == DECIDE_CARD:
+        legal = card_mask_nb(rules, info, hid, seat)
+        for c in range(N_CARD_ACTIONS):
+            if (legal >> np.uint64(c)) & ONE:
+                out[c] = True
+
+
+@njit(inline="always", cache=True)
+def card_mask_nb(rules, info, hid, seat):
+    return legal_cards_nb(
+        hid[MaskSlot.work + seat], info[InfoSlot.led_suit], info[InfoSlot.broken] != 0,
+        info[InfoSlot.trick], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0, info[InfoSlot.winning_card],
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def apply_nb(rules, info, hid, ext, action):
+    """Apply ``action`` (already checked legal) to the pending decision."""
+    decision = ext[E_DECISION]
+    seat = ext[E_TO_ACT]
+    ext[E_DECISION] = DECIDE_NONE
+    ext[E_TO_ACT] = -1
+    if decision == DECIDE_BLIND:
+        blind_done_nb(rules, info, ext, seat, action == BLIND_NIL_ACTION)
+    elif decision == DECIDE_BID:
+        bid_done_nb(rules, info, ext, seat, action - BID_ACTION)
+    elif decision == DECIDE_CARD:
+        play_card_nb(rules, info, hid, ext, seat, action)
+
+
+@njit(inline="always", cache=True)
+def blind_done_nb(rules, info, ext, seat, blind):
+    if blind:
+        set_bid_nb(info, seat, 0, 2)
+    if ext[E_STAGE] == STAGE_BLIND:
+        ext[E_K] += 1
+    else:
+        ext[E_SUB] = 1
+
+
+@njit(inline="always", cache=True)
+def bid_done_nb(rules, info, ext, seat, bid):
+    set_bid_nb(info, seat, bid, 1 if bid == 0 else 0)
+    ext[E_K] += 1
+    ext[E_SUB] = 1 if rules[RuleField.players] == 2 else 0
+
+
+@njit(cache=True)
+def play_card_nb(rules, info, hid, ext, seat, card):
+    """Play ``card`` for ``seat`` (the bookkeeping of ``play.play_tricks_nb``: the trick,
+    its winner so far, voids shown, spades broken) and close the trick when it is full."""
+    players = rules[RuleField.players]
+    bit = bit_nb(card)
+    hid[MaskSlot.work + seat] &= ~bit
+    hid[H_PLAYED_BY + seat] |= bit
+    suit = suit_of_nb(card)
+    j = info[InfoSlot.n_in_trick]
+    if j == 0:
+        info[InfoSlot.led_suit] = suit
+        info[InfoSlot.winning_card] = card
+        info[InfoSlot.winning_seat] = seat
+    else:
+        led = info[InfoSlot.led_suit]
+        win = info[InfoSlot.winning_card]
+        if (card > win) and ((suit == led) or (card >= 39)):
+            info[InfoSlot.winning_card] = card
+            info[InfoSlot.winning_seat] = seat
+        info[InfoSlot.voids + seat] |= shown_out_nb(suit, led, rules[RuleField.must_trump] != 0)
+    if card >= 39:
+        info[InfoSlot.broken] = 1
+    info[InfoSlot.played] = np.int64(np.uint64(info[InfoSlot.played]) | bit)
+    info[InfoSlot.trick_cards + j] = card
+    info[InfoSlot.n_in_trick] = j + 1
+    if j + 1 == players:
+        winner = info[InfoSlot.winning_seat]
+        info[InfoSlot.tricks_won + winner] += 1
+        leader = info[InfoSlot.leader]
+        for s in range(4):
+            ext[E_PREV_TRICK + s] = -1
+        for i in range(players):
+            ext[E_PREV_TRICK + (leader + i) % players] = info[InfoSlot.trick_cards + i]
+        ext[E_PREV_LEADER] = leader
+        trick_no = info[InfoSlot.trick] + 1
+        reset_trick_info_nb(info, trick_no, winner)
+        if trick_no == hand_tricks_nb(rules):
+            info[InfoSlot.trick] = trick_no
+            end_hand_nb(rules, info, ext)
+        else:
+            ext[E_K] = winner  # the seat to play next
+    else:
+        ext[E_K] = next_seat_nb(seat, players)
+
+
+@njit(cache=True)
+def end_hand_nb(rules, info, ext):
+    """Score the finished hand (``loop.score_hand_nb``), add each side's points to its
+    reward slot and its score, and end the episode (a hand, or a game that is over)."""
+    side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
+    score_hand_nb(rules, info, side_out)
+    n_sides = n_sides_nb(rules)
+    for side in range(n_sides):
+        change = side_out[side, 3]  # ScoreSlot.score_change
+        ext[E_REWARD + side] += change
+        info[InfoSlot.scores + side] += change
+        info[InfoSlot.bags + side] = side_out[side, 5]  # ScoreSlot.bags_after
+    ext[E_HANDS] += 1
+    ext[E_STAGE] = STAGE_OVER
+    if ext[E_GAME]:
+        _, reason = game_result_nb(rules, info, n_sides, ext[E_HANDS])
+        ext[E_OVER] = reason != 0
+    else:
+        ext[E_OVER] = 1
+
+
+@njit(cache=True)
+def advance_nb(rules, info, hid, ext, scratch, params, agents):
+    """Run the table until an agent must decide (``agents``: bit s for seat s's cards,
+    bit s + 4 for its blind nil turn and bid; ``decide_nb``) (then
+    ``ext[E_TO_ACT]``/``ext[E_DECISION]`` say who and what) or the episode is over (a
+    game's next hand is dealt here). Other seats decide by the built-in policies."""
+    players = rules[RuleField.players]
+    while True:
+        stage = ext[E_STAGE]
+        if stage == STAGE_OVER:
+            if ext[E_OVER]:
+                return
+            start_deal_nb(rules, info, hid, ext, scratch, params)
+            continue
+        if stage == STAGE_BLIND:  # two players: both blind nil turns, then the draw
+            if ext[E_K] == 2:
+                ext[E_COUNTER] = draw_two_hands_call_nb(
+                    rules, scratch, hid[H_KEY], ext[E_DEALER], ext[E_FIRST], info, params[8],
+                    hid, False, ext[E_COUNTER],
+                )  # fmt: skip
+                ext[E_STAGE] = STAGE_BID
+                ext[E_K] = 0
+                ext[E_SUB] = 1
+                continue
+            seat = (ext[E_FIRST] + ext[E_K]) % 2
+            if not blind_nil_allowed_nb(rules, info, seat):
+                ext[E_K] += 1
+                continue
+            if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BLIND):
+                return
+            continue
+        if stage == STAGE_BID:
+            if ext[E_K] == players:
+                start_play_nb(rules, info, hid, ext)
+                continue
+            seat = (ext[E_FIRST] + ext[E_K]) % players
+            if ext[E_SUB] == 0:
+                if not blind_nil_allowed_nb(rules, info, seat):
+                    ext[E_SUB] = 1
+                    continue
+                if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BLIND):
+                    return
+                continue
+            if info[InfoSlot.nil + seat] == 2:
+                ext[E_K] += 1
+                ext[E_SUB] = 1 if players == 2 else 0
+                continue
+            if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BID):
+                return
+            continue
+        # the play: ext[E_K] is the seat to play
+        if decide_nb(rules, info, hid, ext, params, agents, ext[E_K], DECIDE_CARD):
+            return
+
+
+@njit(cache=True)
+def start_play_nb(rules, info, hid, ext):
+    """After the bids: the exchanges (four players), the first leader, the first trick."""
+    players = rules[RuleField.players]
+    if players == 4:
+        exchange_four_call_nb(rules, info, hid)
+    leader = first_leader_nb(hid, MaskSlot.hands, players, ext[E_FIRST], rules)
+    for s in range(4):
+        hid[MaskSlot.work + s] = hid[MaskSlot.hands + s]
+    reset_trick_info_nb(info, 0, leader)
+    ext[E_STAGE] = STAGE_PLAY
+    ext[E_K] = leader
+
+
+@njit(cache=True)
+def decide_nb(rules, info, hid, ext, params, agents, seat, decision):
+    """Seat ``seat``'s decision: pending (returns True) if the seat is an agent for it
+    (``agents`` bit ``seat`` for its cards, bit ``seat + 4`` for its blind nil turn and
+    bid), else taken by its built-in policy and applied (returns False)."""
+    bit = seat if decision == DECIDE_CARD else seat + 4
+    if (agents >> bit) & 1:
+        ext[E_TO_ACT] = seat
+        ext[E_DECISION] = decision
+        return True
+    counter = ext[E_COUNTER]
+    rand = hid[H_KEY] + np.uint64(counter) * GOLDEN
+    ext[E_COUNTER] = counter + 1
+    if decision == DECIDE_BLIND:
+        blind = blind_nil_call_nb(seat, info, rules, params[seat], rand)
+        blind_done_nb(rules, info, ext, seat, blind)
+    elif decision == DECIDE_BID:
+        hand = hid[MaskSlot.hands + seat]
+        bid = plain_bid_nb(hand, seat, info, rules, params[seat], rand)
+        top = hand_tricks_nb(rules)
+        bid = min(max(bid, 0), top)
+        bid = legal_bid_nb(rules, bid, hand, partner_bid_nb(info, seat))
+        bid_done_nb(rules, info, ext, seat, bid)
+    else:
+        hand = hid[MaskSlot.work + seat]
+        legal = card_mask_nb(rules, info, hid, seat)
+        card = plain_play_nb(hand, legal, seat, info, rules, params[4 + seat], rand)
+        if card < 0 or card > 55 or not (legal >> np.uint64(card)) & ONE:
+            card = lowest_card_nb(legal)
+        play_card_nb(rules, info, hid, ext, seat, card)
+    return False
+
+
+@njit(inline="always", cache=True)
+def sees_hand_nb(rules, info, ext, seat):
+    """Whether ``seat`` has looked at its cards: always in play; never before the
+    two-player draw; in the bidding once its blind nil turn is behind it (where blind nil
+    is in the rules at all: a seat that could still bid blind has not looked)."""
+    stage = ext[E_STAGE]
+    if stage == STAGE_BLIND:
+        return False
+    if stage != STAGE_BID or rules[RuleField.players] == 2 or not rules[RuleField.blind_nil]:
+        return True
+    if info[InfoSlot.bids + seat] >= 0:
+        return True
+    current = (ext[E_FIRST] + ext[E_K]) % rules[RuleField.players]
+    return seat == current and ext[E_SUB] == 1
+
+
+@njit(cache=True)
+def observe_nb(rules, info, hid, ext, seat, out):
+    """Write what ``seat`` may know into ``out`` (N_OBS float32; the ``O_*`` fields): its
+    own cards, the bids, every card played and by whom, the trick, tricks won, scores and
+    bags; seats and sides are counted from ``seat`` clockwise (0 is the seat itself)."""
+    players = rules[RuleField.players]
+    sides = n_sides_nb(rules)
+    tricks = hand_tricks_nb(rules)
+    for j in range(N_OBS):
+        out[j] = 0.0
+    stage = ext[E_STAGE]
+    if stage == STAGE_BLIND or ext[E_DECISION] == DECIDE_BLIND:
+        out[O_PHASE] = 1.0
+    else:
+        out[O_PHASE + stage] = 1.0
+    out[O_DEALER + (ext[E_DEALER] - seat) % players] = 1.0
+    if sees_hand_nb(rules, info, ext, seat):
+        hand = own_hand_nb(hid, ext, seat)
+        for c in range(N_CARD_ACTIONS):
+            if (hand >> np.uint64(c)) & ONE:
+                out[O_HAND + c] = 1.0
+    for r in range(players):
+        s = (seat + r) % players
+        base = O_BIDS + r * BID_WIDTH
+        bid = info[InfoSlot.bids + s]
+        if bid < 0:
+            out[base + MAX_TRICKS + 1] = 1.0
+        else:
+            out[base + bid] = 1.0
+            if info[InfoSlot.nil + s] == 2:
+                out[base + MAX_TRICKS + 2] = 1.0
+        out[O_TRICKS_WON + r] = info[InfoSlot.tricks_won + s] / tricks
+        played = hid[H_PLAYED_BY + s]
+        for c in range(N_CARD_ACTIONS):
+            if (played >> np.uint64(c)) & ONE:
+                out[O_PLAYED + r * N_CARD_ACTIONS + c] = 1.0
+        prev = ext[E_PREV_TRICK + s]
+        if prev >= 0:
+            out[O_PREV_TRICK + r * N_CARD_ACTIONS + prev] = 1.0
+    if stage == STAGE_PLAY:
+        leader = info[InfoSlot.leader]
+        out[O_LEADER + (leader - seat) % players] = 1.0
+        for i in range(info[InfoSlot.n_in_trick]):
+            r = (leader + i - seat) % players
+            out[O_TRICK + r * N_CARD_ACTIONS + info[InfoSlot.trick_cards + i]] = 1.0
+    my_side = seat if sides > 2 else seat & 1
+    for side in range(sides):
+        rel = (side - my_side) % sides
+        out[O_SCORES + rel] = info[InfoSlot.scores + side] / rules[RuleField.target]
+        out[O_BAGS + rel] = info[InfoSlot.bags + side] / rules[RuleField.bag_limit]
+    out[O_BROKEN] = 1.0 if info[InfoSlot.broken] else 0.0
+    out[O_TRICK_NO] = min(info[InfoSlot.trick], tricks) / tricks
+    if ext[E_TO_ACT] >= 0:
+        out[O_TO_ACT + (ext[E_TO_ACT] - seat) % players] = 1.0
+
+
+@njit(inline="always", cache=True)
+def take_reward_nb(rules, ext, seat):
+    """The points the side of ``seat`` scored since the last call; clears every side's."""
+    sides = n_sides_nb(rules)
+    side = seat if sides > 2 else seat & 1
+    r = ext[E_REWARD + side]
+    for s in range(4):
+        ext[E_REWARD + s] = 0
+    return r
+
+
+@njit(cache=True)
+def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, game,
+                 first_table, episodes, obs, legal):  # fmt: skip
+    """Start every table (table i is ``first_table + i``, its next episode
+    ``episodes[i]``) and run it to the learner's first decision; write its observation and
+    mask. ``agents``: the learner's bits (``advance_nb``), seat ``seat`` only."""
+    for i in range(infos.shape[0]):
+        reset_nb(rules, infos[i], hids[i], exts[i], scratch, params, seed, first_table + i,
+                 episodes[i], game)  # fmt: skip
+        episodes[i] += 1
+        advance_nb(rules, infos[i], hids[i], exts[i], scratch, params, agents)
+        take_reward_nb(rules, exts[i], seat)
+        observe_nb(rules, infos[i], hids[i], exts[i], seat, obs[i])
+        legal_actions_nb(rules, infos[i], hids[i], exts[i], legal[i])
+
+
+@njit(cache=True)
+def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, game,
+                first_table, episodes, actions, obs, legal, rewards, dones):  # fmt: skip
+    """One learner decision at every table: apply ``actions[i]`` (checked legal by the
+    caller), run the other seats to the learner's next decision; a finished episode's
+    reward and done flag are written and the table starts its next episode at once (the
+    observation is then the new episode's first)."""
+    for i in range(infos.shape[0]):
+        info, hid, ext = infos[i], hids[i], exts[i]
+        apply_nb(rules, info, hid, ext, actions[i])
+        advance_nb(rules, info, hid, ext, scratch, params, agents)
+        rewards[i] = take_reward_nb(rules, ext, seat)
+        done = ext[E_STAGE] == STAGE_OVER and ext[E_OVER] != 0
+        dones[i] = done
+        if done:
+            reset_nb(rules, info, hid, ext, scratch, params, seed, first_table + i,
+                     episodes[i], game)  # fmt: skip
+            episodes[i] += 1
+            advance_nb(rules, info, hid, ext, scratch, params, agents)
+        observe_nb(rules, info, hid, ext, seat, obs[i])
+        legal_actions_nb(rules, info, hid, ext, legal[i])
+
+
+@njit(cache=True)
+def new_env_scratch_nb(rules):
+    """The deal's scratch (``loop.new_scratch_nb``) as a real call."""
+    return new_scratch_nb(rules)

@@ -1,0 +1,141 @@
+"""Many tables stepped by one kernel call: ``VectorSpades``, a Gymnasium vector environment.
+
+Contract. :class:`VectorSpades` holds ``num_envs`` tables of one learner seat each (the
+table of ``table.learner_config``) in preallocated arrays, and each :meth:`step` is one
+call of ``spades_sim._nb.env.vec_step_nb``: the learner's action at every table in, the
+other seats played by the built-in policies inside the kernel, the next observations,
+masks, rewards and done flags out, written into the same arrays every call (the arrays
+returned are those buffers: copy them to keep them). A finished table starts its next
+episode in the same call (Gymnasium's same-step autoreset: the observation returned is
+the new episode's first; the reward and done flag are the finished one's). Table ``i``'s
+episode ``j`` is dealt from ``(seed, i, j)`` (``rng.stream_key_nb``), so a seed gives each
+table the same episodes at any ``num_envs``. Actions are checked against the masks first;
+an illegal one raises ``table.IllegalAction`` naming the table and the action, and no
+table moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+
+from spades_sim._nb import env as kernels
+from spades_sim._nb.enums import N_INFO
+from spades_sim.env.table import (
+    N_ACTIONS,
+    N_OBS,
+    Episode,
+    IllegalAction,
+    action_name,
+    learner_config,
+)
+from spades_sim.policies import Policy
+from spades_sim.rules import Rules
+
+
+class VectorSpades(VectorEnv):
+    """``num_envs`` tables with the learner at ``seat``; arguments as ``SpadesEnv``."""
+
+    # an instance variable in Gymnasium's annotation, a class default here
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | str | None = None,
+        seat: int = 0,
+        partner: str | Policy = "heuristic",
+        opponents: str | Policy = "heuristic",
+        bidding: str | Policy = "count",
+        learner_bids: bool = True,
+        episode: Episode = "hand",
+    ) -> None:
+        if not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise ValueError(f"num_envs: must be a whole number >= 1, got {num_envs!r}")
+        self.config = learner_config(rules, seat, partner, opponents, bidding, episode)
+        self.num_envs = int(num_envs)
+        self.seat = int(seat)
+        self._agents = (1 << self.seat) | ((1 << (self.seat + 4)) if learner_bids else 0)
+        self._lowered = self.config.rules.lower()
+        self._params = self.config.params()
+        self._game = episode == "game"
+        n = self.num_envs
+        self._scratch = kernels.new_env_scratch_nb(self._lowered)
+        self._infos = np.zeros((n, N_INFO), dtype=np.int64)
+        self._hids = np.zeros((n, kernels.N_HID), dtype=np.uint64)
+        self._exts = np.zeros((n, kernels.N_EXT), dtype=np.int64)
+        self._episodes = np.zeros(n, dtype=np.int64)
+        self.observations = np.zeros((n, N_OBS), dtype=np.float32)
+        self.masks = np.zeros((n, N_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros(n, dtype=np.float64)
+        self._points = np.zeros(n, dtype=np.int64)
+        self.dones = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._rows = np.arange(n)
+        self._seed: int | None = None
+        self.single_observation_space = gymnasium.spaces.Box(
+            -np.inf, np.inf, shape=(N_OBS,), dtype=np.float32
+        )
+        self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
+        self.observation_space = gymnasium.spaces.Box(
+            -np.inf, np.inf, shape=(n, N_OBS), dtype=np.float32
+        )
+        self.action_space = gymnasium.spaces.MultiDiscrete(np.full(n, N_ACTIONS))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every table: with ``seed``, each at its episode 0 of that seed; without,
+        at its next episode (a random seed the first time)."""
+        if seed is not None:
+            self._seed = int(seed)
+            self._episodes[:] = 0
+        elif self._seed is None:
+            self._seed = int(np.random.default_rng().integers(1 << 62))
+        kernels.vec_reset_nb(
+            self._lowered, self._infos, self._hids, self._exts, self._scratch, self._params,
+            self._seed, self.seat, self._agents, self._game, 0, self._episodes,
+            self.observations, self.masks,
+        )  # fmt: skip
+        return self.observations, {"action_mask": self.masks}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision at every table (``actions``: one per table)."""
+        if self._seed is None:
+            raise RuntimeError("VectorSpades.step before reset")
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise ValueError(f"actions: expected {self.num_envs}, got {acts.shape[0]}")
+        inside = (acts >= 0) & (acts < N_ACTIONS)
+        ok = inside & self.masks[self._rows, np.where(inside, acts, 0)]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise IllegalAction(
+                f"illegal action {int(acts[i])} ({action_name(int(acts[i]), self.config.rules)})"
+                f" at table {i}; no table moved"
+            )
+        kernels.vec_step_nb(
+            self._lowered, self._infos, self._hids, self._exts, self._scratch, self._params,
+            self._seed, self.seat, self._agents, self._game, 0, self._episodes, acts,
+            self.observations, self.masks, self._points, self.dones,
+        )  # fmt: skip
+        self.rewards[:] = self._points
+        return (
+            self.observations,
+            self.rewards,
+            self.dones,
+            self._truncated,
+            {"action_mask": self.masks},
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every table (``num_envs`` x ``N_ACTIONS`` bools)."""
+        return self.masks
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

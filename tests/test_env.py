@@ -1,0 +1,204 @@
+"""The learning environments (spades_sim.env): PettingZoo's and Gymnasium's own checks,
+hidden cards, rewards against the reference engine, illegal actions, seeding."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from spades_sim import Rules, reference  # noqa: E402
+from spades_sim._nb.enums import MaskSlot  # noqa: E402
+from spades_sim.env import (  # noqa: E402
+    BID_ACTION,
+    BLIND_NIL_ACTION,
+    ENV_ID,
+    N_ACTIONS,
+    N_OBS,
+    IllegalAction,
+    Table,
+    TableConfig,
+    VectorSpades,
+    aec_env,
+)
+
+PRESETS = tuple(Rules.PRESETS)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_api_test_passes_on_every_preset(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(preset), num_cycles=200)
+
+
+def test_gymnasium_check_env_passes() -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(ENV_ID, seat=1, partner="random", opponents="heuristic",
+                         illegal="substitute")  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)
+    assert env.unwrapped.action_masks().dtype == np.bool_
+
+
+def play_random_hand(rules: Rules, seed: int, episode: int = 0) -> tuple[Table, np.ndarray]:
+    """A whole hand at a table of agents only, every action random from the mask; returns
+    the table and the points each side was rewarded."""
+    table = Table(TableConfig(rules=rules), agents=range(rules.players))
+    table.reset(seed, episode)
+    rng = np.random.default_rng(seed * 1000 + episode)
+    points = np.zeros(4, dtype=np.int64)
+    while not table.over:
+        table.apply(int(rng.choice(np.flatnonzero(table.legal_mask()))))
+        points += table.take_rewards()
+    return table, points
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_hands_rewards_are_the_reference_engines_score_of_its_plays(preset: str) -> None:
+    rules = Rules.preset(preset)
+    for episode in range(3):
+        table, points = play_random_hand(rules, seed=11, episode=episode)
+        bids = [0] * rules.players
+        blind = []
+        plays = []
+        for seat, action in table.history:
+            if action == BLIND_NIL_ACTION:
+                blind.append(seat)
+            elif BID_ACTION <= action < BLIND_NIL_ACTION:
+                bids[seat] = action - BID_ACTION
+            elif action < BID_ACTION:
+                plays.append(action)
+        assert len(plays) == rules.tricks * rules.players
+        dealer = int(table.info[1])  # InfoSlot.dealer
+        result = reference.replay_hand(
+            table.hands_at_play(), dealer, bids, plays, rules, blind_nil=blind
+        )
+        assert tuple(points[: rules.sides]) == result.score_change
+
+
+def test_a_game_episode_rewards_add_up_to_the_final_scores() -> None:
+    env = aec_env("standard", episode="game")
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    table = env.unwrapped.table
+    assert table.hands_played > 1
+    scores = table.info[26:28]  # InfoSlot.scores
+    assert totals["seat_0"] == scores[0] and totals["seat_1"] == scores[1]
+
+
+@pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat", "jokers-deuces"])
+def test_no_observation_changes_when_only_hidden_cards_change(preset: str) -> None:
+    rules = Rules.preset(preset)
+    table = Table(TableConfig(rules=rules), agents=range(rules.players))
+    table.reset(3, 0)
+    rng = np.random.default_rng(1)
+    changed_own = 0
+    checked = 0
+    while not table.over:
+        seat = table.to_act
+        before = table.observe(seat).copy()
+        saved = table.hid.copy()
+        # swap one card between the two hands the seat cannot see (or, with two
+        # players, move one of the other player's cards to the unseen pile)
+        others = [s for s in range(rules.players) if s != seat]
+        for slot in (MaskSlot.work, MaskSlot.hands, MaskSlot.dealt):
+            a = int(table.hid[slot + others[0]])
+            if not a:
+                continue
+            low = a & -a
+            if len(others) > 1:
+                b = int(table.hid[slot + others[1]])
+                if b:
+                    lb = b & -b
+                    table.hid[slot + others[0]] = np.uint64((a & ~low) | lb)
+                    table.hid[slot + others[1]] = np.uint64((b & ~lb) | low)
+            else:
+                table.hid[slot + others[0]] = np.uint64(a & ~low)
+        assert np.array_equal(table.observe(seat), before)
+        checked += 1
+        # the seat's own hand is part of what it sees (the check is not vacuous)
+        own = int(table.hid[MaskSlot.work + seat]) or int(table.hid[MaskSlot.hands + seat])
+        if own and before[8:64].any():
+            slot = MaskSlot.work if int(table.hid[MaskSlot.work + seat]) else MaskSlot.hands
+            table.hid[slot + seat] = np.uint64(own & (own - 1))
+            changed_own += not np.array_equal(table.observe(seat), before)
+        table.hid[:] = saved
+        table.apply(int(rng.choice(np.flatnonzero(table.legal_mask()))))
+    assert checked >= rules.tricks * rules.players and changed_own > 0
+
+
+def test_an_illegal_action_raises_one_clear_error() -> None:
+    env = aec_env("standard")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalAction, match=rf"illegal action {illegal} \(") as err:
+        env.step(illegal)
+    assert isinstance(err.value, ValueError)
+    vec = VectorSpades(3, seat=2)
+    vec.reset(seed=1)
+    actions = np.array([np.flatnonzero(m)[0] for m in vec.action_masks()])
+    actions[1] = N_ACTIONS  # outside the space
+    before = vec.observations.copy()
+    with pytest.raises(IllegalAction, match=rf"illegal action {N_ACTIONS} .* at table 1"):
+        vec.step(actions)
+    assert np.array_equal(vec.observations, before)
+
+
+def run_vector(num_envs: int, seed: int, steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    vec = VectorSpades(num_envs, seat=0, partner="heuristic", opponents="random")
+    obs, _ = vec.reset(seed=seed)
+    observations, rewards, dones = [obs[:2].copy()], [], []
+    for t in range(steps):
+        masks = vec.action_masks()
+        # a deterministic learner: the k-th legal action, k from the step number
+        acts = [np.flatnonzero(m)[t % m.sum()] for m in masks]
+        obs, reward, done, _, _ = vec.step(acts)
+        observations.append(obs[:2].copy())
+        rewards.append(reward[:2].copy())
+        dones.append(done[:2].copy())
+    return np.array(observations), np.array(rewards), np.array(dones)
+
+
+def test_same_seed_same_episodes_at_any_num_envs() -> None:
+    small = run_vector(2, seed=9, steps=150)
+    large = run_vector(7, seed=9, steps=150)
+    for a, b in zip(small, large, strict=True):
+        assert np.array_equal(a, b)
+    assert small[2].sum() >= 2  # whole episodes were compared
+    other = run_vector(2, seed=10, steps=150)
+    assert not np.array_equal(small[0], other[0])
+
+
+def test_vector_env_rewards_and_spaces() -> None:
+    vec = VectorSpades(4, seat=1, learner_bids=False)
+    obs, _ = vec.reset(seed=2)
+    assert obs.shape == (4, N_OBS) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    episodes = 0
+    for _ in range(60):
+        masks = vec.action_masks()
+        assert not masks[:, BID_ACTION:].any()  # the engine bids for the learner
+        acts = [rng.choice(np.flatnonzero(m)) for m in masks]
+        _, reward, done, trunc, _ = vec.step(acts)
+        assert not trunc.any()
+        assert (reward[~done] == 0).all()
+        episodes += int(done.sum())
+    assert episodes >= 4
