@@ -191,12 +191,12 @@ def test_vector_env_rewards_and_spaces() -> None:
     vec = VectorSpades(4, seat=1, learner_bids=False)
     obs, _ = vec.reset(seed=2)
     assert obs.shape == (4, N_OBS) and obs.dtype == np.float32
-    rng = np.random.default_rng(0)
     episodes = 0
     for _ in range(60):
         masks = vec.action_masks()
         assert not masks[:, BID_ACTION:].any()  # the engine bids for the learner
-        acts = [rng.choice(np.flatnonzero(m)) for m in masks]
+        acts = vec.random_actions(seed=3)
+        assert masks[np.arange(4), acts].all()
         _, reward, done, trunc, _ = vec.step(acts)
         assert not trunc.any()
         assert (reward[~done] == 0).all()

@@ -50,7 +50,7 @@ from spades_sim._nb.play import (
     reset_trick_info_nb,
     shown_out_nb,
 )
-from spades_sim._nb.policies import plain_bid_nb, plain_play_nb
+from spades_sim._nb.policies import borrow_nb, plain_bid_nb, plain_play_nb
 from spades_sim._nb.prepare import (
     blind_nil_allowed_nb,
     blind_nil_call_nb,
@@ -218,9 +218,9 @@ def legal_actions_nb(rules, info, hid, ext, out):
                 out[BID_ACTION + b] = True
     elif decision == DECIDE_CARD:
         legal = card_mask_nb(rules, info, hid, seat)
-        for c in range(N_CARD_ACTIONS):
-            if (legal >> np.uint64(c)) & ONE:
-                out[c] = True
+        while legal:
+            out[lowest_card_nb(legal)] = True
+            legal &= legal - ONE
 
 
 @njit(inline="always", cache=True)
@@ -267,6 +267,12 @@ def bid_done_nb(rules, info, ext, seat, bid):
 
 @njit(cache=True)
 def play_card_nb(rules, info, hid, ext, seat, card):
+    """``play_card_inline_nb`` as a real call (an agent's card)."""
+    play_card_inline_nb(rules, info, hid, ext, seat, card)
+
+
+@njit(inline="always", cache=True)
+def play_card_inline_nb(rules, info, hid, ext, seat, card):
     """Play ``card`` for ``seat`` (the bookkeeping of ``play.play_tricks_nb``: the trick,
     its winner so far, voids shown, spades broken) and close the trick when it is full."""
     players = rules[RuleField.players]
@@ -335,15 +341,54 @@ def end_hand_nb(rules, info, ext):
 @njit(cache=True)
 def advance_nb(rules, info, hid, ext, scratch, params, agents):
     """Run the table until an agent must decide (``agents``: bit s for seat s's cards,
-    bit s + 4 for its blind nil turn and bid; ``decide_nb``) (then
-    ``ext[E_TO_ACT]``/``ext[E_DECISION]`` say who and what) or the episode is over (a
-    game's next hand is dealt here). Other seats decide by the built-in policies."""
+    bit s + 4 for its blind nil turn and bid; then ``ext[E_TO_ACT]``/``ext[E_DECISION]``
+    say who and what) or the episode is over (a game's next hand is dealt here). Other
+    seats decide by the built-in policies: the cards here (the hot path, inlined), the
+    rest through ``next_turn_nb`` and ``policy_bid_nb``."""
+    while True:
+        if ext[E_STAGE] == STAGE_PLAY:
+            seat = ext[E_K]
+            if (agents >> seat) & 1:
+                ext[E_TO_ACT] = seat
+                ext[E_DECISION] = DECIDE_CARD
+                return
+            counter = ext[E_COUNTER]
+            ext[E_COUNTER] = counter + 1
+            rand = hid[H_KEY] + np.uint64(counter) * GOLDEN
+            hand = hid[MaskSlot.work + seat]
+            legal = card_mask_nb(rules, info, hid, seat)
+            card = plain_play_nb(hand, legal, seat, info, rules, params[4 + seat], rand)
+            if card < 0 or card > 55 or not (legal >> np.uint64(card)) & ONE:
+                card = lowest_card_nb(legal)
+            play_card_inline_nb(rules, info, hid, ext, seat, card)
+            continue
+        seat, decision = next_turn_nb(rules, info, hid, ext, scratch, params)
+        if decision == DECIDE_NONE:
+            return
+        if decision == DECIDE_CARD:
+            continue
+        if (agents >> (seat + 4)) & 1:
+            ext[E_TO_ACT] = seat
+            ext[E_DECISION] = decision
+            return
+        policy_bid_nb(rules, info, hid, ext, params, seat, decision)
+
+
+@njit(cache=True)
+def next_turn_nb(rules, info, hid, ext, scratch, params):
+    """Out of the play: do what no seat decides (deal a game's next hand, the two-player
+    draw, skip turns that are not taken, the exchanges and the first lead) up to the next
+    decision; returns (seat, decision): a blind nil turn or a bid, ``DECIDE_CARD`` once
+    the play has begun (the seat in ``ext[E_K]``), ``DECIDE_NONE`` when the episode is
+    over."""
     players = rules[RuleField.players]
     while True:
         stage = ext[E_STAGE]
+        if stage == STAGE_PLAY:
+            return ext[E_K], DECIDE_CARD
         if stage == STAGE_OVER:
             if ext[E_OVER]:
-                return
+                return -1, DECIDE_NONE
             start_deal_nb(rules, info, hid, ext, scratch, params)
             continue
         if stage == STAGE_BLIND:  # two players: both blind nil turns, then the draw
@@ -360,31 +405,22 @@ def advance_nb(rules, info, hid, ext, scratch, params, agents):
             if not blind_nil_allowed_nb(rules, info, seat):
                 ext[E_K] += 1
                 continue
-            if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BLIND):
-                return
+            return seat, DECIDE_BLIND
+        # the bidding
+        if ext[E_K] == players:
+            start_play_nb(rules, info, hid, ext)
             continue
-        if stage == STAGE_BID:
-            if ext[E_K] == players:
-                start_play_nb(rules, info, hid, ext)
+        seat = (ext[E_FIRST] + ext[E_K]) % players
+        if ext[E_SUB] == 0:
+            if not blind_nil_allowed_nb(rules, info, seat):
+                ext[E_SUB] = 1
                 continue
-            seat = (ext[E_FIRST] + ext[E_K]) % players
-            if ext[E_SUB] == 0:
-                if not blind_nil_allowed_nb(rules, info, seat):
-                    ext[E_SUB] = 1
-                    continue
-                if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BLIND):
-                    return
-                continue
-            if info[InfoSlot.nil + seat] == 2:
-                ext[E_K] += 1
-                ext[E_SUB] = 1 if players == 2 else 0
-                continue
-            if decide_nb(rules, info, hid, ext, params, agents, seat, DECIDE_BID):
-                return
+            return seat, DECIDE_BLIND
+        if info[InfoSlot.nil + seat] == 2:
+            ext[E_K] += 1
+            ext[E_SUB] = 1 if players == 2 else 0
             continue
-        # the play: ext[E_K] is the seat to play
-        if decide_nb(rules, info, hid, ext, params, agents, ext[E_K], DECIDE_CARD):
-            return
+        return seat, DECIDE_BID
 
 
 @njit(cache=True)
@@ -402,36 +438,30 @@ def start_play_nb(rules, info, hid, ext):
 
 
 @njit(cache=True)
-def decide_nb(rules, info, hid, ext, params, agents, seat, decision):
-    """Seat ``seat``'s decision: pending (returns True) if the seat is an agent for it
-    (``agents`` bit ``seat`` for its cards, bit ``seat + 4`` for its blind nil turn and
-    bid), else taken by its built-in policy and applied (returns False)."""
-    bit = seat if decision == DECIDE_CARD else seat + 4
-    if (agents >> bit) & 1:
-        ext[E_TO_ACT] = seat
-        ext[E_DECISION] = decision
-        return True
+def policy_bid_nb(rules, info, hid, ext, params, seat, decision):
+    """A blind nil turn or bid of a seat no agent bids for, by its built-in bidder
+    (``params[seat]``; as ``prepare.ask_bid_nb``: the bid clamped, then made legal)."""
     counter = ext[E_COUNTER]
     rand = hid[H_KEY] + np.uint64(counter) * GOLDEN
     ext[E_COUNTER] = counter + 1
     if decision == DECIDE_BLIND:
         blind = blind_nil_call_nb(seat, info, rules, params[seat], rand)
         blind_done_nb(rules, info, ext, seat, blind)
-    elif decision == DECIDE_BID:
+    else:
         hand = hid[MaskSlot.hands + seat]
         bid = plain_bid_nb(hand, seat, info, rules, params[seat], rand)
         top = hand_tricks_nb(rules)
         bid = min(max(bid, 0), top)
         bid = legal_bid_nb(rules, bid, hand, partner_bid_nb(info, seat))
         bid_done_nb(rules, info, ext, seat, bid)
-    else:
-        hand = hid[MaskSlot.work + seat]
-        legal = card_mask_nb(rules, info, hid, seat)
-        card = plain_play_nb(hand, legal, seat, info, rules, params[4 + seat], rand)
-        if card < 0 or card > 55 or not (legal >> np.uint64(card)) & ONE:
-            card = lowest_card_nb(legal)
-        play_card_nb(rules, info, hid, ext, seat, card)
-    return False
+
+
+@njit(inline="always", cache=True)
+def set_cards_nb(out, base, cards):
+    """``out[base + c] = 1`` for every card ``c`` of the mask ``cards``."""
+    while cards:
+        out[base + lowest_card_nb(cards)] = 1.0
+        cards &= cards - ONE
 
 
 @njit(inline="always", cache=True)
@@ -467,10 +497,7 @@ def observe_nb(rules, info, hid, ext, seat, out):
         out[O_PHASE + stage] = 1.0
     out[O_DEALER + (ext[E_DEALER] - seat) % players] = 1.0
     if sees_hand_nb(rules, info, ext, seat):
-        hand = own_hand_nb(hid, ext, seat)
-        for c in range(N_CARD_ACTIONS):
-            if (hand >> np.uint64(c)) & ONE:
-                out[O_HAND + c] = 1.0
+        set_cards_nb(out, O_HAND, own_hand_nb(hid, ext, seat))
     for r in range(players):
         s = (seat + r) % players
         base = O_BIDS + r * BID_WIDTH
@@ -482,10 +509,7 @@ def observe_nb(rules, info, hid, ext, seat, out):
             if info[InfoSlot.nil + s] == 2:
                 out[base + MAX_TRICKS + 2] = 1.0
         out[O_TRICKS_WON + r] = info[InfoSlot.tricks_won + s] / tricks
-        played = hid[H_PLAYED_BY + s]
-        for c in range(N_CARD_ACTIONS):
-            if (played >> np.uint64(c)) & ONE:
-                out[O_PLAYED + r * N_CARD_ACTIONS + c] = 1.0
+        set_cards_nb(out, O_PLAYED + r * N_CARD_ACTIONS, hid[H_PLAYED_BY + s])
         prev = ext[E_PREV_TRICK + s]
         if prev >= 0:
             out[O_PREV_TRICK + r * N_CARD_ACTIONS + prev] = 1.0
@@ -523,14 +547,16 @@ def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, 
     """Start every table (table i is ``first_table + i``, its next episode
     ``episodes[i]``) and run it to the learner's first decision; write its observation and
     mask. ``agents``: the learner's bits (``advance_nb``), seat ``seat`` only."""
+    rules, scratch, params = borrow_nb(rules), borrow_nb(scratch), borrow_nb(params)
     for i in range(infos.shape[0]):
-        reset_nb(rules, infos[i], hids[i], exts[i], scratch, params, seed, first_table + i,
-                 episodes[i], game)  # fmt: skip
+        info, hid, ext = borrow_nb(infos[i]), borrow_nb(hids[i]), borrow_nb(exts[i])
+        reset_nb(rules, info, hid, ext, scratch, params, seed, first_table + i, episodes[i],
+                 game)  # fmt: skip
         episodes[i] += 1
-        advance_nb(rules, infos[i], hids[i], exts[i], scratch, params, agents)
-        take_reward_nb(rules, exts[i], seat)
-        observe_nb(rules, infos[i], hids[i], exts[i], seat, obs[i])
-        legal_actions_nb(rules, infos[i], hids[i], exts[i], legal[i])
+        advance_nb(rules, info, hid, ext, scratch, params, agents)
+        take_reward_nb(rules, ext, seat)
+        observe_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
+        legal_actions_nb(rules, info, hid, ext, borrow_nb(legal[i]))
 
 
 @njit(cache=True)
@@ -540,8 +566,10 @@ def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, g
     caller), run the other seats to the learner's next decision; a finished episode's
     reward and done flag are written and the table starts its next episode at once (the
     observation is then the new episode's first)."""
+    # borrowed views (``policies.borrow_nb``): no reference counting in the calls below
+    rules, scratch, params = borrow_nb(rules), borrow_nb(scratch), borrow_nb(params)
     for i in range(infos.shape[0]):
-        info, hid, ext = infos[i], hids[i], exts[i]
+        info, hid, ext = borrow_nb(infos[i]), borrow_nb(hids[i]), borrow_nb(exts[i])
         apply_nb(rules, info, hid, ext, actions[i])
         advance_nb(rules, info, hid, ext, scratch, params, agents)
         rewards[i] = take_reward_nb(rules, ext, seat)
@@ -552,11 +580,34 @@ def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, g
                      episodes[i], game)  # fmt: skip
             episodes[i] += 1
             advance_nb(rules, info, hid, ext, scratch, params, agents)
-        observe_nb(rules, info, hid, ext, seat, obs[i])
-        legal_actions_nb(rules, info, hid, ext, legal[i])
+        observe_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
+        legal_actions_nb(rules, info, hid, ext, borrow_nb(legal[i]))
 
 
 @njit(cache=True)
 def new_env_scratch_nb(rules):
     """The deal's scratch (``loop.new_scratch_nb``) as a real call."""
     return new_scratch_nb(rules)
+
+
+@njit(cache=True)
+def vec_random_actions_nb(legal, seed, counter, out):
+    """``out[i]``: an action drawn uniformly from the legal ones of ``legal[i]`` (0 where
+    none is legal), from the stream of ``(seed, counter)``: a random learner for
+    baselines and benchmarks."""
+    key = stream_key_nb(seed, KIND_ENV + 1, counter, 0)
+    n_actions = legal.shape[1]
+    for i in range(legal.shape[0]):
+        n = 0
+        for a in range(n_actions):
+            n += legal[i, a]
+        out[i] = 0
+        if n == 0:
+            continue
+        k = below_nb(mix64_nb(key + np.uint64(i) * GOLDEN) & LOW32, n)
+        for a in range(n_actions):
+            if legal[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1

@@ -75,6 +75,8 @@ class VectorSpades(VectorEnv):
         self.dones = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._rows = np.arange(n)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._draws = 0
         self._seed: int | None = None
         self.single_observation_space = gymnasium.spaces.Box(
             -np.inf, np.inf, shape=(N_OBS,), dtype=np.float32
@@ -132,6 +134,14 @@ class VectorSpades(VectorEnv):
             self._truncated,
             {"action_mask": self.masks},
         )
+
+    def random_actions(self, seed: int = 0) -> np.ndarray:
+        """A legal action for every table, each drawn uniformly from its mask (in the
+        kernels, from the stream of ``seed`` and a count of the calls): a random learner
+        for baselines and benchmarks."""
+        kernels.vec_random_actions_nb(self.masks, seed, self._draws, self._actions)
+        self._draws += 1
+        return self._actions
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table (``num_envs`` x ``N_ACTIONS`` bools)."""
