@@ -202,3 +202,71 @@ def test_vector_env_rewards_and_spaces() -> None:
         assert (reward[~done] == 0).all()
         episodes += int(done.sum())
     assert episodes >= 4
+
+
+def test_linear_player_round_trips_its_file(tmp_path) -> None:
+    from spades_sim.env.linear import N_CARD_FEATURES, LinearPlayer
+
+    player = LinearPlayer(tuple(np.linspace(-1.5, 2.0, N_CARD_FEATURES)))
+    path = tmp_path / "player.json"
+    player.save(path)
+    assert LinearPlayer.load(path) == player
+    assert player.policy().params["w3"] == player.weights[3]
+    path.write_text('{"kind": "something else"}')
+    with pytest.raises(ValueError, match="not a linear player file"):
+        LinearPlayer.load(path)
+    with pytest.raises(ValueError, match="expected 16 numbers"):
+        LinearPlayer((1.0, 2.0))
+
+
+def test_the_trained_player_plays_the_card_training_scores_highest() -> None:
+    from numba import njit
+
+    from spades_sim._nb import env as kernels
+    from spades_sim.env.linear import N_CARD_FEATURES
+
+    @njit
+    def choose(hand, legal, seat, info, rules, weights):
+        return kernels.linear_card_nb(hand, legal, seat, info, rules, weights)
+
+    weights = np.random.default_rng(4).normal(size=N_CARD_FEATURES)
+    vec = VectorSpades(16, seat=3, learner_bids=False)
+    vec.reset(seed=8)
+    features = np.zeros((16, 56, N_CARD_FEATURES))
+    compared = 0
+    for _ in range(30):
+        kernels.vec_card_features_nb(vec.lowered_rules, vec.table_info, vec.table_hidden,
+                                     vec.table_state, 3, features)  # fmt: skip
+        for i in range(16):
+            legal = vec.masks[i, :56]
+            hand = vec.table_hidden[i, MaskSlot.work + 3]
+            legal_bits = np.uint64(sum(1 << int(c) for c in np.flatnonzero(legal)))
+            scores = np.where(legal, features[i] @ weights, -np.inf)
+            card = choose(hand, legal_bits, 3, vec.table_info[i], vec.lowered_rules, weights)
+            assert card == int(np.argmax(scores))
+            compared += 1
+        vec.step(vec.random_actions(seed=1))
+    assert compared == 480
+
+
+def test_a_short_training_run_learns() -> None:
+    from spades_sim.env.linear import train_linear_player
+
+    player, history = train_linear_player(24_000, num_envs=256, seed=3, every=8_000)
+    assert len(history) == 3 and history[-1].player == player
+    # the mean points a hand of the sampled (exploring) player rise as it learns
+    assert history[-1].mean_reward > history[0].mean_reward + 3
+
+
+@pytest.mark.slow
+def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> None:
+    from spades_sim import simulate_hands
+    from spades_sim.env.linear import N_CARD_FEATURES, LinearPlayer
+
+    player = LinearPlayer(tuple(np.linspace(1.0, -1.0, N_CARD_FEATURES)))
+    player.save(tmp_path / "p.json")
+    a = simulate_hands(300, seed=2, play=player.policy())
+    b = simulate_hands(300, seed=2, play=LinearPlayer.load(tmp_path / "p.json").policy())
+    assert a.equals(b)
+    c = simulate_hands(300, seed=2, play="heuristic")
+    assert not a["tricks"].equals(c["tricks"])

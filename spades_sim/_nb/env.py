@@ -39,7 +39,16 @@ import numpy as np
 from numba import njit
 
 from spades_sim._nb.bidding import legal_bid_nb
-from spades_sim._nb.bitboard import ONE, bit_nb, lowest_card_nb, suit_of_nb
+from spades_sim._nb.bitboard import (
+    ONE,
+    SUIT_MASKS,
+    above_nb,
+    bit_nb,
+    deck_mask_nb,
+    lowest_card_nb,
+    popcount_nb,
+    suit_of_nb,
+)
 from spades_sim._nb.deal import DECISION_COUNTER_BASE
 from spades_sim._nb.enums import MAX_TRICKS, N_INFO, N_SCORE_SLOTS, InfoSlot, MaskSlot, RuleField
 from spades_sim._nb.loop import new_scratch_nb, score_hand_nb
@@ -457,6 +466,15 @@ def policy_bid_nb(rules, info, hid, ext, params, seat, decision):
 
 
 @njit(inline="always", cache=True)
+def wrap_nb(x, n):
+    """``x % n`` for ``-n <= x < 2n`` without a division (the observation's relative
+    seats and sides)."""
+    if x < 0:
+        return x + n
+    return x - n if x >= n else x
+
+
+@njit(inline="always", cache=True)
 def set_cards_nb(out, base, cards):
     """``out[base + c] = 1`` for every card ``c`` of the mask ``cards``."""
     while cards:
@@ -487,7 +505,7 @@ def observe_nb(rules, info, hid, ext, seat, out):
     bags; seats and sides are counted from ``seat`` clockwise (0 is the seat itself)."""
     players = rules[RuleField.players]
     sides = n_sides_nb(rules)
-    tricks = hand_tricks_nb(rules)
+    per_trick = 1.0 / hand_tricks_nb(rules)
     for j in range(N_OBS):
         out[j] = 0.0
     stage = ext[E_STAGE]
@@ -495,11 +513,11 @@ def observe_nb(rules, info, hid, ext, seat, out):
         out[O_PHASE] = 1.0
     else:
         out[O_PHASE + stage] = 1.0
-    out[O_DEALER + (ext[E_DEALER] - seat) % players] = 1.0
+    out[O_DEALER + wrap_nb(ext[E_DEALER] - seat, players)] = 1.0
     if sees_hand_nb(rules, info, ext, seat):
         set_cards_nb(out, O_HAND, own_hand_nb(hid, ext, seat))
     for r in range(players):
-        s = (seat + r) % players
+        s = wrap_nb(seat + r, players)
         base = O_BIDS + r * BID_WIDTH
         bid = info[InfoSlot.bids + s]
         if bid < 0:
@@ -508,26 +526,28 @@ def observe_nb(rules, info, hid, ext, seat, out):
             out[base + bid] = 1.0
             if info[InfoSlot.nil + s] == 2:
                 out[base + MAX_TRICKS + 2] = 1.0
-        out[O_TRICKS_WON + r] = info[InfoSlot.tricks_won + s] / tricks
+        out[O_TRICKS_WON + r] = info[InfoSlot.tricks_won + s] * per_trick
         set_cards_nb(out, O_PLAYED + r * N_CARD_ACTIONS, hid[H_PLAYED_BY + s])
         prev = ext[E_PREV_TRICK + s]
         if prev >= 0:
             out[O_PREV_TRICK + r * N_CARD_ACTIONS + prev] = 1.0
     if stage == STAGE_PLAY:
         leader = info[InfoSlot.leader]
-        out[O_LEADER + (leader - seat) % players] = 1.0
+        out[O_LEADER + wrap_nb(leader - seat, players)] = 1.0
         for i in range(info[InfoSlot.n_in_trick]):
-            r = (leader + i - seat) % players
+            r = wrap_nb(wrap_nb(leader + i, players) - seat, players)
             out[O_TRICK + r * N_CARD_ACTIONS + info[InfoSlot.trick_cards + i]] = 1.0
     my_side = seat if sides > 2 else seat & 1
+    per_point = 1.0 / rules[RuleField.target]
+    per_bag = 1.0 / rules[RuleField.bag_limit]
     for side in range(sides):
-        rel = (side - my_side) % sides
-        out[O_SCORES + rel] = info[InfoSlot.scores + side] / rules[RuleField.target]
-        out[O_BAGS + rel] = info[InfoSlot.bags + side] / rules[RuleField.bag_limit]
+        rel = wrap_nb(side - my_side, sides)
+        out[O_SCORES + rel] = info[InfoSlot.scores + side] * per_point
+        out[O_BAGS + rel] = info[InfoSlot.bags + side] * per_bag
     out[O_BROKEN] = 1.0 if info[InfoSlot.broken] else 0.0
-    out[O_TRICK_NO] = min(info[InfoSlot.trick], tricks) / tricks
+    out[O_TRICK_NO] = min(info[InfoSlot.trick] * per_trick, 1.0)
     if ext[E_TO_ACT] >= 0:
-        out[O_TO_ACT + (ext[E_TO_ACT] - seat) % players] = 1.0
+        out[O_TO_ACT + wrap_nb(ext[E_TO_ACT] - seat, players)] = 1.0
 
 
 @njit(inline="always", cache=True)
@@ -562,10 +582,15 @@ def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, 
 @njit(cache=True)
 def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, game,
                 first_table, episodes, actions, obs, legal, rewards, dones):  # fmt: skip
-    """One learner decision at every table: apply ``actions[i]`` (checked legal by the
-    caller), run the other seats to the learner's next decision; a finished episode's
-    reward and done flag are written and the table starts its next episode at once (the
-    observation is then the new episode's first)."""
+    """One learner decision at every table: apply ``actions[i]``, run the other seats to
+    the learner's next decision; a finished episode's reward and done flag are written
+    and the table starts its next episode at once (the observation is then the new
+    episode's first). Every action is checked against ``legal`` first: the first table
+    whose action is illegal is returned and no table moves; -1 when all were applied."""
+    for i in range(infos.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= N_ACTIONS or not legal[i, a]:
+            return i
     # borrowed views (``policies.borrow_nb``): no reference counting in the calls below
     rules, scratch, params = borrow_nb(rules), borrow_nb(scratch), borrow_nb(params)
     for i in range(infos.shape[0]):
@@ -582,6 +607,7 @@ def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, g
             advance_nb(rules, info, hid, ext, scratch, params, agents)
         observe_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
         legal_actions_nb(rules, info, hid, ext, borrow_nb(legal[i]))
+    return -1
 
 
 @njit(cache=True)
@@ -611,3 +637,93 @@ def vec_random_actions_nb(legal, seed, counter, out):
                     out[i] = a
                     break
                 k -= 1
+
+
+# --- card features of a linear player (``spades_sim.env.linear``) ---
+N_CARD_FEATURES = 16
+
+
+@njit(inline="always", cache=True)
+def card_features_nb(hand, seat, info, rules, card):
+    """The ``N_CARD_FEATURES`` features of playing ``card`` from ``hand`` (a tuple, in the
+    order of ``spades_sim.env.linear.CARD_FEATURES``), from what the seat may know only:
+    its hand and the public table state ``info``. The same function feeds training
+    (``vec_card_features_nb``) and the trained player (``linear_card_nb``)."""
+    players = info[InfoSlot.players]
+    n_in = info[InfoSlot.n_in_trick]
+    leading = 1.0 if n_in == 0 else 0.0
+    partner = seat ^ 2 if (players == 4 and info[InfoSlot.sides] == 2) else -1
+    suit = suit_of_nb(card)
+    rank = 1.0 if card >= 52 else (card % 13) / 12.0
+    spade = 1.0 if suit == 3 else 0.0
+    win_card = info[InfoSlot.winning_card]
+    led = info[InfoSlot.led_suit]
+    wins = 0.0
+    if n_in > 0 and card > win_card and (suit == led or card >= 39):
+        wins = 1.0
+    partner_winning = (
+        1.0 if (partner >= 0 and n_in > 0 and info[InfoSlot.winning_seat] == partner) else 0.0
+    )
+    own_nil = 1.0 if info[InfoSlot.nil + seat] > 0 else 0.0
+    partner_nil = 1.0 if (partner >= 0 and info[InfoSlot.nil + partner] > 0) else 0.0
+    contract = 0
+    taken = info[InfoSlot.tricks_won + seat]
+    if info[InfoSlot.nil + seat] == 0:
+        contract += max(info[InfoSlot.bids + seat], 0)
+    if partner >= 0:
+        taken += info[InfoSlot.tricks_won + partner]
+        if info[InfoSlot.nil + partner] == 0:
+            contract += max(info[InfoSlot.bids + partner], 0)
+    need = 1.0 if contract > taken else 0.0
+    made = 1.0 if (contract > 0 and taken >= contract) else 0.0
+    last = 1.0 if n_in == players - 1 else 0.0
+    played = np.uint64(info[InfoSlot.played])
+    unseen = deck_mask_nb(rules[RuleField.jokers]) & ~played & ~hand
+    boss = 0.0 if unseen & above_nb(card) & SUIT_MASKS[suit] else 1.0
+    length = popcount_nb(hand & SUIT_MASKS[suit]) / 13.0
+    ruff = 1.0 if (n_in > 0 and led != 3 and suit == 3) else 0.0
+    return (
+        rank, spade, wins, wins * partner_winning, wins * need, wins * own_nil, wins * last,
+        leading * rank, leading * spade, rank * own_nil, boss, boss * leading, length,
+        wins * partner_nil, ruff, wins * made,
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def linear_card_nb(hand, legal, seat, info, rules, weights):
+    """The legal card of highest ``weights . card_features_nb`` (ties to the lowest card):
+    the trained linear player's choice; ``weights`` any indexable of N_CARD_FEATURES."""
+    best = lowest_card_nb(legal)
+    best_value = -np.inf
+    cards = legal
+    while cards:
+        card = lowest_card_nb(cards)
+        cards &= cards - ONE
+        f = card_features_nb(hand, seat, info, rules, card)
+        value = 0.0
+        for k in range(N_CARD_FEATURES):
+            value += weights[k] * f[k]
+        if value > best_value:
+            best, best_value = card, value
+    return best
+
+
+@njit(cache=True)
+def vec_card_features_nb(rules, infos, hids, exts, seat, out):
+    """``out[i, c]``: the card features of every legal card ``c`` of ``seat`` at table
+    ``i`` whose pending decision is that seat's card (zeros elsewhere)."""
+    for i in range(infos.shape[0]):
+        for c in range(out.shape[1]):
+            for k in range(N_CARD_FEATURES):
+                out[i, c, k] = 0.0
+        info, hid, ext = infos[i], hids[i], exts[i]
+        if ext[E_DECISION] != DECIDE_CARD or ext[E_TO_ACT] != seat:
+            continue
+        hand = hid[MaskSlot.work + seat]
+        legal = card_mask_nb(rules, info, hid, seat)
+        while legal:
+            card = lowest_card_nb(legal)
+            legal &= legal - ONE
+            f = card_features_nb(hand, seat, info, rules, card)
+            for k in range(N_CARD_FEATURES):
+                out[i, card, k] = f[k]

@@ -74,7 +74,6 @@ class VectorSpades(VectorEnv):
         self._points = np.zeros(n, dtype=np.int64)
         self.dones = np.zeros(n, dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
-        self._rows = np.arange(n)
         self._actions = np.zeros(n, dtype=np.int64)
         self._draws = 0
         self._seed: int | None = None
@@ -113,19 +112,17 @@ class VectorSpades(VectorEnv):
         acts = np.asarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_envs:
             raise ValueError(f"actions: expected {self.num_envs}, got {acts.shape[0]}")
-        inside = (acts >= 0) & (acts < N_ACTIONS)
-        ok = inside & self.masks[self._rows, np.where(inside, acts, 0)]
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            raise IllegalAction(
-                f"illegal action {int(acts[i])} ({action_name(int(acts[i]), self.config.rules)})"
-                f" at table {i}; no table moved"
-            )
-        kernels.vec_step_nb(
+        # the kernel checks every action against the masks before it moves any table
+        i = kernels.vec_step_nb(
             self._lowered, self._infos, self._hids, self._exts, self._scratch, self._params,
             self._seed, self.seat, self._agents, self._game, 0, self._episodes, acts,
             self.observations, self.masks, self._points, self.dones,
         )  # fmt: skip
+        if i >= 0:
+            raise IllegalAction(
+                f"illegal action {int(acts[i])} ({action_name(int(acts[i]), self.config.rules)})"
+                f" at table {i}; no table moved"
+            )
         self.rewards[:] = self._points
         return (
             self.observations,
@@ -142,6 +139,26 @@ class VectorSpades(VectorEnv):
         kernels.vec_random_actions_nb(self.masks, seed, self._draws, self._actions)
         self._draws += 1
         return self._actions
+
+    @property
+    def lowered_rules(self) -> np.ndarray:
+        """The rule array the kernels read (``Rules.lower()``)."""
+        return self._lowered
+
+    @property
+    def table_info(self) -> np.ndarray:
+        """Every table's public state (``num_envs`` x ``InfoSlot``)."""
+        return self._infos
+
+    @property
+    def table_hidden(self) -> np.ndarray:
+        """Every table's hidden state: the hands (never an agent's input as such)."""
+        return self._hids
+
+    @property
+    def table_state(self) -> np.ndarray:
+        """Every table's progress (``_nb.env`` ``E_*`` slots)."""
+        return self._exts
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table (``num_envs`` x ``N_ACTIONS`` bools)."""
