@@ -270,3 +270,49 @@ def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> Non
     assert a.equals(b)
     c = simulate_hands(300, seed=2, play="heuristic")
     assert not a["tricks"].equals(c["tricks"])
+
+
+def test_make_vec_gives_the_vector_environment() -> None:
+    vec = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point",
+                             seat=1, opponents="random")  # fmt: skip
+    obs, _ = vec.reset(seed=4)
+    assert isinstance(vec.unwrapped, VectorSpades) and obs.shape == (3, N_OBS)
+    assert vec.unwrapped.config.play[0] == "random"
+
+
+def test_a_seat_sees_no_card_before_its_blind_nil_turn_is_over() -> None:
+    from spades_sim.env import LOOK_ACTION, OBSERVATION_FIELDS
+
+    first, length = OBSERVATION_FIELDS["hand"]
+    table = Table(TableConfig(), agents=range(4))
+    table.reset(1, 0)
+    seen_before = []
+    while table.to_act >= 0 and table.legal_mask()[BLIND_NIL_ACTION]:
+        seat = table.to_act
+        seen_before.append(table.observe(seat)[first : first + length].sum())
+        table.apply(LOOK_ACTION)
+        assert table.observe(seat)[first : first + length].sum() == 13  # now it has looked
+        table.apply(int(np.flatnonzero(table.legal_mask())[-1]))  # bids
+    assert seen_before == [0, 0, 0, 0]
+
+
+@pytest.mark.slow
+def test_the_learning_example_runs_short(tmp_path) -> None:
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from spades_sim.env.linear import LinearPlayer
+
+    path = Path(__file__).resolve().parents[1] / "analyses" / "learn_play.py"
+    spec = importlib.util.spec_from_file_location("learn_play", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.main(["--out", str(tmp_path), "--hands", "30000", "--points", "2", "--deals", "2000"])
+    curve = json.loads((tmp_path / "curve.json").read_text())["curve"]
+    assert curve[0]["hands"] == 0 and len(curve) == 2
+    # trained, it beats random play by a clear interval, and gained on heuristic
+    assert curve[-1]["margin"]["random"][1] > 0
+    assert curve[-1]["margin"]["heuristic"][0] > curve[0]["margin"]["heuristic"][0]
+    LinearPlayer.load(tmp_path / "player.json")

@@ -6,7 +6,9 @@ Contract. The package's tables, advanced one decision at a time by the kernels o
 learner seat, registered as ``spades_sim/Spades-v0``) and ``VectorSpades`` (many tables
 per kernel call, a Gymnasium vector environment). The action space, the observation's
 fields and the errors are those of :mod:`spades_sim.env.table`; docs/env.md describes it
-all. Importing this package registers the Gymnasium id (once).
+all. Importing this package registers the Gymnasium id (once), with ``VectorSpades`` as
+its vector entry point (``gymnasium.make_vec(ENV_ID, num_envs, vectorization_mode=
+"vector_entry_point")``).
 """
 
 import gymnasium
@@ -29,7 +31,11 @@ from spades_sim.env.vector import VectorSpades
 
 ENV_ID = "spades_sim/Spades-v0"
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="spades_sim.env.single:SpadesEnv")
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="spades_sim.env.single:SpadesEnv",
+        vector_entry_point="spades_sim.env.vector:VectorSpades",
+    )
 
 __all__ = [
     "BID_ACTION",
