@@ -38,6 +38,13 @@ def test_pettingzoo_api_test_passes_on_every_preset(preset: str) -> None:
         api_test(aec_env(preset), num_cycles=200)
 
 
+@pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat"])
+def test_pettingzoo_api_test_passes_with_game_episodes(preset: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(aec_env(preset, episode="game"), num_cycles=400)
+
+
 def test_gymnasium_check_env_passes() -> None:
     from gymnasium.utils.env_checker import check_env
 
