@@ -77,12 +77,12 @@ def test_a_hands_rewards_are_the_reference_engines_score_of_its_plays(preset: st
         bids = [0] * rules.players
         blind = []
         plays = []
-        for seat, action in table.history:
+        for seat, decision, action in table.history:
             if action == BLIND_NIL_ACTION:
                 blind.append(seat)
-            elif BID_ACTION <= action < BLIND_NIL_ACTION:
+            elif decision == "bid":
                 bids[seat] = action - BID_ACTION
-            elif action < BID_ACTION:
+            elif decision == "card":
                 plays.append(action)
         assert len(plays) == rules.tricks * rules.players
         dealer = int(table.info[1])  # InfoSlot.dealer
@@ -323,3 +323,42 @@ def test_the_learning_example_runs_short(tmp_path) -> None:
     assert curve[-1]["margin"]["random"][1] > 0
     assert curve[-1]["margin"]["heuristic"][0] > curve[0]["margin"]["heuristic"][0]
     LinearPlayer.load(tmp_path / "player.json")
+
+
+def test_a_blind_nil_exchange_is_the_agents_decisions() -> None:
+    from spades_sim.env import LOOK_ACTION, OBSERVATION_FIELDS
+
+    rules = Rules.preset("blind-nil-exchange")  # 3 cards each way
+    table = Table(TableConfig(rules=rules), agents=range(4))
+    table.reset(2, 0)
+    nil_seat = table.to_act
+    table.apply(BLIND_NIL_ACTION)
+    while table.decision in ("blind", "bid"):
+        if table.decision == "blind":
+            table.apply(LOOK_ACTION)
+        else:  # a number, never nil
+            table.apply(
+                int(np.flatnonzero(table.legal_mask()[BID_ACTION + 1 :])[0]) + BID_ACTION + 1
+            )
+    first, length = OBSERVATION_FIELDS["passing"]
+    passed = {}
+    for chooser in (nil_seat, nil_seat ^ 2):
+        hand_before = table.hands_at_play()[chooser]
+        chosen = []
+        for _ in range(3):
+            assert table.decision == "pass" and table.to_act == chooser
+            legal = np.flatnonzero(table.legal_mask())
+            assert all(hand_before >> int(c) & 1 for c in legal) and len(legal) == 13 - len(chosen)
+            chosen.append(int(legal[-1]))
+            table.apply(chosen[-1])
+            if table.decision == "pass":  # until the swap, which the last card makes
+                shown = np.flatnonzero(table.observe(chooser)[first : first + length])
+                assert sorted(shown) == sorted(chosen)
+        # the other partner does not see what was chosen
+        assert not table.observe(chooser ^ 2)[first : first + length].any()
+        passed[chooser] = chosen
+    assert table.decision == "card"
+    hands = table.hands_at_play()
+    for seat in (nil_seat, nil_seat ^ 2):
+        assert all(hands[seat] >> c & 1 for c in passed[seat ^ 2])
+        assert not any(hands[seat] >> c & 1 for c in passed[seat])

@@ -1,38 +1,44 @@
 """Tables for learning agents: a hand (or game) advanced one decision at a time.
 
 Contract. A table is three arrays the caller owns: ``info`` (the public table state,
-``enums.InfoSlot``, what the built-in policies read), ``hid`` (uint64, ``EnvMask``: the
-hands, hidden from every seat but their holder, the stream key and the cards each seat has
-played) and ``ext`` (int64, ``EnvSlot``: where the hand stands and whose decision is
-pending). Nothing here validates its input: ``spades_sim.env`` checks actions against the
-mask before it applies them.
+``enums.InfoSlot``, what the built-in policies read), ``hid`` (uint64, the ``H_*`` slots
+after ``enums.MaskSlot``'s: the hands, hidden from every seat but their holder, the stream
+key, the cards each seat has played, the cards chosen for an exchange) and ``ext`` (int64,
+the ``E_*`` slots: where the hand stands and whose decision is pending). Nothing here
+validates its input: ``spades_sim.env`` (and ``vec_step_nb`` itself) check actions
+against the mask before they are applied.
 
-A decision is one of three kinds (``Decision``): a blind nil turn (the seat has not seen
-its cards: ``BLIND_NIL`` or ``LOOK``), a bid (0 nil .. the tricks of the hand) or a card.
-One action space covers them (``action_layout``): card ids 0..55 (``cards.py``; 52..55 are
-the jokers and the deuces-high remaps), then the bids, then blind nil and look.
+A decision is one of four kinds (``DECIDE_*``): a blind nil turn (the seat has not seen
+its cards: ``BLIND_NIL_ACTION`` or ``LOOK_ACTION``), a bid (0 nil .. the tricks of the
+hand), a card to pass in a four-player exchange, or a card to play. One action space
+covers them: card ids 0..55 (``cards.py``; 52..55 are the jokers and the deuces-high
+remaps), then the bids, then blind nil and look.
 
 The order of the decisions is the engine's (``prepare.py``): with four or three players
 each seat in turn from the dealer's left takes its blind nil turn (where the rules allow
-it) then bids; with two players both blind nil turns come first, then the draw, then the
-bids. Decisions no agent takes (``agents``: bit s for seat s's cards, bit s + 4 for its
-blind nil turn and bid) are taken here by the built-in policies
-(``policies.plain_bid_nb`` / ``plain_play_nb`` and the built-in blind nil rule, their
-parameter rows ``params[seat]`` for bids and ``params[4 + seat]`` for play; row 8 the
-two-player draw). What no seat decides is the engine's own: the deal from the stream key
-(``deal.py``), the two-player draw by the draw policy, and the blind nil and nil
-exchanges (``prepare.exchange_four_nb``). The legal bids are ``bidding.legal_bid_nb``'s,
-the legal cards ``play.legal_cards_nb``'s, the hand's score ``loop.score_hand_nb``'s and
-the end of a game ``score.game_result_nb``'s: nothing of the rules is written again here.
+it) then bids; with four players the exchanges follow (``exchange_turn_nb``: a blind nil
+side's, then a nil side's, the nil bidder choosing its cards first, card by card, then
+its partner, then the swap); with two players both blind nil turns come first, then the
+draw, then the bids. Decisions no agent takes (``agents``: bit s for seat s's cards, bit
+s + 4 for its blind nil turn, bid and exchange) are taken here by the built-in policies
+(``policies.plain_bid_nb`` / ``plain_play_nb``, the built-in blind nil rule and
+``exchange.pass_cards_nb``; parameter rows ``params[seat]`` for bids and
+``params[4 + seat]`` for play; row 8 the two-player draw). What no seat decides is the
+engine's own: the deal from the stream key (``deal.py``) and the two-player draw and
+blind nil discards (``prepare.draw_two_hands_call_nb``). The legal bids are
+``bidding.legal_bid_nb``'s, the legal cards ``play.legal_cards_nb``'s, who exchanges
+``prepare.exchange_pair_nb``'s, the hand's score ``loop.score_hand_nb``'s and the end of
+a game ``score.game_result_nb``'s: nothing of the rules is written again here.
 
 ``reset_nb`` starts episode ``episode`` of table ``table`` from the stream
 ``rng.stream_key_nb(seed, KIND_ENV, table, episode)`` (hand ``h`` of a game: the stream of
 ``(table, episode * 65536 + h)``), so a table's episodes do not depend on how many tables
-there are. ``advance_nb`` runs the table until a seat of ``agents`` must decide or the
-episode is over; ``apply_nb`` applies an agent's action. ``observe_nb`` writes one seat's
-observation (``ObsField``), ``legal_actions_nb`` the pending decision's mask.
+there are. ``advance_nb`` runs the table until an agent must decide or the episode is
+over; ``apply_nb`` applies an agent's action. ``observe_nb`` writes one seat's
+observation (the ``O_*`` fields), ``legal_actions_nb`` the pending decision's mask.
 ``vec_step_nb`` / ``vec_reset_nb`` do it for many tables with one learner seat each,
-auto-resetting finished ones.
+auto-resetting finished ones. ``card_features_nb`` / ``linear_card_nb`` are the trained
+linear player's (``spades_sim.env.linear``).
 """
 
 import numpy as np
@@ -42,6 +48,7 @@ from spades_sim._nb.bidding import legal_bid_nb
 from spades_sim._nb.bitboard import (
     ONE,
     SUIT_MASKS,
+    ZERO,
     above_nb,
     bit_nb,
     deck_mask_nb,
@@ -51,6 +58,7 @@ from spades_sim._nb.bitboard import (
 )
 from spades_sim._nb.deal import DECISION_COUNTER_BASE
 from spades_sim._nb.enums import MAX_TRICKS, N_INFO, N_SCORE_SLOTS, InfoSlot, MaskSlot, RuleField
+from spades_sim._nb.exchange import pass_cards_nb
 from spades_sim._nb.loop import new_scratch_nb, score_hand_nb
 from spades_sim._nb.play import (
     first_leader_nb,
@@ -66,7 +74,7 @@ from spades_sim._nb.prepare import (
     deal_four_call_nb,
     deal_three_call_nb,
     draw_two_hands_call_nb,
-    exchange_four_call_nb,
+    exchange_pair_nb,
     set_bid_nb,
     start_hand_nb,
 )
@@ -87,10 +95,12 @@ DECIDE_NONE = -1
 DECIDE_BLIND = 0
 DECIDE_BID = 1
 DECIDE_CARD = 2
+DECIDE_PASS = 3  # a card to pass in a four-player exchange
 STAGE_BLIND = 0  # two players: the blind nil turns before the draw
 STAGE_BID = 1
 STAGE_PLAY = 2
 STAGE_OVER = 3
+STAGE_EXCHANGE = 4  # four players, after the bids: the blind nil and nil exchanges
 
 # --- ext (int64) slots ---
 E_STAGE = 0
@@ -111,18 +121,24 @@ E_SEED = 14
 E_REWARD = 15  # 4 slots: points each side scored since the slots were last cleared
 E_PREV_TRICK = 19  # 4 slots: the last finished trick's cards by seat (-1 none)
 E_PREV_LEADER = 23
-N_EXT = 24
+E_X = 24  # the exchange in progress: 0, 1 blind nil (side 0, 1), 2, 3 nil; 4 done
+E_X_ROLE = 25  # 0 the nil bidder chooses its cards, 1 its partner, 2 both chosen
+N_EXT = 26
 
 # --- hid (uint64) slots: MaskSlot's 12, then ---
 H_KEY = 12  # the hand's stream key
 H_PLAYED_BY = 13  # 4 slots: the cards each seat has played this hand
-N_HID = 17
+H_GIVE = 17  # the cards the nil bidder passes in the exchange in progress
+H_TAKE = 18  # the cards its partner passes
+N_HID = 19
 
 # --- the observation (float32), field by field ---
-O_PHASE = 0  # 4: one-hot blind nil turn, bidding, play, over
-O_DEALER = 4  # 4: one-hot, relative seat of the dealer
-O_HAND = 8  # 56: the seat's own cards (none on its blind nil turn, before it looks)
-O_BIDS = 64  # 4 x 21 per relative seat: one-hot bid 0..18, 19 not yet bid, 20 blind nil
+O_PHASE = 0  # 5: one-hot blind nil turn, bidding, play, over, exchange
+O_DEALER = 5  # 4: one-hot, relative seat of the dealer
+O_HAND = 9  # 56: the seat's own cards (none on its blind nil turn, before it looks)
+O_PASSING = O_HAND + N_CARD_ACTIONS  # 56: the cards it has chosen to pass (exchange)
+# 4 x 21 per relative seat: one-hot bid 0..18, 19 not yet bid, 20 blind nil
+O_BIDS = O_PASSING + N_CARD_ACTIONS
 BID_WIDTH = MAX_TRICKS + 3
 O_TRICKS_WON = O_BIDS + 4 * BID_WIDTH  # 4: tricks won by relative seat / tricks of a hand
 O_LEADER = O_TRICKS_WON + 4  # 4: one-hot, relative seat leading the current trick
@@ -225,6 +241,11 @@ def legal_actions_nb(rules, info, hid, ext, out):
         for b in range(hand_tricks_nb(rules) + 1):
             if legal_bid_nb(rules, b, hand, partner) == b:
                 out[BID_ACTION + b] = True
+    elif decision == DECIDE_PASS:
+        legal = hid[MaskSlot.hands + seat] & ~hid[H_GIVE + ext[E_X_ROLE]]
+        while legal:
+            out[lowest_card_nb(legal)] = True
+            legal &= legal - ONE
     elif decision == DECIDE_CARD:
         legal = card_mask_nb(rules, info, hid, seat)
         while legal:
@@ -253,6 +274,8 @@ def apply_nb(rules, info, hid, ext, action):
         blind_done_nb(rules, info, ext, seat, action == BLIND_NIL_ACTION)
     elif decision == DECIDE_BID:
         bid_done_nb(rules, info, ext, seat, action - BID_ACTION)
+    elif decision == DECIDE_PASS:
+        hid[H_GIVE + ext[E_X_ROLE]] |= bit_nb(action)
     elif decision == DECIDE_CARD:
         play_card_nb(rules, info, hid, ext, seat, action)
 
@@ -415,9 +438,21 @@ def next_turn_nb(rules, info, hid, ext, scratch, params):
                 ext[E_K] += 1
                 continue
             return seat, DECIDE_BLIND
+        if stage == STAGE_EXCHANGE:
+            seat = exchange_turn_nb(rules, info, hid, ext)
+            if seat >= 0:
+                return seat, DECIDE_PASS
+            continue
         # the bidding
         if ext[E_K] == players:
-            start_play_nb(rules, info, hid, ext)
+            if players == 4:
+                ext[E_STAGE] = STAGE_EXCHANGE
+                ext[E_X] = 0
+                ext[E_X_ROLE] = 0
+                hid[H_GIVE] = 0
+                hid[H_TAKE] = 0
+            else:
+                start_play_nb(rules, info, hid, ext)
             continue
         seat = (ext[E_FIRST] + ext[E_K]) % players
         if ext[E_SUB] == 0:
@@ -433,11 +468,43 @@ def next_turn_nb(rules, info, hid, ext, scratch, params):
 
 
 @njit(cache=True)
+def exchange_turn_nb(rules, info, hid, ext):
+    """The exchanges after a four-player bidding, as decisions (``prepare.exchange_four_nb``
+    makes the same ones at once): for a blind nil, then a nil, on each side where
+    ``prepare.exchange_pair_nb`` says so, the nil bidder chooses the rules' number of
+    cards to pass, then its partner, then the two swap. Returns the seat choosing a card
+    (-1: the exchanges are over and the play has begun)."""
+    while True:
+        x = ext[E_X]
+        if x == 4:
+            start_play_nb(rules, info, hid, ext)
+            return -1
+        kind = 2 if x < 2 else 1
+        n = rules[RuleField.blind_nil_exchange] if kind == 2 else rules[RuleField.nil_exchange]
+        swap, nil_seat, partner = exchange_pair_nb(kind, info, x & 1)
+        if n == 0 or not swap:
+            ext[E_X] = x + 1
+            continue
+        role = ext[E_X_ROLE]
+        if role < 2:
+            chooser = nil_seat if role == 0 else partner
+            if popcount_nb(hid[H_GIVE + role]) < min(n, popcount_nb(hid[MaskSlot.hands + chooser])):
+                return chooser
+            ext[E_X_ROLE] = role + 1
+            continue
+        give, take = hid[H_GIVE], hid[H_TAKE]
+        hid[MaskSlot.hands + nil_seat] = (hid[MaskSlot.hands + nil_seat] & ~give) | take
+        hid[MaskSlot.hands + partner] = (hid[MaskSlot.hands + partner] & ~take) | give
+        hid[H_GIVE] = 0
+        hid[H_TAKE] = 0
+        ext[E_X_ROLE] = 0
+        ext[E_X] = x + 1
+
+
+@njit(cache=True)
 def start_play_nb(rules, info, hid, ext):
-    """After the bids: the exchanges (four players), the first leader, the first trick."""
+    """After the bids (and the exchanges): the first leader, the first trick."""
     players = rules[RuleField.players]
-    if players == 4:
-        exchange_four_call_nb(rules, info, hid)
     leader = first_leader_nb(hid, MaskSlot.hands, players, ext[E_FIRST], rules)
     for s in range(4):
         hid[MaskSlot.work + s] = hid[MaskSlot.hands + s]
@@ -448,14 +515,23 @@ def start_play_nb(rules, info, hid, ext):
 
 @njit(cache=True)
 def policy_bid_nb(rules, info, hid, ext, params, seat, decision):
-    """A blind nil turn or bid of a seat no agent bids for, by its built-in bidder
-    (``params[seat]``; as ``prepare.ask_bid_nb``: the bid clamped, then made legal)."""
+    """A blind nil turn, bid or exchange of a seat no agent bids for, by its built-in
+    bidder (``params[seat]``; as ``prepare.ask_bid_nb``: the bid clamped, then made
+    legal) or the engine's exchange choice."""
     counter = ext[E_COUNTER]
     rand = hid[H_KEY] + np.uint64(counter) * GOLDEN
     ext[E_COUNTER] = counter + 1
     if decision == DECIDE_BLIND:
         blind = blind_nil_call_nb(seat, info, rules, params[seat], rand)
         blind_done_nb(rules, info, ext, seat, blind)
+    elif decision == DECIDE_PASS:
+        # the engine's choice (``exchange.pass_cards_nb``): the nil bidder its most
+        # dangerous cards, the partner its lowest side cards
+        x = ext[E_X]
+        kind = 2 if x < 2 else 1
+        n = rules[RuleField.blind_nil_exchange] if kind == 2 else rules[RuleField.nil_exchange]
+        hand = hid[MaskSlot.hands + seat]
+        hid[H_GIVE + ext[E_X_ROLE]] = pass_cards_nb(hand, n, info[InfoSlot.nil + seat] == kind)
     else:
         hand = hid[MaskSlot.hands + seat]
         bid = plain_bid_nb(hand, seat, info, rules, params[seat], rand)
@@ -513,9 +589,18 @@ def observe_nb(rules, info, hid, ext, seat, out):
         out[O_PHASE] = 1.0
     else:
         out[O_PHASE + stage] = 1.0
+    passing = ZERO
+    if stage == STAGE_EXCHANGE:
+        # the cards this seat has chosen to pass so far (out of its hand until the swap)
+        swap, nil_seat, partner = exchange_pair_nb(2 if ext[E_X] < 2 else 1, info, ext[E_X] & 1)
+        if swap and seat == nil_seat:
+            passing = hid[H_GIVE]
+        elif swap and seat == partner:
+            passing = hid[H_TAKE]
+        set_cards_nb(out, O_PASSING, passing)
     out[O_DEALER + wrap_nb(ext[E_DEALER] - seat, players)] = 1.0
     if sees_hand_nb(rules, info, ext, seat):
-        set_cards_nb(out, O_HAND, own_hand_nb(hid, ext, seat))
+        set_cards_nb(out, O_HAND, own_hand_nb(hid, ext, seat) & ~passing)
     for r in range(players):
         s = wrap_nb(seat + r, players)
         base = O_BIDS + r * BID_WIDTH

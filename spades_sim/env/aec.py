@@ -10,9 +10,10 @@ that seat may know) and ``action_mask`` (int8, the legal actions of the seat's p
 decision, all zero when it is not to act). When a hand ends every agent is rewarded with
 its side's points for the hand (``Rules.side_of``); with ``episode="hand"`` the episode
 then ends, with ``episode="game"`` the next hand is dealt until the game ends (the
-rewards over an episode add up to the side's final score). The blind nil and nil
-exchanges and the two-player draw are not decisions here: the engine's built-in rules
-make them (``spades_sim._nb.env``). An illegal action raises ``table.IllegalAction``.
+rewards over an episode add up to the side's final score). The four-player blind nil and
+nil exchanges are decisions too (each card passed, the nil bidder first); the two-player
+draw and a two-player blind nil declarer's discards are the engine's built-in choices
+(``spades_sim._nb.env``). An illegal action raises ``table.IllegalAction``.
 """
 
 from __future__ import annotations

@@ -11,9 +11,10 @@ seat's behalf: :meth:`Table.observe` writes what that seat may know.
 
 The action space (``N_ACTIONS`` actions, one ``Discrete`` space for every decision):
 card ids ``0 .. 55`` (``spades_sim.cards``; 52 and 53 the jokers, 52..55 the deuces-high
-pack's remapped trumps), then ``BID_ACTION + b`` for a bid of ``b`` tricks (0 is nil),
-then ``BLIND_NIL_ACTION`` and ``LOOK_ACTION`` (the blind nil turn: declare it, or look at
-the cards and bid). The observation's fields are ``OBSERVATION_FIELDS`` (docs/env.md).
+pack's remapped trumps: a card to play, or in a four-player exchange one to pass), then
+``BID_ACTION + b`` for a bid of ``b`` tricks (0 is nil), then ``BLIND_NIL_ACTION`` and
+``LOOK_ACTION`` (the blind nil turn: declare it, or look at the cards and bid). The
+observation's fields are ``OBSERVATION_FIELDS`` (docs/env.md).
 """
 
 from __future__ import annotations
@@ -40,9 +41,10 @@ N_OBS = kernels.N_OBS
 
 # field name -> (first index, length): the observation, field by field (docs/env.md)
 OBSERVATION_FIELDS: dict[str, tuple[int, int]] = {
-    "phase": (kernels.O_PHASE, 4),
+    "phase": (kernels.O_PHASE, 5),
     "dealer": (kernels.O_DEALER, 4),
     "hand": (kernels.O_HAND, N_CARD_ACTIONS),
+    "passing": (kernels.O_PASSING, N_CARD_ACTIONS),
     "bids": (kernels.O_BIDS, 4 * kernels.BID_WIDTH),
     "tricks_won": (kernels.O_TRICKS_WON, 4),
     "leader": (kernels.O_LEADER, 4),
@@ -54,6 +56,13 @@ OBSERVATION_FIELDS: dict[str, tuple[int, int]] = {
     "spades_broken": (kernels.O_BROKEN, 1),
     "trick_number": (kernels.O_TRICK_NO, 1),
     "to_act": (kernels.O_TO_ACT, 4),
+}
+
+DECISIONS = {
+    kernels.DECIDE_BLIND: "blind",
+    kernels.DECIDE_BID: "bid",
+    kernels.DECIDE_PASS: "pass",
+    kernels.DECIDE_CARD: "card",
 }
 
 # the built-in policies a kernel can call for one decision (no sampling ones)
@@ -164,7 +173,8 @@ class Table:
         self.hid = np.zeros(kernels.N_HID, dtype=np.uint64)
         self.ext = np.zeros(kernels.N_EXT, dtype=np.int64)
         self._mask = np.zeros(N_ACTIONS, dtype=np.bool_)
-        self.history: list[tuple[int, int]] = []  # (seat, action) of this hand, in order
+        # (seat, decision, action) of the episode's hands, in order
+        self.history: list[tuple[int, str, int]] = []
 
     def reset(self, seed: int, episode: int, table: int = 0) -> None:
         """Start episode ``episode`` of table ``table`` from ``seed`` and run it to the
@@ -184,6 +194,13 @@ class Table:
     def to_act(self) -> int:
         """The seat whose decision is pending (-1 when the episode is over)."""
         return int(self.ext[kernels.E_TO_ACT])
+
+    @property
+    def decision(self) -> str | None:
+        """What the seat to act decides: ``"blind"`` (its blind nil turn), ``"bid"``,
+        ``"pass"`` (a card to pass in an exchange) or ``"card"`` (a card to play); None
+        when the episode is over."""
+        return DECISIONS.get(int(self.ext[kernels.E_DECISION]))
 
     @property
     def over(self) -> bool:
@@ -218,7 +235,7 @@ class Table:
         """Apply a legal action of the seat to act (IllegalAction otherwise), then run the
         table to the next agent decision or the end of the episode."""
         value = self.check(action)
-        self.history.append((self.to_act, value))
+        self.history.append((self.to_act, self.decision or "", value))
         kernels.apply_nb(self._lowered, self.info, self.hid, self.ext, value)
         self._advance()
 
