@@ -226,6 +226,12 @@ def own_hand_nb(hid, ext, seat):
 
 @njit(cache=True)
 def legal_actions_nb(rules, info, hid, ext, out):
+    """``legal_inline_nb`` as a real call."""
+    legal_inline_nb(rules, info, hid, ext, out)
+
+
+@njit(inline="always", cache=True)
+def legal_inline_nb(rules, info, hid, ext, out):
     """``out`` (N_ACTIONS bools) gets the pending decision's legal actions; all false
     when nothing is pending."""
     for a in range(N_ACTIONS):
@@ -576,6 +582,12 @@ def sees_hand_nb(rules, info, ext, seat):
 
 @njit(cache=True)
 def observe_nb(rules, info, hid, ext, seat, out):
+    """``observe_inline_nb`` as a real call."""
+    observe_inline_nb(rules, info, hid, ext, seat, out)
+
+
+@njit(inline="always", cache=True)
+def observe_inline_nb(rules, info, hid, ext, seat, out):
     """Write what ``seat`` may know into ``out`` (N_OBS float32; the ``O_*`` fields): its
     own cards, the bids, every card played and by whom, the trick, tricks won, scores and
     bags; seats and sides are counted from ``seat`` clockwise (0 is the seat itself)."""
@@ -690,8 +702,8 @@ def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, g
                      episodes[i], game)  # fmt: skip
             episodes[i] += 1
             advance_nb(rules, info, hid, ext, scratch, params, agents)
-        observe_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
-        legal_actions_nb(rules, info, hid, ext, borrow_nb(legal[i]))
+        observe_inline_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
+        legal_inline_nb(rules, info, hid, ext, borrow_nb(legal[i]))
     return -1
 
 
