@@ -362,3 +362,27 @@ def test_a_blind_nil_exchange_is_the_agents_decisions() -> None:
     for seat in (nil_seat, nil_seat ^ 2):
         assert all(hands[seat] >> c & 1 for c in passed[seat ^ 2])
         assert not any(hands[seat] >> c & 1 for c in passed[seat])
+
+
+def test_same_seed_same_episodes_at_any_thread_count() -> None:
+    def run(threads: int) -> list[np.ndarray]:
+        vec = VectorSpades(7, seat=2, opponents="random", threads=threads)
+        obs, _ = vec.reset(seed=21)
+        out = [obs.copy()]
+        for step in range(60):
+            acts = vec.random_actions(seed=step)
+            obs, reward, done, _, _ = vec.step(acts)
+            out += [obs.copy(), reward.copy(), done.copy()]
+        return out
+
+    one, three = run(1), run(3)
+    assert all(np.array_equal(a, b) for a, b in zip(one, three, strict=True))
+    assert sum(d.sum() for d in one[3::3]) >= 7  # whole episodes were compared
+    vec = VectorSpades(4, threads=2)
+    vec.reset(seed=1)
+    acts = vec.random_actions()
+    acts[3] = 0 if not vec.masks[3, 0] else int(np.flatnonzero(~vec.masks[3])[0])
+    before = vec.observations.copy()
+    with pytest.raises(IllegalAction, match="at table 3"):
+        vec.step(acts)
+    assert np.array_equal(vec.observations, before)

@@ -658,7 +658,7 @@ def take_reward_nb(rules, ext, seat):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, game,
                  first_table, episodes, obs, legal):  # fmt: skip
     """Start every table (table i is ``first_table + i``, its next episode
@@ -677,6 +677,16 @@ def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, 
 
 
 @njit(cache=True)
+def vec_check_nb(actions, legal):
+    """The first table whose action is not legal in ``legal`` (-1: none)."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= legal.shape[1] or not legal[i, a]:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, game,
                 first_table, episodes, actions, obs, legal, rewards, dones):  # fmt: skip
     """One learner decision at every table: apply ``actions[i]``, run the other seats to

@@ -9,13 +9,17 @@ returned are those buffers: copy them to keep them). A finished table starts its
 episode in the same call (Gymnasium's same-step autoreset: the observation returned is
 the new episode's first; the reward and done flag are the finished one's). Table ``i``'s
 episode ``j`` is dealt from ``(seed, i, j)`` (``rng.stream_key_nb``), so a seed gives each
-table the same episodes at any ``num_envs``. Actions are checked against the masks first;
+table the same episodes at any ``num_envs`` and any ``threads`` (the tables shared out in
+contiguous blocks to that many threads of ``run.threads.run_tasks``, the kernels running
+without the GIL, each thread with its own deal scratch; one call of the kernel with one
+thread). Actions are checked against the masks first;
 an illegal one raises ``table.IllegalAction`` naming the table and the action, and no
 table moves.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import gymnasium
@@ -34,6 +38,7 @@ from spades_sim.env.table import (
 )
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
+from spades_sim.run.threads import run_tasks
 
 
 class VectorSpades(VectorEnv):
@@ -52,9 +57,13 @@ class VectorSpades(VectorEnv):
         bidding: str | Policy = "count",
         learner_bids: bool = True,
         episode: Episode = "hand",
+        threads: int = 1,
     ) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs: must be a whole number >= 1, got {num_envs!r}")
+        if not isinstance(threads, int | np.integer) or not 1 <= threads <= num_envs:
+            raise ValueError(f"threads: must be 1..num_envs, got {threads!r}")
+        self.threads = int(threads)
         self.config = learner_config(rules, seat, partner, opponents, bidding, episode)
         self.num_envs = int(num_envs)
         self.seat = int(seat)
@@ -63,7 +72,10 @@ class VectorSpades(VectorEnv):
         self._params = self.config.params()
         self._game = episode == "game"
         n = self.num_envs
-        self._scratch = kernels.new_env_scratch_nb(self._lowered)
+        # a contiguous block of tables per task, a deal scratch per worker thread
+        bounds = np.linspace(0, n, self.threads + 1).astype(int)
+        self._blocks = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
+        self._scratches = [kernels.new_env_scratch_nb(self._lowered) for _ in range(self.threads)]
         self._infos = np.zeros((n, N_INFO), dtype=np.int64)
         self._hids = np.zeros((n, kernels.N_HID), dtype=np.uint64)
         self._exts = np.zeros((n, kernels.N_EXT), dtype=np.int64)
@@ -96,11 +108,17 @@ class VectorSpades(VectorEnv):
             self._episodes[:] = 0
         elif self._seed is None:
             self._seed = int(np.random.default_rng().integers(1 << 62))
-        kernels.vec_reset_nb(
-            self._lowered, self._infos, self._hids, self._exts, self._scratch, self._params,
-            self._seed, self.seat, self._agents, self._game, 0, self._episodes,
-            self.observations, self.masks,
-        )  # fmt: skip
+        seed = self._seed
+
+        def task(worker: int, k: int) -> None:
+            a, b = self._blocks[k]
+            kernels.vec_reset_nb(
+                self._lowered, self._infos[a:b], self._hids[a:b], self._exts[a:b],
+                self._scratches[worker], self._params, seed, self.seat, self._agents,
+                self._game, a, self._episodes[a:b], self.observations[a:b], self.masks[a:b],
+            )  # fmt: skip
+
+        run_tasks(len(self._blocks), task, workers=self.threads)
         return self.observations, {"action_mask": self.masks}
 
     def step(
@@ -112,12 +130,24 @@ class VectorSpades(VectorEnv):
         acts = np.asarray(actions, dtype=np.int64).reshape(-1)
         if acts.shape[0] != self.num_envs:
             raise ValueError(f"actions: expected {self.num_envs}, got {acts.shape[0]}")
-        # the kernel checks every action against the masks before it moves any table
-        i = kernels.vec_step_nb(
-            self._lowered, self._infos, self._hids, self._exts, self._scratch, self._params,
-            self._seed, self.seat, self._agents, self._game, 0, self._episodes, acts,
-            self.observations, self.masks, self._points, self.dones,
-        )  # fmt: skip
+        # every action is checked against the masks before any table moves (one thread:
+        # by the step kernel itself)
+        i = -1 if self.threads == 1 else kernels.vec_check_nb(acts, self.masks)
+        if i < 0:
+            seed = self._seed
+            failed = [-1] * len(self._blocks)
+
+            def task(worker: int, k: int) -> None:
+                a, b = self._blocks[k]
+                failed[k] = kernels.vec_step_nb(
+                    self._lowered, self._infos[a:b], self._hids[a:b], self._exts[a:b],
+                    self._scratches[worker], self._params, seed, self.seat, self._agents,
+                    self._game, a, self._episodes[a:b], acts[a:b], self.observations[a:b],
+                    self.masks[a:b], self._points[a:b], self.dones[a:b],
+                )  # fmt: skip
+
+            run_tasks(len(self._blocks), task, workers=self.threads)
+            i = failed[0]
         if i >= 0:
             raise IllegalAction(
                 f"illegal action {int(acts[i])} ({action_name(int(acts[i]), self.config.rules)})"
