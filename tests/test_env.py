@@ -243,7 +243,7 @@ def test_the_trained_player_plays_the_card_training_scores_highest() -> None:
     compared = 0
     for _ in range(30):
         kernels.vec_card_features_nb(vec.lowered_rules, vec.table_info, vec.table_hidden,
-                                     vec.table_state, 3, features)  # fmt: skip
+                                     vec.table_state, features)  # fmt: skip
         for i in range(16):
             legal = vec.masks[i, :56]
             hand = vec.table_hidden[i, MaskSlot.work + 3]
@@ -386,3 +386,23 @@ def test_same_seed_same_episodes_at_any_thread_count() -> None:
     with pytest.raises(IllegalAction, match="at table 3"):
         vec.step(acts)
     assert np.array_equal(vec.observations, before)
+
+
+def test_a_learner_side_plays_both_partners() -> None:
+    from spades_sim._nb import env as kernels
+    from spades_sim.env import OBSERVATION_FIELDS, SpadesEnv
+
+    first, _ = OBSERVATION_FIELDS["to_act"]
+    vec = VectorSpades(6, seat=1, side=True, opponents="random")
+    obs, _ = vec.reset(seed=5)
+    seats = set()
+    for step in range(120):
+        seats |= set(vec.table_state[:, kernels.E_TO_ACT].tolist())
+        assert (obs[:, first] == 1).all()  # always the seat to act's own view
+        obs, *_ = vec.step(vec.random_actions(seed=step))
+    assert seats == {1, 3}
+    env = SpadesEnv(seat=0, side=True)
+    env.reset(seed=3)
+    assert env.action_masks().any()
+    with pytest.raises(ValueError, match="four players in partnerships"):
+        VectorSpades(2, rules="cutthroat", side=True)

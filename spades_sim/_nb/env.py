@@ -36,7 +36,7 @@ a game ``score.game_result_nb``'s: nothing of the rules is written again here.
 there are. ``advance_nb`` runs the table until an agent must decide or the episode is
 over; ``apply_nb`` applies an agent's action. ``observe_nb`` writes one seat's
 observation (the ``O_*`` fields), ``legal_actions_nb`` the pending decision's mask.
-``vec_step_nb`` / ``vec_reset_nb`` do it for many tables with one learner seat each,
+``vec_step_nb`` / ``vec_reset_nb`` do it for many tables with one learner seat (or side) each,
 auto-resetting finished ones. ``card_features_nb`` / ``linear_card_nb`` are the trained
 linear player's (``spades_sim.env.linear``).
 """
@@ -648,6 +648,14 @@ def observe_inline_nb(rules, info, hid, ext, seat, out):
 
 
 @njit(inline="always", cache=True)
+def learner_nb(ext, seat):
+    """The learner seat whose decision is pending (``seat`` or, when the learner plays a
+    side, its partner); ``seat`` when the episode is over."""
+    who = ext[E_TO_ACT]
+    return who if who >= 0 else seat
+
+
+@njit(inline="always", cache=True)
 def take_reward_nb(rules, ext, seat):
     """The points the side of ``seat`` scored since the last call; clears every side's."""
     sides = n_sides_nb(rules)
@@ -663,7 +671,7 @@ def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, 
                  first_table, episodes, obs, legal):  # fmt: skip
     """Start every table (table i is ``first_table + i``, its next episode
     ``episodes[i]``) and run it to the learner's first decision; write its observation and
-    mask. ``agents``: the learner's bits (``advance_nb``), seat ``seat`` only."""
+    mask. ``agents``: the learner's bits (``advance_nb``): seat ``seat``, or its side."""
     rules, scratch, params = borrow_nb(rules), borrow_nb(scratch), borrow_nb(params)
     for i in range(infos.shape[0]):
         info, hid, ext = borrow_nb(infos[i]), borrow_nb(hids[i]), borrow_nb(exts[i])
@@ -672,7 +680,7 @@ def vec_reset_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, 
         episodes[i] += 1
         advance_nb(rules, info, hid, ext, scratch, params, agents)
         take_reward_nb(rules, ext, seat)
-        observe_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
+        observe_nb(rules, info, hid, ext, learner_nb(ext, seat), borrow_nb(obs[i]))
         legal_actions_nb(rules, info, hid, ext, borrow_nb(legal[i]))
 
 
@@ -712,7 +720,7 @@ def vec_step_nb(rules, infos, hids, exts, scratch, params, seed, seat, agents, g
                      episodes[i], game)  # fmt: skip
             episodes[i] += 1
             advance_nb(rules, info, hid, ext, scratch, params, agents)
-        observe_inline_nb(rules, info, hid, ext, seat, borrow_nb(obs[i]))
+        observe_inline_nb(rules, info, hid, ext, learner_nb(ext, seat), borrow_nb(obs[i]))
         legal_inline_nb(rules, info, hid, ext, borrow_nb(legal[i]))
     return -1
 
@@ -816,16 +824,17 @@ def linear_card_nb(hand, legal, seat, info, rules, weights):
 
 
 @njit(cache=True)
-def vec_card_features_nb(rules, infos, hids, exts, seat, out):
-    """``out[i, c]``: the card features of every legal card ``c`` of ``seat`` at table
-    ``i`` whose pending decision is that seat's card (zeros elsewhere)."""
+def vec_card_features_nb(rules, infos, hids, exts, out):
+    """``out[i, c]``: the card features of every legal card ``c`` at table ``i`` whose
+    pending decision is a card (the seat to act's; zeros elsewhere)."""
     for i in range(infos.shape[0]):
         for c in range(out.shape[1]):
             for k in range(N_CARD_FEATURES):
                 out[i, c, k] = 0.0
         info, hid, ext = infos[i], hids[i], exts[i]
-        if ext[E_DECISION] != DECIDE_CARD or ext[E_TO_ACT] != seat:
+        if ext[E_DECISION] != DECIDE_CARD:
             continue
+        seat = ext[E_TO_ACT]
         hand = hid[MaskSlot.work + seat]
         legal = card_mask_nb(rules, info, hid, seat)
         while legal:

@@ -160,8 +160,7 @@ def train_linear_player(
     vec.reset(seed=seed)
     while done_hands < hands:
         kernels.vec_card_features_nb(
-            vec.lowered_rules, vec.table_info, vec.table_hidden, vec.table_state, vec.seat,
-            features,
+            vec.lowered_rules, vec.table_info, vec.table_hidden, vec.table_state, features,
         )  # fmt: skip
         legal = vec.masks[:, :N_CARD_ACTIONS]
         logits = np.where(legal, features @ theta, -np.inf)

@@ -1,7 +1,8 @@
 """The Gymnasium environment of one learner seat (``spades_sim/Spades-v0``).
 
-Contract. :class:`SpadesEnv` seats the learner at ``seat`` of a table whose other seats
-play named built-in policies (``table.learner_config``: the partner, the opponents, the
+Contract. :class:`SpadesEnv` seats the learner at ``seat`` (with ``side``, at its
+partner's seat too: the observation is then the seat to act's) of a table whose other
+seats play named built-in policies (``table.learner_config``: the partner, the opponents, the
 bidding); the learner takes its seat's blind nil turns and bids too unless
 ``learner_bids`` is false (then its bidding policy bids for it and every learner action is
 a card). Observations are ``table.N_OBS`` float32 (``table.OBSERVATION_FIELDS``), actions
@@ -22,7 +23,14 @@ from typing import Any, Literal
 import gymnasium
 import numpy as np
 
-from spades_sim.env.table import N_ACTIONS, N_OBS, Episode, Table, learner_config
+from spades_sim.env.table import (
+    N_ACTIONS,
+    N_OBS,
+    Episode,
+    Table,
+    learner_config,
+    learner_seats,
+)
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
 
@@ -61,6 +69,7 @@ class SpadesEnv(gymnasium.Env):
         episode: Episode = "hand",
         render_mode: str | None = None,
         illegal: Literal["raise", "substitute"] = "raise",
+        side: bool = False,
     ) -> None:
         if illegal not in ("raise", "substitute"):
             raise ValueError(f"illegal: must be 'raise' or 'substitute', got {illegal!r}")
@@ -70,7 +79,8 @@ class SpadesEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.config = learner_config(rules, seat, partner, opponents, bidding, episode)
         self.seat = int(seat)
-        self._table = Table(self.config, agents=[self.seat], bids=learner_bids)
+        seats = learner_seats(self.config.rules, self.seat, side)
+        self._table = Table(self.config, agents=seats, bids=learner_bids)
         self.observation_space = gymnasium.spaces.Box(
             -np.inf, np.inf, shape=(N_OBS,), dtype=np.float32
         )
@@ -90,7 +100,7 @@ class SpadesEnv(gymnasium.Env):
         self._table.reset(self._seed, self._episode)
         self._episode += 1
         self._table.take_rewards()
-        return self._table.observe(self.seat), {"action_mask": self._table.legal_mask()}
+        return self._table.observe(self._observer()), {"action_mask": self._table.legal_mask()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         substituted = False
@@ -104,7 +114,12 @@ class SpadesEnv(gymnasium.Env):
         reward = float(points[self.config.rules.side_of(self.seat)])
         done = self._table.over
         info = {"action_mask": self._table.legal_mask(), "substituted": substituted}
-        return self._table.observe(self.seat), reward, done, False, info
+        return self._table.observe(self._observer()), reward, done, False, info
+
+    def _observer(self) -> int:
+        """The learner seat to act (with ``side``, ``seat`` or its partner), else ``seat``."""
+        to_act = self._table.to_act
+        return to_act if to_act >= 0 else self.seat
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (bools), as sb3-contrib's MaskablePPO asks for them."""

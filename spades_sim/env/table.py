@@ -272,6 +272,16 @@ def as_rules(rules: Rules | str | None) -> Rules:
     return rules
 
 
+def learner_seats(rules: Rules, seat: int, side: bool) -> list[int]:
+    """The seats the learner plays: ``seat``, and with ``side`` its partner too (four
+    players in partnerships only; a ValueError otherwise)."""
+    if not side:
+        return [seat]
+    if rules.players != 4 or not rules.partnerships:
+        raise ValueError("side: a learner side needs four players in partnerships")
+    return [seat, seat ^ 2]
+
+
 def learner_config(
     rules: Rules | str | None = None,
     seat: int = 0,

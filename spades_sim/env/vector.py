@@ -1,7 +1,8 @@
 """Many tables stepped by one kernel call: ``VectorSpades``, a Gymnasium vector environment.
 
-Contract. :class:`VectorSpades` holds ``num_envs`` tables of one learner seat each (the
-table of ``table.learner_config``) in preallocated arrays, and each :meth:`step` is one
+Contract. :class:`VectorSpades` holds ``num_envs`` tables of one learner seat each (or
+with ``side`` one learner side: the observation is the seat to act's; the table of
+``table.learner_config``) in preallocated arrays, and each :meth:`step` is one
 call of ``spades_sim._nb.env.vec_step_nb``: the learner's action at every table in, the
 other seats played by the built-in policies inside the kernel, the next observations,
 masks, rewards and done flags out, written into the same arrays every call (the arrays
@@ -35,6 +36,7 @@ from spades_sim.env.table import (
     IllegalAction,
     action_name,
     learner_config,
+    learner_seats,
 )
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
@@ -58,6 +60,7 @@ class VectorSpades(VectorEnv):
         learner_bids: bool = True,
         episode: Episode = "hand",
         threads: int = 1,
+        side: bool = False,
     ) -> None:
         if not isinstance(num_envs, int | np.integer) or num_envs < 1:
             raise ValueError(f"num_envs: must be a whole number >= 1, got {num_envs!r}")
@@ -67,7 +70,9 @@ class VectorSpades(VectorEnv):
         self.config = learner_config(rules, seat, partner, opponents, bidding, episode)
         self.num_envs = int(num_envs)
         self.seat = int(seat)
-        self._agents = (1 << self.seat) | ((1 << (self.seat + 4)) if learner_bids else 0)
+        self._agents = 0
+        for s in learner_seats(self.config.rules, self.seat, side):
+            self._agents |= (1 << s) | ((1 << (s + 4)) if learner_bids else 0)
         self._lowered = self.config.rules.lower()
         self._params = self.config.params()
         self._game = episode == "game"
