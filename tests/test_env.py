@@ -277,6 +277,10 @@ def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> Non
     assert a.equals(b)
     c = simulate_hands(300, seed=2, play="heuristic")
     assert not a["tricks"].equals(c["tricks"])
+    from spades_sim.analysis import ladder
+
+    table = ladder([player.policy(), "random"], 200, seed=3)
+    assert len(table) == 1
 
 
 def test_make_vec_gives_the_vector_environment() -> None:
