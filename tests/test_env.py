@@ -279,8 +279,9 @@ def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> Non
     assert not a["tricks"].equals(c["tricks"])
     from spades_sim.analysis import ladder
 
-    table = ladder([player.policy(), "random"], 200, seed=3)
-    assert len(table) == 1
+    table = ladder(["random", player.policy()], 200, seed=3)
+    margin = table[table["measure"] == "margin"]
+    assert len(margin) == 1 and margin["a"].iloc[0].startswith("linear")
 
 
 def test_make_vec_gives_the_vector_environment() -> None:
