@@ -257,10 +257,16 @@ def test_every_page_with_examples_is_run() -> None:
             assert name in RUNNABLE or name in SLOW_PAGES or name in NOT_RUN, name
 
 
-SLOW_PAGES = ["docs/reports.md", "docs/policies.md", "docs/solver.md", "docs/nil-odds.md"]
+SLOW_PAGES = [
+    "docs/reports.md",
+    "docs/policies.md",
+    "docs/solver.md",
+    "docs/nil-odds.md",
+    "docs/env.md",
+]
 """Pages whose examples take minutes: three reports; user policies compiled afresh; whole
 deals solved double-dummy; nil odds over 100,000 completions and against perfect defence
-(fifty nil solves)."""
+(fifty nil solves); a trained player's kernels compiled afresh."""
 
 
 @pytest.mark.parametrize(

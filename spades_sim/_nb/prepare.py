@@ -301,19 +301,27 @@ def exchange_four_nb(rules, info, masks):
 
 
 @njit(inline="always", cache=True)
+def exchange_pair_nb(kind, info, side):
+    """Whether side ``side`` (four players) exchanges for a nil of ``kind`` (2 blind, 1
+    seen): one partner bid it and the other did not (blind: not blind nil; seen: a
+    number); and (nil bidder, partner)."""
+    a, b = side, side + 2
+    ka, kb = info[InfoSlot.nil + a], info[InfoSlot.nil + b]
+    blind = (ka == 2) != (kb == 2)
+    seen = ((ka == 1) & (kb == 0)) | ((kb == 1) & (ka == 0))
+    swap = blind if kind == 2 else seen
+    nil_seat, partner = (a, b) if ka == kind else (b, a)
+    return swap, nil_seat, partner
+
+
+@njit(inline="always", cache=True)
 def exchange_four_kind_nb(exchange, kind, info, masks):
-    """``exchange`` cards swapped in each side where one partner bid nil of ``kind`` (2
-    blind, 1 seen) and the other did not (blind: not blind nil; seen: a number)."""
+    """``exchange`` cards swapped in each side where one partner bid nil of ``kind`` and
+    the other did not (``exchange_pair_nb``)."""
     if exchange > 0:
         for side in range(2):
-            a, b = side, side + 2
-            ka, kb = info[InfoSlot.nil + a], info[InfoSlot.nil + b]
-            if kind == 2:
-                swap = (ka == 2) != (kb == 2)
-            else:
-                swap = ((ka == 1) & (kb == 0)) | ((kb == 1) & (ka == 0))
+            swap, nil_seat, partner = exchange_pair_nb(kind, info, side)
             if swap:
-                nil_seat, partner = (a, b) if ka == kind else (b, a)
                 # the flag from the table, not a constant: pass_cards_nb is then
                 # compiled once, not once per literal True/False
                 give = pass_cards_nb(
