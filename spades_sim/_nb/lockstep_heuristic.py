@@ -3,7 +3,7 @@
 ``play_heuristic_lockstep_nb`` plays the heuristic, card for card, for the ``LANES``
 deals of a lock-step state (``lockstep.py``'s fields plus the ``H_*`` fields below), so
 a kernel built like ``lockstep.py``'s can run heuristic play as SIMD code.
-``_heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
+``heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
 hold the lock-step play equal to the scalar play, card for card) but without a branch:
 every candidate card is computed and the answer selected, so a loop over the lanes
 compiles to vector code (the branch-free bit helpers are ``bitboard.lane_*``).
@@ -29,6 +29,7 @@ from spades_sim._nb.bitboard import (
 )
 from spades_sim._nb.enums import (
     LANES,
+    N_PLAY_COMMON,
     HeuristicField,
     HeuristicFlag,
     HeuristicParam,
@@ -83,9 +84,20 @@ def lane_void_top_nb(legal, voids, suit, current):
 
 
 @njit(cache=True, forceinline=True)
-def _heuristic_lane_nb(
+def lane_master_nb(mine, suit_mask, unseen, current):
+    """``heuristic.master_nb`` without a branch: the cheapest unbeatable card of the suit of
+    ``suit_mask``, else current."""
+    m = mine & suit_mask
+    top = lane_hi_nb(m)
+    ok = (m != ZERO) & ((unseen & suit_mask & lane_above_nb(top)) == ZERO)
+    card = lane_cheapest_equal_nb(m, top, unseen, suit_mask)
+    return card if ok else current
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_lane_nb(
     hand, legal, seat, players, n_in, leading, leader, led, win_card, win_seat, unseen, alive,
-    voids, need, opp_need, remaining, flags, set_push,
+    voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare,
 ):  # fmt: skip
     # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
     # (or follow) half of the work folds away
@@ -153,25 +165,45 @@ def _heuristic_lane_nb(
     covering = four and (flags & HeuristicFlag.cover_nil) and (alive >> partner) & 1
     partner_voids = (voids >> (4 * partner)) & 7
     cover_lead = lane_high_rank_nb(legal)
+    cover_lead = lane_master_nb(legal, RANK_BITS << np.uint64(26), unseen, cover_lead)
+    cover_lead = lane_master_nb(legal, RANK_BITS << np.uint64(13), unseen, cover_lead)
+    cover_lead = lane_master_nb(legal, RANK_BITS, unseen, cover_lead)
+    draw_nil = (((voids >> (4 * partner + 3)) & 1) == 0) & (spades_out != ZERO)
+    cover_lead = lane_master_nb(legal, SPADE_MASK, unseen, cover_lead) if draw_nil else cover_lead
     cover_lead = lane_void_top_nb(legal, partner_voids, 2, cover_lead)
     cover_lead = lane_void_top_nb(legal, partner_voids, 1, cover_lead)
     cover_lead = lane_void_top_nb(legal, partner_voids, 0, cover_lead)
     cover_after = lane_lo_nb(beats) if (win_seat == partner and beats) else -1
     hi_follow = lane_hi_nb(follow)
     trump_over = legal & SPADE_MASK & lane_above_nb(win_card)
+    over_win = follow & lane_above_nb(win_card)
+    cheap_top = lane_cheapest_equal_nb(over_win, hi_follow, unseen, led_mask)
     cover_before = (
-        (hi_follow if hi_follow > win_card else lo_follow)
+        (cheap_top if hi_follow > win_card else lo_follow)
         if follow
         else (lane_lo_nb(trump_over) if trump_over else discard)
     )
     partner_played = (partner - leader + players) & (players - 1) < n_in
     cover = cover_lead if leading else (cover_after if partner_played else cover_before)
     target = opp_a if (alive >> opp_a) & 1 else opp_b
-    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1
+    at_risk = (need > 0) & (need <= remaining) & (remaining - need < nil_spare)
+    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
-    attack_lead = lane_low_rank_nb(still_in if still_in else legal)
-    attack_before = lo_follow if follow else discard
-    attack_after = duck if win_seat == target else -1
+    cover_voids = (voids >> (4 * (target ^ 2))) & 15
+    keep = still_in & ~lane_void_mask_nb(cover_voids & 7)
+    avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
+    lead_from = keep if avoid else still_in
+    attack_lead = lane_low_rank_nb(lead_from if lead_from else legal)
+    sp_in = still_in & SPADE_MASK
+    low_sp = lane_lo_nb(sp_in)
+    pull = (sp_in != ZERO) & (low_sp - 39 < nil_pull)
+    pull = pull & ((spades_out & lane_above_nb(low_sp)) != ZERO)
+    attack_lead = low_sp if pull else attack_lead
+    shed = flags & HeuristicFlag.nil_shed
+    hi_side = lane_high_rank_nb(side) if side else -1
+    attack_before = lo_follow if follow else (hi_side if (shed and side) else discard)
+    shed_after = (hi_follow if follow else hi_side) if shed else -1
+    attack_after = duck if win_seat == target else shed_after
     target_played = (target - leader + players) & (players - 1) < n_in
     attack = attack_lead if leading else (attack_after if target_played else attack_before)
     special = cover if covering else (attack if attacking else -1)
@@ -195,7 +227,7 @@ def heuristic_flags_nb(params):
     """The on/off parameters of a heuristic parameter vector as ``heuristic_core_nb``'s
     ``flags`` (bit k for slot k + 1)."""
     flags = 0
-    for k in range(1, 8):
+    for k in range(1, N_PLAY_COMMON + 1):
         flags |= np.int64(params[k] > 0) << (k - 1)
     return flags
 
@@ -203,7 +235,7 @@ def heuristic_flags_nb(params):
 @njit(cache=True, forceinline=True)
 def _heuristic_position_nb(
     st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck, flags0,
-    flags1, push0, push1,
+    flags1, push0, push1, pull0, pull1, spare0, spare1,
 ):  # fmt: skip
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
@@ -243,12 +275,13 @@ def _heuristic_position_nb(
         odd = (seat & 1) == 1
         win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
         voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
-        card = _heuristic_lane_nb(
+        card = heuristic_lane_nb(
             hand, legal, seat, players, j, leading, np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
-            flags1 if odd else flags0, push1 if odd else push0,
+            flags1 if odd else flags0, push1 if odd else push0, pull1 if odd else pull0,
+            spare1 if odd else spare0,
         )  # fmt: skip
         # play it, as play_tricks_nb does
         ucard = np.uint64(card)
@@ -322,6 +355,10 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     flags1 = heuristic_flags_nb(params1)
     push0 = params0[HeuristicParam.set_push]
     push1 = params1[HeuristicParam.set_push]
+    pull0 = params0[HeuristicParam.nil_pull]
+    pull1 = params1[HeuristicParam.nil_pull]
+    spare0 = params0[HeuristicParam.nil_spare]
+    spare1 = params1[HeuristicParam.nil_spare]
     for b in range(LANES):
         st[_at_nb(LockstepField.broken, b)] = ZERO
         st[_at_nb(HeuristicField.played, b)] = ZERO
@@ -330,11 +367,11 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
         _heuristic_needs_nb(st, for_partner)
         _heuristic_position_nb(
             st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-            flags0, flags1, push0, push1,
+            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
         )  # fmt: skip
         for j in range(1, players):
             _heuristic_position_nb(
                 st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-                deck, flags0, flags1, push0, push1,
+                deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
             )  # fmt: skip
         end_trick_nb(st)
