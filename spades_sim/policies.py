@@ -522,20 +522,21 @@ _PLAY_COMMON = (
     ),
     ParamSpec(
         "nil_pull",
-        8.0,
+        0.0,
         0.0,
         13.0,
-        "against a nil, lead a spade below this rank (2=0, ten=8) to pull its spades",
+        "against a nil, lead a spade of rank below this (2=0, ten=8) to pull its "
+        "spades, and no higher one (0: off)",
     ),
     ParamSpec(
         "nil_lead", 1.0, 0.0, 1.0, "1: against a nil, avoid leading suits its partner can ruff"
     ),
     ParamSpec(
         "nil_spare",
-        0.0,
+        1.0,
         0.0,
         13.0,
-        "attack a nil unless the side's bid is makeable with fewer spare tricks than this",
+        "attack a nil unless the side's own bid, still makeable, has fewer spare tricks than this",
     ),
 )
 

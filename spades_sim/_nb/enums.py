@@ -277,7 +277,7 @@ COUNT_DEFAULTS = np.array(
     dtype=np.float64,
 )
 HEURISTIC_DEFAULTS = np.array(
-    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 8.0, 1.0, 0.0, 0, 0, 0, 0, 0],
+    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 THRESHOLD_DEFAULTS = np.array(

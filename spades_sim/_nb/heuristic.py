@@ -190,18 +190,23 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
 
 @njit(cache=True, forceinline=True)
 def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
-    """Lead into an opponent's live nil: low in a suit it still holds. With spades out
-    above our lowest one and that spade's rank (2 = 0) below ``pull``, that spade: a nil
-    holding only high spades must win it, and each round pulls one of its guards. With
-    ``avoid``, not a suit its partner has shown out of while that partner may hold a
-    spade (it would ruff and the nil bidder throw its high card under it; TricksterBots'
-    SpadesBot.cs avoids those suits the same way)."""
+    """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
+    spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
+    spade: a nil holding only high spades must win it, and each round pulls one of its
+    guards; a higher spade is led only when nothing else can be, since the nil bidder
+    would shed its own high spade under it (led into a nil holding the J, a K lets it
+    go). With ``avoid``, not a suit its partner has shown out of while that partner may
+    hold a spade (it would ruff and the nil bidder throw its high card under it;
+    TricksterBots' SpadesBot.cs avoids those suits the same way)."""
     m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
     sp = m & SPADE_MASK
-    if sp:
+    if pull > 0 and sp:
         low = lowest_card_nb(sp)
         if low - 39 < pull and unseen & SPADE_MASK & above_nb(low):
             return low
+        side_in = m & NON_SPADE_MASK
+        side = legal & NON_SPADE_MASK
+        m = side_in if side_in else (side if side else m)
     if avoid and not (cover_voids >> 3) & 1:
         keep = m & ~SUIT_MASKS_BY_BITS[cover_voids & 7]
         if keep:
@@ -210,32 +215,47 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
 
 
 @njit(cache=True, forceinline=True)
+def beatable_nb(mine, unseen):
+    """The cards of ``mine`` that an unseen card of their suit beats (not sure tricks)."""
+    out = ZERO
+    for suit in range(4):
+        u = unseen & SUIT_MASKS[suit]
+        if u:
+            out |= mine & SUIT_MASKS[suit] & below_mask_nb(highest_card_nb(u))
+    return out
+
+
+@njit(cache=True, forceinline=True)
 def attack_nb(
-    legal, n_in, last, led, win_card, nil_played, nil_wins, nil_voids, cover_voids, unseen,
-    shed, pull, avoid,
+    legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
+    unseen, shed, pull, avoid,
 ):  # fmt: skip
     """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
     overtake it (the highest card under its card). With ``shed``, the low cards are kept
-    as ammunition: void before the nil bidder plays, throw the highest side card; once it
-    has played and lost the trick, play the highest card of the suit (or the highest side
-    card when void). -1: no special card, play on."""
+    as ammunition and high ones thrown where they cost no trick: void before the nil
+    bidder plays, discard the highest side card that is not a sure trick; once it has
+    played and lost the trick, follow with the highest such card that does not win the
+    trick (unless the trick can be taken from the nil bidder's side). -1: no special
+    card, play on."""
     if n_in == 0:
         return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid)
     follow = legal & SUIT_MASKS[led]
-    side = legal & NON_SPADE_MASK
     if not nil_played:
         if follow:
             return lowest_card_nb(follow)
-        if shed and side:
-            return high_rank_card_nb(side)
+        if shed:
+            spare = legal & NON_SPADE_MASK & beatable_nb(legal, unseen)
+            if spare:
+                return high_rank_card_nb(spare)
         return weakest_discard_nb(legal)
     if nil_wins:
         return duck_nb(legal, n_in, last, led, win_card)
-    if shed:
-        if follow:
-            return highest_card_nb(follow)
-        if side:
-            return high_rank_card_nb(side)
+    if shed and follow:
+        beaters = ZERO if (win_card >= 39 and led != 3) else follow & above_nb(win_card)
+        if mate_wins or not beaters:
+            spare = follow & ~beaters & beatable_nb(legal, unseen)
+            if spare:
+                return highest_card_nb(spare)
     return -1
 
 
@@ -283,7 +303,8 @@ def heuristic_core_nb(
         cover_voids = (voids >> (4 * (target ^ 2))) & 15 if partnered and four else 0
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
-            win_seat == target, (voids >> (4 * target)) & 15, cover_voids, unseen,
+            win_seat == target, partnered and four and win_seat == partner,
+            (voids >> (4 * target)) & 15, cover_voids, unseen,
             flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
         )  # fmt: skip
     if card >= 0:

@@ -84,6 +84,14 @@ def lane_void_top_nb(legal, voids, suit, current):
 
 
 @njit(cache=True, forceinline=True)
+def lane_beatable_nb(mine, unseen, suit_mask):
+    """``heuristic.beatable_nb`` for one suit, without a branch."""
+    top = lane_hi_nb(unseen & suit_mask)
+    below = (ONE << np.uint64(max(top, 0))) - ONE
+    return mine & suit_mask & below
+
+
+@njit(cache=True, forceinline=True)
 def lane_master_nb(mine, suit_mask, unseen, current):
     """``heuristic.master_nb`` without a branch: the cheapest unbeatable card of the suit of
     ``suit_mask``, else current."""
@@ -190,19 +198,32 @@ def heuristic_lane_nb(
     attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
     cover_voids = (voids >> (4 * (target ^ 2))) & 15
-    keep = still_in & ~lane_void_mask_nb(cover_voids & 7)
-    avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
-    lead_from = keep if avoid else still_in
-    attack_lead = lane_low_rank_nb(lead_from if lead_from else legal)
     sp_in = still_in & SPADE_MASK
     low_sp = lane_lo_nb(sp_in)
-    pull = (sp_in != ZERO) & (low_sp - 39 < nil_pull)
-    pull = pull & ((spades_out & lane_above_nb(low_sp)) != ZERO)
+    pulling = (nil_pull > 0) & (sp_in != ZERO)
+    pull = pulling & (low_sp - 39 < nil_pull) & ((spades_out & lane_above_nb(low_sp)) != ZERO)
+    side_in = still_in & NON_SPADE_MASK
+    no_high_spade = side_in if side_in else (side if side else still_in)
+    lead_base = no_high_spade if pulling else still_in
+    keep = lead_base & ~lane_void_mask_nb(cover_voids & 7)
+    avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
+    lead_from = keep if avoid else lead_base
+    attack_lead = lane_low_rank_nb(lead_from if lead_from else legal)
     attack_lead = low_sp if pull else attack_lead
     shed = flags & HeuristicFlag.nil_shed
-    hi_side = lane_high_rank_nb(side) if side else -1
-    attack_before = lo_follow if follow else (hi_side if (shed and side) else discard)
-    shed_after = (hi_follow if follow else hi_side) if shed else -1
+    beatable = (
+        lane_beatable_nb(legal, unseen, RANK_BITS)
+        | lane_beatable_nb(legal, unseen, RANK_BITS << np.uint64(13))
+        | lane_beatable_nb(legal, unseen, RANK_BITS << np.uint64(26))
+        | lane_beatable_nb(legal, unseen, SPADE_MASK)
+    )
+    spare_side = side & beatable
+    void_shed = lane_high_rank_nb(spare_side) if (shed and spare_side) else discard
+    attack_before = lo_follow if follow else void_shed
+    follow_beaters = ZERO if trumped else beaters
+    spare_follow = follow & ~follow_beaters & beatable
+    shedding = shed and (partner_wins or follow_beaters == ZERO) and spare_follow != ZERO
+    shed_after = lane_hi_nb(spare_follow) if shedding else -1
     attack_after = duck if win_seat == target else shed_after
     target_played = (target - leader + players) & (players - 1) < n_in
     attack = attack_lead if leading else (attack_after if target_played else attack_before)
