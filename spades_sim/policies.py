@@ -341,9 +341,13 @@ _BID_COMMON = (
 )
 
 _NIL_TEXT = (
-    " Nil when the nil risk (long or high spades, side honours by how many lower cards "
-    "guard them, suits without a low card) is at most `nil_threshold` and a partner who "
-    "has bid bid at least `nil_partner_min`; blind nil (decided before the cards are seen) "
+    " Nil when the nil risk is at most `nil_threshold` and a partner who has bid bid at "
+    "least `nil_partner_min`. The risk is the log-odds that the nil fails, fitted on half "
+    "a million simulated nils against the `heuristic`'s nil defence (plus 3.9, so the "
+    "default 2.5 asks for about an 80% chance): each spade by rank (the ace all but sets "
+    "it, then the K, Q and J), the spade length, each side card by rank and how many lower "
+    "cards guard it, voids and singletons; a partner's number, once bid, lowers it by 0.29 "
+    "a trick above 3.5 (a strong partner covers). Blind nil (decided before the cards are seen) "
     "as a last resort: behind by `blind_nil_deficit` when the opponents are within "
     "`blind_nil_opp_within` of the target, with few bags and a partner who can cover. With "
     "two players the estimate is a per-card table for two-card tricks (no partner)."
