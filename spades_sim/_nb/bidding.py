@@ -21,6 +21,7 @@ from numba import njit
 
 from spades_sim._nb.bitboard import (
     ONE,
+    RANK_BITS,
     SPADE_MASK,
     deck_mask_nb,
     holding_nb,
@@ -343,25 +344,34 @@ NIL_PARTNER_SLOPE = 0.29
 NIL_PARTNER_MID = 3.5
 
 
+def _side_by_holding() -> np.ndarray:
+    """The weights of every side-suit holding (13 bits): its cards by rank and guards, and
+    the void or singleton, summed once here so the risk is one look-up a suit."""
+    out = np.zeros(1 << 13)
+    for h in range(1 << 13):
+        ranks = [r for r in range(13) if (h >> r) & 1]
+        out[h] = sum(NIL_SIDE_4[r, min(g, 3)] for g, r in enumerate(ranks))
+        out[h] += NIL_VOID_4 if not ranks else (NIL_SINGLE_4 if len(ranks) == 1 else 0.0)
+    return out
+
+
+NIL_SIDE_BY_HOLDING = _side_by_holding()
+NIL_SPADES_BY_HOLDING = np.array(
+    [sum(NIL_SPADE_4[r] for r in range(13) if (h >> r) & 1) for h in range(1 << 13)]
+)
+
+
 @njit(cache=True, forceinline=True)
 def nil_risk_nb(hand):
     """The nil risk of a four-player hand: ``NIL_SHIFT_4`` plus the fitted log-odds that a
     nil with it fails (see the weights above): high and long spades, side honours by how
     many lower cards guard them, voids and singletons."""
     sp = holding_nb(hand, 3)
-    n_spades = popcount_nb(sp)
-    made = NIL_INTERCEPT_4 + NIL_LENGTH_4[min(n_spades, 6)]
-    for rank in range(17):  # ranks above the ace (jokers, high deuces) as the ace
-        if (sp >> np.uint64(rank)) & ONE:
-            made += NIL_SPADE_4[min(rank, 12)]
+    made = NIL_INTERCEPT_4 + NIL_LENGTH_4[min(popcount_nb(sp), 6)]
+    made += NIL_SPADES_BY_HOLDING[sp & RANK_BITS]
+    made += popcount_nb(sp >> np.uint64(13)) * NIL_SPADE_4[12]  # jokers, high deuces: aces
     for suit in range(3):
-        h = holding_nb(hand, suit)
-        guards = 0
-        for rank in range(13):
-            if (h >> np.uint64(rank)) & ONE:
-                made += NIL_SIDE_4[rank, min(guards, 3)]
-                guards += 1
-        made += NIL_VOID_4 if guards == 0 else (NIL_SINGLE_4 if guards == 1 else 0.0)
+        made += NIL_SIDE_BY_HOLDING[holding_nb(hand, suit)]
     return NIL_SHIFT_4 - made
 
 
