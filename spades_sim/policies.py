@@ -341,9 +341,13 @@ _BID_COMMON = (
 )
 
 _NIL_TEXT = (
-    " Nil when the nil risk (long or high spades, side honours by how many lower cards "
-    "guard them, suits without a low card) is at most `nil_threshold` and a partner who "
-    "has bid bid at least `nil_partner_min`; blind nil (decided before the cards are seen) "
+    " Nil when the nil risk is at most `nil_threshold` and a partner who has bid bid at "
+    "least `nil_partner_min`. The risk is the log-odds that the nil fails, fitted on half "
+    "a million simulated nils against the `heuristic`'s nil defence (plus 3.9, so the "
+    "default 2.5 asks for about an 80% chance): each spade by rank (the ace all but sets "
+    "it, then the K, Q and J), the spade length, each side card by rank and how many lower "
+    "cards guard it, voids and singletons; a partner's number, once bid, lowers it by 0.29 "
+    "a trick above 3.5 (a strong partner covers). Blind nil (decided before the cards are seen) "
     "as a last resort: behind by `blind_nil_deficit` when the opponents are within "
     "`blind_nil_opp_within` of the target, with few bags and a partner who can cover. With "
     "two players the estimate is a per-card table for two-card tricks (no partner)."
@@ -513,6 +517,31 @@ _PLAY_COMMON = (
     ParamSpec("second_hand_trump", 0.0, 0.0, 1.0, "1: trump in second seat when void"),
     ParamSpec("cash_masters", 1.0, 0.0, 1.0, "1: lead and take with sure winners"),
     ParamSpec("draw_trumps", 1.0, 0.0, 1.0, "1: lead the top spade to draw trumps"),
+    ParamSpec(
+        "nil_shed",
+        1.0,
+        0.0,
+        1.0,
+        "1: against a nil, keep low cards and throw high ones when they cannot hurt it",
+    ),
+    ParamSpec(
+        "nil_pull",
+        0.0,
+        0.0,
+        13.0,
+        "against a nil, lead a spade of rank below this (2=0, ten=8) to pull its "
+        "spades, and no higher one (0: off)",
+    ),
+    ParamSpec(
+        "nil_lead", 1.0, 0.0, 1.0, "1: against a nil, avoid leading suits its partner can ruff"
+    ),
+    ParamSpec(
+        "nil_spare",
+        1.0,
+        0.0,
+        13.0,
+        "attack a nil unless the side's own bid, still makeable, has fewer spare tricks than this",
+    ),
 )
 
 register(
@@ -541,14 +570,22 @@ register(
             "Contract-aware: a side that has made its bid ducks to avoid bags (the highest "
             "card that still loses) unless `set_push` more tricks would set the opponents. "
             "Nil-aware: the nil bidder ducks with its highest losing card and sheds its "
-            "most dangerous cards when void; its partner leads high, sets the bar high "
-            "before the nil bidder plays and overtakes it after; the opponents lead low "
-            "into the nil, play low before it and never overtake it."
+            "most dangerous cards when void; its partner leads high (a suit the nil bidder "
+            "is void in, else an unbeatable spade to draw its spades, else an unbeatable "
+            "side card), sets the bar high but cheaply before the nil bidder plays and "
+            "overtakes it after; the opponents lead low into the nil (a spade below "
+            "`nil_pull` to pull its spades; with `nil_lead` not a suit its partner can "
+            "ruff), play low before it and never overtake it, and with `nil_shed` keep "
+            "their low cards as ammunition (throwing high ones when void or once the nil "
+            "bidder has lost the trick); they press the attack unless their own bid, still "
+            "makeable, has fewer than `nil_spare` tricks to spare."
         ),
         source=(
             "the standard whist-family maxims (second hand low, third hand high) and the "
             "nil and bag advice of Joe Andrews' columns (safeharborgames.net) and the "
-            "strategy pages linked from pagat.com's Spades page"
+            "strategy pages linked from pagat.com's Spades page; the nil attack and cover "
+            "after the rule-based bots TricksterBots (SpadesBot.cs: TryBustNil, "
+            "TryProtectNil) and CardsWithCats (spades_ai.dart)"
         ),
     )
 )
@@ -569,7 +606,7 @@ register(
             "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
             "as many as it holds and none of a suit it has shown out of), and for every "
             "distinct legal card (cards with no unseen card between them count once) plays "
-            "the deals out with the `heuristic` (its parameters are the first seven here) "
+            "the deals out with the `heuristic` (its parameters are the first eleven here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
             "it gains less than `margin` points per deal over the heuristic's own card."
@@ -624,7 +661,7 @@ register(
             "`early_worlds`. The nil search values a nil as if every seat saw every card (worst "
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
-            "its nil maxims (its parameters are the first seven here), and `pimc` plays the "
+            "its nil maxims (its parameters are the first eleven here), and `pimc` plays the "
             "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down."

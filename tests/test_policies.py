@@ -45,7 +45,12 @@ from spades_sim._nb.enums import (
     PagatParam,
     PlayPolicy,
 )
-from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
+from spades_sim._nb.heuristic import heuristic_core_nb
+from spades_sim._nb.lockstep_heuristic import (
+    heuristic_flags_nb,
+    heuristic_lane_nb,
+    play_heuristic_lockstep_nb,
+)
 from spades_sim.analysis import (
     bid_accuracy,
     duplicate,
@@ -411,6 +416,104 @@ def test_partner_cover_sets_the_bar_high() -> None:
     info, seat = table_info(cards("AD 3D 4D 6D  5C 7C KC 9C"), first=0, bids=(0, 3, 3, 3),
                             nils=(1, 0, 0, 0))  # fmt: skip
     assert seat == 2 and play("heuristic", "AH 4H 9C 3D", info, 2) == "AH"
+
+
+def nil_position(
+    policy: str,
+    hand: str,
+    seat: int,
+    trick: str,
+    leader: int,
+    played: str = "",
+    voids: str = "",
+    need: int = -99,
+    remaining: int = 8,
+    nil_seat: int = 1,
+) -> tuple[str, str]:
+    """The card the scalar heuristic (``heuristic_core_nb``) and its lock-step twin
+    (``heuristic_lane_nb``) pick, as text, for ``seat`` holding ``hand`` (every card
+    legal) in a four-player partnership hand where ``nil_seat`` has a live nil: ``trick``
+    the cards of the current trick so far (``leader`` led it), ``played`` the cards of
+    earlier tricks, ``voids`` the known voids as "seat:suits" words ("3:H"), ``need`` the
+    tricks the seat's side still needs (-99: no contract) with ``remaining`` tricks left.
+    Each maxim is checked on both copies: they could share one mistake."""
+    params = parse_policy(policy, "play").lower()
+    mask = np.uint64(parse_hand(hand))
+    now = cards(trick) if trick else []
+    gone = (parse_hand(played) if played else 0) | sum(1 << c for c in now)
+    unseen = np.uint64(((1 << 52) - 1) & ~int(mask) & ~gone)
+    win_card, win_seat = -1, -1
+    for j, c in enumerate(now):
+        trumps = c >= 39 and win_card < 39
+        if win_card < 0 or trumps or (c // 13 == win_card // 13 and c > win_card):
+            win_card, win_seat = c, (leader + j) % 4
+    void_bits = 0
+    for word in voids.split():
+        who, suits = word.split(":")
+        for suit in suits:
+            void_bits |= 1 << (4 * int(who) + "CDHS".index(suit))
+    n_in = len(now)
+    led = now[0] // 13 if now else -1
+    table = (
+        leader, led, win_card, win_seat, unseen, 1 << nil_seat, void_bits, need, -99,
+        remaining, heuristic_flags_nb(params), params[HeuristicParam.set_push],
+        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare],
+    )  # fmt: skip
+    scalar = heuristic_core_nb(mask, mask, seat, 4, True, n_in, *table)
+    lane = heuristic_lane_nb(mask, mask, seat, 4, n_in, n_in == 0, *table)
+    return tuple("23456789TJQKA"[c % 13] + "CDHS"[c // 13] for c in (scalar, lane))
+
+
+def test_nil_defence_maxims_decide_the_card() -> None:
+    """East (seat 1) bid nil; North and South defend, West covers."""
+    on = "heuristic:nil_shed=1,nil_pull=8,nil_lead=1,nil_spare=1"
+    # never over the nil: South, last, plays the highest heart under East's 9H
+    assert nil_position(on, "KH 8H 2H 5C", 2, "3H 9H", 0, need=3) == ("8H", "8H")
+    # shed: North, void in hearts before the nil plays, throws its highest side card
+    # that is not a sure trick (the KC, the AC being out) and keeps the low ones
+    hand, trick = "KC 9C 3C 8D 2D 4S", "5H"
+    assert nil_position(on, hand, 0, trick, 3, need=3) == ("KC", "KC")
+    assert nil_position(f"{on},nil_shed=0", hand, 0, trick, 3, need=3) == ("2D", "2D")
+    # ...and once the nil has played under West's ace, South follows with its highest
+    # heart that is not a sure trick (the KH is out), keeping the 2H as ammunition
+    hand, trick = "QH 8H 2H 5C", "AH 3H 9H"
+    assert nil_position(on, hand, 2, trick, 3, need=3) == ("QH", "QH")
+    assert nil_position(f"{on},nil_shed=0", hand, 2, trick, 3, need=3) == ("2H", "2H")
+    # pull: once spades are out, North leads its low spade into the nil
+    played = "AD 3D 4D 6D  2S 5S 6S KD"
+    hand = "2H 3S 9S KC"
+    assert nil_position(on, hand, 0, "", 0, played, need=3) == ("3S", "3S")
+    assert nil_position(f"{on},nil_pull=0", hand, 0, "", 0, played, need=3) == ("2H", "2H")
+    # ...but never a high spade the nil bidder could shed its own under (it is void in
+    # hearts and clubs, so the QS is North's only card of a suit it holds)
+    hand, voids = "QS 2H 3C", "1:HC"
+    assert nil_position(on, hand, 0, "", 0, played, voids, need=3) == ("2H", "2H")
+    assert nil_position(f"{on},nil_pull=0", hand, 0, "", 0, played, voids, 3) == ("QS", "QS")
+    # lead: not a suit the nil's partner (West) has shown out of: it would ruff
+    hand, voids = "2H 5C 9D", "3:H"
+    assert nil_position(on, hand, 0, "", 0, played, voids, need=3) == ("5C", "5C")
+    assert nil_position(f"{on},nil_lead=0", hand, 0, "", 0, played, voids, 3) == ("2H", "2H")
+    # spare: with every remaining trick needed, North cashes for its bid instead of
+    # leading low into the nil
+    hand = "2H AC KC"
+    assert nil_position(on, hand, 0, "", 0, played, need=3, remaining=3) == ("KC", "KC")
+    assert nil_position(on, hand, 0, "", 0, played, need=2, remaining=3) == ("2H", "2H")
+    off = f"{on},nil_spare=0"
+    assert nil_position(off, hand, 0, "", 0, played, need=3, remaining=3) == ("2H", "2H")
+
+
+def test_nil_cover_decides_the_card() -> None:
+    """East (seat 1) bid nil; West (seat 3) covers it."""
+    played = "AD 3D 4D 6D  2S 5S 6S KD"
+    # draw the nil's spades with a spade no one beats, the cheapest of equals (the KS)
+    assert nil_position("heuristic", "AS KS 4S 8H 9C", 3, "", 3, played) == ("KS", "KS")
+    # ...not once the nil bidder has shown out of spades: then the highest card
+    got = nil_position("heuristic", "AS KS 4S 8H 9C", 3, "", 3, played, "1:S")
+    assert got == ("AS", "AS")
+    # no spade to lead: a side card no one beats, again the cheapest of equals
+    assert nil_position("heuristic", "AH QH 4C 7D", 3, "", 3, f"{played} KH") == ("QH", "QH")
+    # before the nil bidder plays, set the bar high but cheaply: the KD is as good as the AD
+    assert nil_position("heuristic", "AD KD 3D 2C", 3, "5D", 2, "QD") == ("KD", "KD")
 
 
 def test_lookahead_is_deterministic_and_keeps_clear_choices() -> None:

@@ -207,6 +207,10 @@ _PLAY_COMMON = (
     "second_hand_trump",
     "cash_masters",
     "draw_trumps",
+    "nil_shed",
+    "nil_pull",
+    "nil_lead",
+    "nil_spare",
 )
 _DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
@@ -256,9 +260,12 @@ PARAMS_BY_POLICY = {
 }
 
 
-# The heuristic's on/off parameters (slots 1..7) as bits of one ``flags`` int: bit k for
-# slot k + 1 (``heuristic_flags_nb``); ``set_push`` is a number, its bit unused.
-_SWITCHES = tuple(f for f in _PLAY_COMMON if f != "set_push")
+# The heuristic's on/off parameters as bits of one ``flags`` int: bit k for slot k + 1
+# (``heuristic_flags_nb``); the numbers (``set_push``, ``nil_pull``, ``nil_spare``) leave
+# their bits unused.
+HEURISTIC_NUMBERS = ("set_push", "nil_pull", "nil_spare")
+N_PLAY_COMMON = len(_PLAY_COMMON)  # the heuristic's slots: 1..N_PLAY_COMMON
+_SWITCHES = tuple(f for f in _PLAY_COMMON if f not in HEURISTIC_NUMBERS)
 HeuristicFlag = _named(
     "HeuristicFlagT", _SWITCHES, [1 << (getattr(HeuristicParam, f) - 1) for f in _SWITCHES]
 )
@@ -270,7 +277,7 @@ COUNT_DEFAULTS = np.array(
     dtype=np.float64,
 )
 HEURISTIC_DEFAULTS = np.array(
-    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0],
     dtype=np.float64,
 )
 THRESHOLD_DEFAULTS = np.array(

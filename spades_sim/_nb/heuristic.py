@@ -32,7 +32,13 @@ from spades_sim._nb.bitboard import (
     lowest_card_nb,
     suit_of_nb,
 )
-from spades_sim._nb.enums import HeuristicFlag, HeuristicParam, InfoSlot, RuleField
+from spades_sim._nb.enums import (
+    N_PLAY_COMMON,
+    HeuristicFlag,
+    HeuristicParam,
+    InfoSlot,
+    RuleField,
+)
 from spades_sim._nb.score import hand_tricks_nb, side_of_nb
 
 
@@ -131,15 +137,40 @@ def follow_nb(legal, second, last, led, win_card, partner_wins, unseen, cash, se
 
 
 @njit(cache=True, forceinline=True)
-def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_voids):
-    """Partner of a live nil: lead high (in a suit the nil bidder is void in if any); before
-    the nil bidder plays, set the bar high (top card, or a trump when void); after it,
-    overtake it as cheaply as possible. -1: no special card, play on."""
+def master_nb(mine, suit_mask, unseen):
+    """The cheapest card of ``mine`` (within ``suit_mask``) that no unseen card of the suit
+    beats, -1 when none."""
+    m = mine & suit_mask
+    if not m:
+        return -1
+    top = highest_card_nb(m)
+    if unseen & suit_mask & above_nb(top):
+        return -1
+    return cheapest_equal_nb(m, top, unseen)
+
+
+@njit(cache=True, forceinline=True)
+def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_voids, unseen):
+    """Partner of a live nil. Leading: high in a suit the nil bidder is void in (it throws
+    a dangerous card), else a spade no one can beat while spades are out (the nil bidder
+    sheds a spade under it: drawing its spades is what protects a nil), else a side card
+    no one can beat, else the highest rank. Before the nil bidder plays, set the bar high
+    but cheaply (the lowest card as good as the top one, so the cover keeps its tricks
+    for the side's number; a trump when void); after it, overtake it as cheaply as
+    possible. -1: no special card, play on."""
     if n_in == 0:
         for suit in range(3):
             m = legal & SUIT_MASKS[suit]
             if m and (partner_voids >> suit) & 1:
                 return highest_card_nb(m)
+        if not (partner_voids >> 3) & 1 and unseen & SPADE_MASK:
+            card = master_nb(legal, SPADE_MASK, unseen)
+            if card >= 0:
+                return card
+        for suit in range(3):
+            card = master_nb(legal, SUIT_MASKS[suit], unseen)
+            if card >= 0:
+                return card
         return high_rank_card_nb(legal)
     if partner_played:
         if partner_wins:
@@ -150,37 +181,97 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
     follow = legal & SUIT_MASKS[led]
     if follow:
         top = highest_card_nb(follow)
-        return top if top > win_card else lowest_card_nb(follow)
+        if top > win_card:
+            return cheapest_equal_nb(follow & above_nb(win_card), top, unseen)
+        return lowest_card_nb(follow)
     over = legal & SPADE_MASK & above_nb(win_card)
     return lowest_card_nb(over) if over else weakest_discard_nb(legal)
 
 
 @njit(cache=True, forceinline=True)
-def attack_nb(legal, n_in, last, led, win_card, nil_played, nil_wins, nil_voids):
-    """Opponent of a live nil: lead low in a suit the nil bidder still holds; play low
-    before it; never overtake it. -1: no special card, play on."""
+def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
+    """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
+    spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
+    spade: a nil holding only high spades must win it, and each round pulls one of its
+    guards; a higher spade is led only when nothing else can be, since the nil bidder
+    would shed its own high spade under it (led into a nil holding the J, a K lets it
+    go). With ``avoid``, not a suit its partner has shown out of while that partner may
+    hold a spade (it would ruff and the nil bidder throw its high card under it;
+    TricksterBots' SpadesBot.cs avoids those suits the same way)."""
+    m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
+    sp = m & SPADE_MASK
+    if pull > 0 and sp:
+        low = lowest_card_nb(sp)
+        if low - 39 < pull and unseen & SPADE_MASK & above_nb(low):
+            return low
+        side_in = m & NON_SPADE_MASK
+        side = legal & NON_SPADE_MASK
+        m = side_in if side_in else (side if side else m)
+    if avoid and not (cover_voids >> 3) & 1:
+        keep = m & ~SUIT_MASKS_BY_BITS[cover_voids & 7]
+        if keep:
+            m = keep
+    return low_rank_card_nb(m if m else legal)
+
+
+@njit(cache=True, forceinline=True)
+def beatable_nb(mine, unseen):
+    """The cards of ``mine`` that an unseen card of their suit beats (not sure tricks)."""
+    out = ZERO
+    for suit in range(4):
+        u = unseen & SUIT_MASKS[suit]
+        if u:
+            out |= mine & SUIT_MASKS[suit] & below_mask_nb(highest_card_nb(u))
+    return out
+
+
+@njit(cache=True, forceinline=True)
+def attack_nb(
+    legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
+    unseen, shed, pull, avoid,
+):  # fmt: skip
+    """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
+    overtake it (the highest card under its card). With ``shed``, the low cards are kept
+    as ammunition and high ones thrown where they cost no trick: void before the nil
+    bidder plays, discard the highest side card that is not a sure trick; once it has
+    played and lost the trick, follow with the highest such card that does not win the
+    trick (unless the trick can be taken from the nil bidder's side). -1: no special
+    card, play on."""
     if n_in == 0:
-        m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
-        return low_rank_card_nb(m if m else legal)
+        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid)
+    follow = legal & SUIT_MASKS[led]
     if not nil_played:
-        follow = legal & SUIT_MASKS[led]
-        return lowest_card_nb(follow) if follow else weakest_discard_nb(legal)
+        if follow:
+            return lowest_card_nb(follow)
+        if shed:
+            spare = legal & NON_SPADE_MASK & beatable_nb(legal, unseen)
+            if spare:
+                return high_rank_card_nb(spare)
+        return weakest_discard_nb(legal)
     if nil_wins:
         return duck_nb(legal, n_in, last, led, win_card)
+    if shed and follow:
+        beaters = ZERO if (win_card >= 39 and led != 3) else follow & above_nb(win_card)
+        if mate_wins or not beaters:
+            spare = follow & ~beaters & beatable_nb(legal, unseen)
+            if spare:
+                return highest_card_nb(spare)
     return -1
 
 
 @njit(cache=True, forceinline=True)
 def heuristic_core_nb(
     hand, legal, seat, players, partnered, n_in, leader, led, win_card, win_seat, unseen,
-    alive, voids, need, opp_need, remaining, flags, set_push,
+    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare,
 ):  # fmt: skip
     """The heuristic on scalars (see ``heuristic_play_nb``): ``alive`` has bit s set when
     seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
-    on/off parameters (bit k: slot k + 1). ``partnered`` false with four players is
-    cutthroat: no partner to cover or to leave a trick to, the three others opponents
-    (the first live nil among them attacked, their voids pooled); three players are
-    always cutthroat, the two others opponents."""
+    on/off parameters (bit k: slot k + 1), ``set_push``, ``nil_pull`` and ``nil_spare``
+    the numbers. An opponent's nil is attacked unless the side's own contract is at risk:
+    still makeable with fewer than ``nil_spare`` tricks to spare. ``partnered`` false with
+    four players is cutthroat: no partner to cover or to leave a trick to, the three
+    others opponents (the first live nil among them attacked, their voids pooled); three
+    players are always cutthroat, the two others opponents."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     last = n_in == players - 1
@@ -200,15 +291,21 @@ def heuristic_core_nb(
     if partnered and four and flags & HeuristicFlag.cover_nil and (alive >> partner) & 1:
         card = cover_nb(
             legal, n_in, led, win_card, (partner - leader + players) % players < n_in,
-            win_seat == partner, (voids >> (4 * partner)) & 15,
+            win_seat == partner, (voids >> (4 * partner)) & 15, unseen,
         )  # fmt: skip
     elif (
-        flags & HeuristicFlag.attack_nil and (alive >> opp_a | alive >> opp_b | alive >> opp_c) & 1
+        flags & HeuristicFlag.attack_nil
+        and (alive >> opp_a | alive >> opp_b | alive >> opp_c) & 1
+        and not (0 < need <= remaining and remaining - need < nil_spare)
     ):
         target = opp_a if (alive >> opp_a) & 1 else (opp_b if (alive >> opp_b) & 1 else opp_c)
+        # the nil bidder's partner, whose voids let it ruff (none in cutthroat)
+        cover_voids = (voids >> (4 * (target ^ 2))) & 15 if partnered and four else 0
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
-            win_seat == target, (voids >> (4 * target)) & 15,
+            win_seat == target, partnered and four and win_seat == partner,
+            (voids >> (4 * target)) & 15, cover_voids, unseen,
+            flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
         )  # fmt: skip
     if card >= 0:
         return card
@@ -269,7 +366,7 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
             if bid > 0 and bid - counted > most_needed:
                 most_needed = bid - counted
     flags = 0
-    for k in range(1, 8):
+    for k in range(1, N_PLAY_COMMON + 1):
         flags |= np.int64(params[k] > 0) << (k - 1)
     deck = deck_mask_nb(rules[RuleField.jokers])
     opp_need = opp_need if opp_contract > 0 else -99
@@ -281,4 +378,5 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
         info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
         voids, need if contract > 0 else -99, opp_need,
         hand_tricks_nb(rules) - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
+        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare],
     )  # fmt: skip

@@ -3,7 +3,7 @@
 ``play_heuristic_lockstep_nb`` plays the heuristic, card for card, for the ``LANES``
 deals of a lock-step state (``lockstep.py``'s fields plus the ``H_*`` fields below), so
 a kernel built like ``lockstep.py``'s can run heuristic play as SIMD code.
-``_heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
+``heuristic_lane_nb`` decides exactly as ``heuristic.heuristic_core_nb`` (the tests
 hold the lock-step play equal to the scalar play, card for card) but without a branch:
 every candidate card is computed and the answer selected, so a loop over the lanes
 compiles to vector code (the branch-free bit helpers are ``bitboard.lane_*``).
@@ -29,6 +29,7 @@ from spades_sim._nb.bitboard import (
 )
 from spades_sim._nb.enums import (
     LANES,
+    N_PLAY_COMMON,
     HeuristicField,
     HeuristicFlag,
     HeuristicParam,
@@ -82,10 +83,46 @@ def lane_void_top_nb(legal, voids, suit, current):
     return lane_hi_nb(m) if (m != ZERO) & (((voids >> suit) & 1) != 0) else current
 
 
+def _within_suit_mask(k):
+    """The card ids b whose card b + k is of the same suit (spades with the jokers above)."""
+    suit = [min(c // 13, 3) for c in range(64)]
+    return np.uint64(sum(1 << c for c in range(64 - k) if c + k < 56 and suit[c] == suit[c + k]))
+
+
+SAME_SUIT_1, SAME_SUIT_2, SAME_SUIT_4, SAME_SUIT_8, SAME_SUIT_16 = (
+    _within_suit_mask(k) for k in (1, 2, 4, 8, 16)
+)
+
+
 @njit(cache=True, forceinline=True)
-def _heuristic_lane_nb(
+def lane_below_unseen_nb(unseen):
+    """Every card below the highest unseen card of its suit, in all four suits at once:
+    the unseen cards moved down one rank and smeared down their suit by shifts (no
+    per-suit count of leading zeros, which vector units without AVX-512 emulate slowly).
+    ``legal & ~it`` are the sure tricks, ``heuristic.beatable_nb(legal, unseen)`` is
+    ``legal & it``."""
+    x = (unseen >> np.uint64(1)) & SAME_SUIT_1
+    x |= (x >> np.uint64(1)) & SAME_SUIT_1
+    x |= (x >> np.uint64(2)) & SAME_SUIT_2
+    x |= (x >> np.uint64(4)) & SAME_SUIT_4
+    x |= (x >> np.uint64(8)) & SAME_SUIT_8
+    x |= (x >> np.uint64(16)) & SAME_SUIT_16
+    return x
+
+
+@njit(cache=True, forceinline=True)
+def lane_master_nb(masters, suit_mask, current):
+    """``heuristic.master_nb`` without a branch: the lowest of ``masters`` (the cards no
+    unseen card beats) within ``suit_mask``, else current. The lowest sure trick of a
+    suit is the cheapest card as good as its top one."""
+    m = masters & suit_mask
+    return lane_lo_nb(m) if m != ZERO else current
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_lane_nb(
     hand, legal, seat, players, n_in, leading, leader, led, win_card, win_seat, unseen, alive,
-    voids, need, opp_need, remaining, flags, set_push,
+    voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare,
 ):  # fmt: skip
     # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
     # (or follow) half of the work folds away
@@ -153,25 +190,54 @@ def _heuristic_lane_nb(
     covering = four and (flags & HeuristicFlag.cover_nil) and (alive >> partner) & 1
     partner_voids = (voids >> (4 * partner)) & 7
     cover_lead = lane_high_rank_nb(legal)
+    below_unseen = lane_below_unseen_nb(unseen)
+    masters = legal & ~below_unseen
+    # the first side suit with a sure trick holds the lowest side sure trick
+    cover_lead = lane_master_nb(masters, NON_SPADE_MASK, cover_lead)
+    draw_nil = (((voids >> (4 * partner + 3)) & 1) == 0) & (spades_out != ZERO)
+    cover_lead = lane_master_nb(masters, SPADE_MASK, cover_lead) if draw_nil else cover_lead
     cover_lead = lane_void_top_nb(legal, partner_voids, 2, cover_lead)
     cover_lead = lane_void_top_nb(legal, partner_voids, 1, cover_lead)
     cover_lead = lane_void_top_nb(legal, partner_voids, 0, cover_lead)
     cover_after = lane_lo_nb(beats) if (win_seat == partner and beats) else -1
     hi_follow = lane_hi_nb(follow)
     trump_over = legal & SPADE_MASK & lane_above_nb(win_card)
+    over_win = follow & lane_above_nb(win_card)
+    cheap_top = lane_cheapest_equal_nb(over_win, hi_follow, unseen, led_mask)
     cover_before = (
-        (hi_follow if hi_follow > win_card else lo_follow)
+        (cheap_top if hi_follow > win_card else lo_follow)
         if follow
         else (lane_lo_nb(trump_over) if trump_over else discard)
     )
     partner_played = (partner - leader + players) & (players - 1) < n_in
     cover = cover_lead if leading else (cover_after if partner_played else cover_before)
     target = opp_a if (alive >> opp_a) & 1 else opp_b
-    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1
+    at_risk = (need > 0) & (need <= remaining) & (remaining - need < nil_spare)
+    attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
-    attack_lead = lane_low_rank_nb(still_in if still_in else legal)
-    attack_before = lo_follow if follow else discard
-    attack_after = duck if win_seat == target else -1
+    cover_voids = (voids >> (4 * (target ^ 2))) & 15
+    sp_in = still_in & SPADE_MASK
+    low_sp = lane_lo_nb(sp_in)
+    pulling = (nil_pull > 0) & (sp_in != ZERO)
+    pull = pulling & (low_sp - 39 < nil_pull) & ((spades_out & lane_above_nb(low_sp)) != ZERO)
+    side_in = still_in & NON_SPADE_MASK
+    no_high_spade = side_in if side_in else (side if side else still_in)
+    lead_base = no_high_spade if pulling else still_in
+    keep = lead_base & ~lane_void_mask_nb(cover_voids & 7)
+    avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
+    lead_from = keep if avoid else lead_base
+    attack_lead = lane_low_rank_nb(lead_from if lead_from else legal)
+    attack_lead = low_sp if pull else attack_lead
+    shed = flags & HeuristicFlag.nil_shed
+    beatable = legal & below_unseen
+    spare_side = side & beatable
+    void_shed = lane_high_rank_nb(spare_side) if (shed and spare_side) else discard
+    attack_before = lo_follow if follow else void_shed
+    follow_beaters = ZERO if trumped else beaters
+    spare_follow = follow & ~follow_beaters & beatable
+    shedding = shed and (partner_wins or follow_beaters == ZERO) and spare_follow != ZERO
+    shed_after = lane_hi_nb(spare_follow) if shedding else -1
+    attack_after = duck if win_seat == target else shed_after
     target_played = (target - leader + players) & (players - 1) < n_in
     attack = attack_lead if leading else (attack_after if target_played else attack_before)
     special = cover if covering else (attack if attacking else -1)
@@ -195,7 +261,7 @@ def heuristic_flags_nb(params):
     """The on/off parameters of a heuristic parameter vector as ``heuristic_core_nb``'s
     ``flags`` (bit k for slot k + 1)."""
     flags = 0
-    for k in range(1, 8):
+    for k in range(1, N_PLAY_COMMON + 1):
         flags |= np.int64(params[k] > 0) << (k - 1)
     return flags
 
@@ -203,7 +269,7 @@ def heuristic_flags_nb(params):
 @njit(cache=True, forceinline=True)
 def _heuristic_position_nb(
     st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck, flags0,
-    flags1, push0, push1,
+    flags1, push0, push1, pull0, pull1, spare0, spare1,
 ):  # fmt: skip
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
@@ -243,12 +309,13 @@ def _heuristic_position_nb(
         odd = (seat & 1) == 1
         win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
         voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
-        card = _heuristic_lane_nb(
+        card = heuristic_lane_nb(
             hand, legal, seat, players, j, leading, np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
-            flags1 if odd else flags0, push1 if odd else push0,
+            flags1 if odd else flags0, push1 if odd else push0, pull1 if odd else pull0,
+            spare1 if odd else spare0,
         )  # fmt: skip
         # play it, as play_tricks_nb does
         ucard = np.uint64(card)
@@ -322,6 +389,10 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     flags1 = heuristic_flags_nb(params1)
     push0 = params0[HeuristicParam.set_push]
     push1 = params1[HeuristicParam.set_push]
+    pull0 = params0[HeuristicParam.nil_pull]
+    pull1 = params1[HeuristicParam.nil_pull]
+    spare0 = params0[HeuristicParam.nil_spare]
+    spare1 = params1[HeuristicParam.nil_spare]
     for b in range(LANES):
         st[_at_nb(LockstepField.broken, b)] = ZERO
         st[_at_nb(HeuristicField.played, b)] = ZERO
@@ -330,11 +401,11 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
         _heuristic_needs_nb(st, for_partner)
         _heuristic_position_nb(
             st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-            flags0, flags1, push0, push1,
+            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
         )  # fmt: skip
         for j in range(1, players):
             _heuristic_position_nb(
                 st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-                deck, flags0, flags1, push0, push1,
+                deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
             )  # fmt: skip
         end_trick_nb(st)

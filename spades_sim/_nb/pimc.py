@@ -60,7 +60,7 @@ settled much sooner by the search's bounds). And its verdict assumes every seat 
 every card, which is worst for a nil (the covering partner and the defenders in fact
 guess). So while a nil is live (a nil or blind nil seat without a trick) before trick
 ``nil_from`` (default 13: the whole hand), the seat plays the ``heuristic``'s card
-(``heuristic.heuristic_play_nb``, with the first seven parameters of the row, which are
+(``heuristic.heuristic_play_nb``, with the first eleven parameters of the row, which are
 the heuristic's): its nil maxims (the nil seat ducks, its partner covers, the opponents
 lead low into it). ``pimc`` plays every card of the hands without a live nil, and of a
 nil hand once the nil is lost; from ``nil_from`` on, live nils are solved and valued as
@@ -393,7 +393,7 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     live = live_nils_nb(info)
     if live:
         # a live nil before the solver values nils: the heuristic's nil maxims (its
-        # parameters are this row's first seven), not the solver's all-cards-seen verdict;
+        # parameters are this row's first eleven), not the solver's all-cards-seen verdict;
         # a seat whose own side has no live nil only defends, where that verdict errs the
         # safe way (it credits the nil with perfect cover), so it may solve from earlier
         own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)

@@ -19,7 +19,7 @@ and everything after that (policy and rules keys, finalize) is the rows' path it
 >>> seats = seat_units(agg, ["seat", "nil"])
 >>> s = group_stats(seats, ["nil"], {"x": (seats["count"], seats["count"], seats["count"])})
 >>> s[["nil", "x.n"]].values.tolist()
-[[False, 174.0], [True, 26.0]]
+[[False, 188.0], [True, 12.0]]
 """
 
 from __future__ import annotations

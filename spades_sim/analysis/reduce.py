@@ -474,7 +474,7 @@ def statistics_many(
     >>> from spades_sim.analysis.nil import PLAN
     >>> (stats,) = statistics_many(simulate_hands(100, seed=1, play="random"), [(PLAN, [])])
     >>> stats[["nil_kind", "seats.n"]].sort_values("nil_kind").values.tolist()
-    [[0.0, 348.0], [1.0, 52.0]]
+    [[0.0, 376.0], [1.0, 24.0]]
     """
     srcs = sources(data)
     wanted = [(plan, key_list(by)) for plan, by in requests]

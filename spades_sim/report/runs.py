@@ -22,8 +22,8 @@ Contract
   gathered and joined (memory then grows with the run).
 
 >>> from spades_sim import simulate_hands
->>> a = simulate_hands(200, seed=3, bidding=("count", "random"))
->>> b = simulate_hands(200, seed=3, bidding=("random", "count"))
+>>> a = simulate_hands(200, seed=4, bidding=("count", "random"))
+>>> b = simulate_hands(200, seed=4, bidding=("random", "count"))
 >>> r = compare_runs(a, b)
 >>> r.info.a, r.info.b, r.margin.n
 ('count/heuristic', 'random/heuristic', 200)
