@@ -242,7 +242,10 @@ def pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
         for a in range(n_tries):
             sub = key if a == 0 else mix64_nb(key + np.uint64(a) * GOLDEN)
             sample_world_nb(hand, seat, info, rules, sub, w, draw)
-            m = bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table) if read else 0
+            m = 0
+            if read:
+                bound = best if best >= 0 else 1 << 30
+                m = bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
             if best < 0 or m < best:
                 best = m
                 for s in range(4):

@@ -284,12 +284,14 @@ def assumed_bid_nb(hand, s, table, rules, assumed):
 
 
 @njit(cache=True)
-def bid_misfit_nb(sampled, seat, info, rules, assumed, table):
+def bid_misfit_nb(sampled, seat, info, rules, assumed, table, bound=1 << 30):
     """How far the world ``sampled`` is from the bids: over the seats other than ``seat``
     that bid a number or nil (not blind nil: a blind bid says nothing of the cards; not a
     seat of an exchange: ``exchanged_nb``), the sum of |assumed bid - bid|, plus
     ``BID_MISFIT_NIL`` for each nil read as a number or the reverse. 0: every bid fits.
-    ``table`` is scratch (``N_INFO``)."""
+    Stops, returning a value of at least ``bound``, once the misfit reaches ``bound``
+    (a draw no better than the best so far need not be read to the end). ``table`` is
+    scratch (``N_INFO``)."""
     misfit = 0
     for s in range(info[InfoSlot.players]):
         bid = info[InfoSlot.bids + s]
@@ -301,6 +303,8 @@ def bid_misfit_nb(sampled, seat, info, rules, assumed, table):
         misfit += abs(guess - bid)
         if (guess == 0) != (bid == 0):
             misfit += BID_MISFIT_NIL
+        if misfit >= bound:
+            return misfit
     return misfit
 
 
@@ -325,9 +329,9 @@ def lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
             strict = sample_hands_nb(hand, seat, info, rules, sub, draw)
             m = 0
             if read:
-                m = bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table)
-                if not strict:
-                    m += VOID_MISFIT
+                m = VOID_MISFIT if not strict else 0
+                bound = best - m if best >= 0 else 1 << 30
+                m += bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
             if best < 0 or m < best:
                 best = m
                 for s in range(4):
