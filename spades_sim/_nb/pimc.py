@@ -42,8 +42,10 @@ partner the rest). Both partners nil: each nil is solved alone. The worlds are d
 from what ``info`` records, which is what every policy may see: the cards a two-player
 seat threw away in the draw and the cards exchanged after a blind nil are known to
 that seat at a real table but are not in ``info``, so the sampler does not use them
-(its worlds are drawn from a wider set than the seat could know); it also ignores the
-bids as evidence about the hands.
+(its worlds are drawn from a wider set than the seat could know). By default it also
+ignores the bids as evidence about the hands; with ``read_bids`` on, ``pimc_worlds_nb``
+keeps only the worlds in which every other seat's ``count`` bid from its bid-time hand
+is its bid (``rollout``'s "Worlds that fit the bids"), each still a draw of step 1.
 
 Cost: the first tricks dominate. Measured on this machine (one core, a random opening
 lead, a fresh table of 2**16 slots): ``card_values_nb`` takes about 560 ms with 12 or 13

@@ -11,7 +11,9 @@ still holds and, while possible, no card of a suit it has shown out of
 (``info[InfoSlot.voids]``); with two players the rest stay in the unused pile, and
 before any card is played the opponent's hand is drawn from the stock as the default
 draw policy (``threshold``) keeps cards, since a drawn hand is stronger than 13 cards at
-random.
+random. With ``read_bids`` on, ``lookahead_worlds_nb`` keeps only the deals in which the
+other seats' bids fit their hands ("Worlds that fit the bids" below; ``pimc`` reads the
+bids with the same test).
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
@@ -525,14 +527,17 @@ MC_TRIES = 16  # deals tried per sample to match the bids made so far
 
 
 @njit(cache=True)
-def bids_fit_nb(sampled, seat, info, tolerance):
+def bids_fit_nb(sampled, seat, info, rules, tolerance, table):
     """Whether every seat that has bid would have bid within ``tolerance`` of its bid with
-    its sampled hand, by the count (a nil: the count's nil)."""
+    its sampled hand, by the count at the table it saw when it bid (``bid_table_nb``: a
+    seat bidding before its partner did not see the partner's bid; a nil: the count's
+    nil). ``table`` is scratch (``N_INFO``)."""
     for s in range(info[InfoSlot.players]):
         bid = info[InfoSlot.bids + s]
         if s == seat or bid < 0 or info[InfoSlot.nil + s] == 2:
             continue
-        guess = counting_bid_nb(sampled[s], s, info, COUNT_DEFAULTS, BidPolicy.count)
+        bid_table_nb(info, s, table)
+        guess = assumed_bid_nb(sampled[s], s, table, rules, COUNT_DEFAULTS)
         if (guess == 0) != (bid == 0) or abs(guess - bid) > tolerance:
             return False
     return True
@@ -565,6 +570,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     hands = np.empty(4, dtype=np.uint64)
     base = np.empty(N_INFO, dtype=np.int64)
     scratch = np.empty(N_INFO, dtype=np.int64)
+    table = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
     leader0 = info[InfoSlot.first_to_act]
     for k in range(samples):
@@ -573,7 +579,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
                 hand, seat, info, rules,
                 mix64_nb(rand + np.uint64(k * tries + attempt + 1) * GOLDEN), sampled,
             )  # fmt: skip
-            if bids_fit_nb(sampled, seat, info, tolerance):
+            if bids_fit_nb(sampled, seat, info, rules, tolerance, table):
                 break
         copy_state_nb(sampled, info, hands, base)
         for j in range(players):
