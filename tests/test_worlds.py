@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spades_sim import Rules
+from spades_sim import Rules, simulate_hands
 from spades_sim._nb import pimc, rollout
 from spades_sim._nb import policies as nbp
 from spades_sim._nb.bidding import nil_risk_nb
@@ -199,3 +199,14 @@ def test_bid_blind_worlds_are_the_bid_blind_samplers(recorded) -> None:
         key = rollout.mix64_nb(np.uint64((9 + (k + 1) * int(rollout.GOLDEN)) % 2**64))
         rollout.sample_hands_nb(hand, seat, info, LOWERED, np.uint64(key), one)
         assert list(one) == list(worlds[k])
+
+
+def test_bid_reading_runs_are_the_same_at_any_thread_count() -> None:
+    """The worlds come from each decision's random bits alone: one thread or two, chunks
+    of any size, the same hands."""
+    play = "lookahead:read_bids=1,samples=4,fit_tries=32"
+    one = simulate_hands(24, seed=7, play=play, threads=1, chunk_size=5)
+    two = simulate_hands(24, seed=7, play=play, threads=2, chunk_size=7)
+    assert one.equals(two)
+    blind = simulate_hands(24, seed=7, play="lookahead:samples=4", threads=1)
+    assert not one.equals(blind)  # the reading changes the play
