@@ -210,3 +210,12 @@ def test_bid_reading_runs_are_the_same_at_any_thread_count() -> None:
     assert one.equals(two)
     blind = simulate_hands(24, seed=7, play="lookahead:samples=4", threads=1)
     assert not one.equals(blind)  # the reading changes the play
+
+
+@pytest.mark.slow  # a cold cache compiles the pimc kernels: minutes
+def test_bid_reading_pimc_is_the_same_at_any_thread_count() -> None:
+    """Every seat on bid-reading pimc: two deals, one a thread, as on one thread."""
+    play = "pimc:worlds=2,early_worlds=1,read_bids=1,fit_tries=64"
+    one = simulate_hands(2, seed=21, play=play, threads=1)
+    assert one.equals(simulate_hands(2, seed=21, play=play, threads=2))
+    assert (one.groupby("deal").tricks.sum() == 13).all()
