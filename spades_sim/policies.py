@@ -544,6 +544,33 @@ _PLAY_COMMON = (
     ),
 )
 
+_READ_BIDS_SUMMARY = (
+    "a deal is kept only when every other seat's `count` bid (registry defaults), from the "
+    "hand it held when it bid (its cards in the deal plus the cards it has played) and the "
+    "bids before it, is the bid it made (blind nils and the seats of a nil exchange are not "
+    "read); a deal is redrawn up to `fit_tries` times, and when none fits the best-fitting "
+    "draw is kept (its misfit: 1 for each trick a bid is off, 3 more for a nil read as a "
+    "number or the reverse)."
+)
+
+# The sampling players' reading of the bids (``_nb/rollout.py``, "Worlds that fit the bids").
+_READ_BIDS = (
+    ParamSpec(
+        "read_bids",
+        0.0,
+        0.0,
+        1.0,
+        "1: keep only worlds in which every other seat's count bid is its bid; 0: bid-blind",
+    ),
+    ParamSpec(
+        "fit_tries",
+        256.0,
+        1.0,
+        4096.0,
+        "draws per world until the bids fit; then the best-fitting draw (a relaxed world)",
+    ),
+)
+
 register(
     PolicySpec(
         kind="play",
@@ -601,6 +628,7 @@ register(
                 "margin", 1.0, 0.0, 100.0, "points per deal a card must gain over the heuristic's"
             ),
             ParamSpec("bag_cost", 0.0, -1.0, 100.0, "points charged per bag (-1: penalty / limit)"),
+            *_READ_BIDS,
         ),
         summary=(
             "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
@@ -609,7 +637,8 @@ register(
             "the deals out with the `heuristic` (its parameters are the first eleven here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
-            "it gains less than `margin` points per deal over the heuristic's own card."
+            "it gains less than `margin` points per deal over the heuristic's own card. "
+            "With `read_bids=1` the deals are read from the bids: " + _READ_BIDS_SUMMARY
         ),
         source=(
             "perfect-information Monte-Carlo sampling (Ginsberg, 'GIB: Imperfect "
@@ -647,6 +676,7 @@ register(
                 13.0,
                 "with only the other side's nils live, solve them from this trick on (13: never)",
             ),
+            *_READ_BIDS,
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -664,7 +694,8 @@ register(
             "its nil maxims (its parameters are the first eleven here), and `pimc` plays the "
             "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
-            " cold cache, once per machine). Fractional counts are rounded down."
+            " cold cache, once per machine). Fractional counts are rounded down. With "
+            "`read_bids=1` the worlds are read from the bids: " + _READ_BIDS_SUMMARY
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

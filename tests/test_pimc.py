@@ -471,7 +471,7 @@ def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
         legal = np.uint64(bits(state.position().legal_cards()))
         key = np.uint64(rng.getrandbits(64))
         totals = np.zeros(64, dtype=np.int64)
-        pimc.pimc_totals_nb(hand, legal, state.seat, info, r, 3, key, totals)
+        pimc.pimc_totals_nb(hand, legal, state.seat, info, r, 3, 0, key, totals)
         want = np.zeros(64, dtype=np.int64)
         world = np.zeros(4, dtype=np.uint64)
         for w in range(3):

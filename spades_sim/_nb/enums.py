@@ -135,10 +135,12 @@ class InfoSlotT(NamedTuple):
     # too for a discard under must_trump)
     first_to_act: int = 38  # first bidder and first leader of the hand (before the 2C rule)
     sides: int = 39  # 2, or 4 in cutthroat (``partnerships`` false): side of seat s is s
+    played_by: int = 40  # 4 slots: mask of the cards each seat has played this hand (public:
+    # every seat saw who played what; the bid-reading samplers rebuild bid-time hands from it)
 
 
 InfoSlot = InfoSlotT()
-N_INFO = 40
+N_INFO = 44
 
 
 # --- Output blocks: one row per column, named after it (``schema.py``) ----------------
@@ -183,7 +185,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 17  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 20  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -232,12 +234,17 @@ MonteCarloParam = _positions(
 )
 RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
-LookaheadParam = _positions("LookaheadParamT", (*_PLAY_COMMON, "samples", "margin", "bag_cost"), 1)
-PimcParam = _positions(
-    "PimcParamT",
-    (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from"),
+LookaheadParam = _positions(
+    "LookaheadParamT",
+    (*_PLAY_COMMON, "samples", "margin", "bag_cost", "read_bids", "fit_tries"),
     1,
 )
+PimcParam = _positions(
+    "PimcParamT",
+    (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
+     "read_bids", "fit_tries"),
+    1,
+)  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
 PlanParam = _positions(
     "PlanParamT", (*_DRAW_COMMON, "nil_commit", "commit_after", "nil_spade_rank"), 1

@@ -42,8 +42,10 @@ partner the rest). Both partners nil: each nil is solved alone. The worlds are d
 from what ``info`` records, which is what every policy may see: the cards a two-player
 seat threw away in the draw and the cards exchanged after a blind nil are known to
 that seat at a real table but are not in ``info``, so the sampler does not use them
-(its worlds are drawn from a wider set than the seat could know); it also ignores the
-bids as evidence about the hands.
+(its worlds are drawn from a wider set than the seat could know). By default it also
+ignores the bids as evidence about the hands; with ``read_bids`` on, ``pimc_worlds_nb``
+keeps only the worlds in which every other seat's ``count`` bid from its bid-time hand
+is its bid (``rollout``'s "Worlds that fit the bids"), each still a draw of step 1.
 
 Cost: the first tricks dominate. Measured on this machine (one core, a random opening
 lead, a fresh table of 2**16 slots): ``card_values_nb`` takes about 560 ms with 12 or 13
@@ -113,11 +115,19 @@ from spades_sim._nb.dd import (
     play_rules_nb,
     representatives_nb,
 )
-from spades_sim._nb.enums import InfoSlot, PimcParam, PlayPolicy, RuleField
+from spades_sim._nb.enums import (
+    COUNT_DEFAULTS,
+    N_INFO,
+    InfoSlot,
+    PimcParam,
+    PlayPolicy,
+    RuleField,
+)
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import has_played_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
-from spades_sim._nb.rng import LOW32, below_nb, draw_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, mix64_nb
+from spades_sim._nb.rollout import bid_misfit_nb, readable_bids_nb
 from spades_sim._nb.score import side_score_nb
 
 DRAWS_PER_WORLD = 128
@@ -210,6 +220,44 @@ def sample_world_nb(hand, seat, info, rules, key, world, out):
                     break
                 pick -= rooms[r]
     return True
+
+
+@njit(cache=True)
+def pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
+    """The worlds of a ``pimc`` decision: ``worlds[w]`` (four masks each) for each of
+    ``worlds.shape[0]`` worlds, world w drawn as the bid-blind player draws it
+    (``sample_world_nb(..., rand, w, ...)``). With ``tries`` > 0 each world is redrawn
+    (from the keys ``mix64(rand + a * GOLDEN)``, a = 1, 2, ...) up to ``tries`` draws in
+    all until the other seats' bids fit (``rollout``'s "Worlds that fit the bids"), the
+    best-fitting draw kept when none does; ``misfits[w]`` is the misfit of the world kept
+    (0 when it fits or bids are not read). Every draw is ``sample_world_nb``'s, so every
+    world keeps the voids, the played cards and Hall's condition. Returns the number of
+    relaxed worlds (misfit > 0)."""
+    read = tries > 0 and readable_bids_nb(info)
+    n_tries = max(tries, 1) if read else 1
+    table = np.empty(N_INFO, dtype=np.int64)
+    draw = np.zeros(4, dtype=np.uint64)
+    key = np.uint64(rand)
+    relaxed = 0
+    for w in range(worlds.shape[0]):
+        best = -1
+        for a in range(n_tries):
+            sub = key if a == 0 else mix64_nb(key + np.uint64(a) * GOLDEN)
+            sample_world_nb(hand, seat, info, rules, sub, w, draw)
+            m = 0
+            if read:
+                bound = best if best >= 0 else 1 << 30
+                m = bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
+            if best < 0 or m < best:
+                best = m
+                for s in range(4):
+                    worlds[w, s] = draw[s]
+                if m == 0:
+                    break
+        misfits[w] = best
+        if best > 0:
+            relaxed += 1
+    return relaxed
 
 
 @njit(inline="always", cache=True)
@@ -355,10 +403,10 @@ def worlds_nb(params, trick_no):
 
 
 @njit(cache=True)
-def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals):
-    """``totals[c]``: the sum over ``n_worlds`` sampled worlds of card ``c``'s value (the
-    module's steps 1 and 2, every live nil solved) for every card of ``legal``; the
-    others are set very low."""
+def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals):
+    """``totals[c]``: the sum over ``n_worlds`` sampled worlds (``pimc_worlds_nb``, bids
+    read with ``tries`` > 0) of card ``c``'s value (the module's steps 1 and 2, every live
+    nil solved) for every card of ``legal``; the others are set very low."""
     for c in range(totals.shape[0]):
         totals[c] = NEG
     x = legal
@@ -374,9 +422,12 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals):
     tricks = np.zeros(totals.shape[0], dtype=np.int64)
     safe = np.zeros((4, totals.shape[0]), dtype=np.int64)
     values = np.zeros(totals.shape[0], dtype=np.int64)
-    key = np.uint64(rand)
+    worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
+    misfits = np.zeros(n_worlds, dtype=np.int64)
+    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits)
     for w in range(n_worlds):
-        sample_world_nb(hand, seat, info, rules, key, w, hands)
+        for s in range(4):
+            hands[s] = worlds[w, s]
         world_values_nb(hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values)
         x = legal
         while x:
@@ -409,7 +460,8 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         return lowest_card_nb(legal)
     totals = np.zeros(64, dtype=np.int64)
     n_worlds = worlds_nb(params, info[InfoSlot.trick])
-    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, rand, totals)
+    tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
+    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals)
     return best_card_nb(totals, legal)
 
 

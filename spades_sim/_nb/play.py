@@ -180,6 +180,7 @@ def play_tricks_nb(
             info[InfoSlot.trick_cards + j] = card
             info[InfoSlot.n_in_trick] = j + 1
             info[InfoSlot.played] = np.int64(played)
+            info[InfoSlot.played_by + seat] |= np.int64(bit)
             info[InfoSlot.broken] = broken
             info[InfoSlot.winning_seat] = win_seat
             info[InfoSlot.winning_card] = win_card

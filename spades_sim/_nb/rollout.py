@@ -11,7 +11,9 @@ still holds and, while possible, no card of a suit it has shown out of
 (``info[InfoSlot.voids]``); with two players the rest stay in the unused pile, and
 before any card is played the opponent's hand is drawn from the stock as the default
 draw policy (``threshold``) keeps cards, since a drawn hand is stronger than 13 cards at
-random.
+random. With ``read_bids`` on, ``lookahead_worlds_nb`` keeps only the deals in which the
+other seats' bids fit their hands ("Worlds that fit the bids" below; ``pimc`` reads the
+bids with the same test).
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
@@ -22,7 +24,13 @@ play their rollouts with ``heuristic.py`` and bid the other seats with ``bidding
 import numpy as np
 from numba import njit
 
-from spades_sim._nb.bidding import counting_bid_nb, nil_allowed_nb, seat_nil_risk_nb
+from spades_sim._nb.bidding import (
+    counting_bid_nb,
+    legal_bid_nb,
+    nil_allowed_nb,
+    partner_aware_bid_nb,
+    seat_nil_risk_nb,
+)
 from spades_sim._nb.bitboard import (
     ONE,
     SUIT_MASKS,
@@ -57,11 +65,12 @@ from spades_sim._nb.play import (
     first_leader_nb,
     has_played_nb,
     legal_cards_nb,
+    next_seat_nb,
     reset_trick_info_nb,
     shown_out_nb,
 )
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
-from spades_sim._nb.score import hand_tricks_nb, score_side_nb, side_of_nb
+from spades_sim._nb.score import hand_tricks_nb, partner_bid_nb, score_side_nb, side_of_nb
 
 
 @njit(cache=True)
@@ -179,6 +188,164 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
     return False
 
 
+# --- Worlds that fit the bids ------------------------------------------------------------
+# A bid is evidence about the bidder's hand: a seat that bid nil holds few high cards, a
+# seat that bid 6 holds a strong hand. As GIB does for bridge (Ginsberg 2001: deal, then
+# keep the deals in which its own bidder would have bid as the table did), a sampling
+# player that reads the bids keeps a world only when every other seat's assumed bidder,
+# given that seat's hand *at bidding time* in the world (its sampled cards plus the cards
+# it has played, ``InfoSlot.played_by``) and the table it saw then (``bid_table_nb``),
+# bids what the seat bid. The assumed bidder is deterministic (``COUNT_DEFAULTS``: the
+# count with its registry defaults, what the sampling policies already assume for the
+# other seats), so a world fits or not; a randomised bidder would give each world the
+# probability of the bids it saw instead, and the worlds would be weighted by it (the
+# fit test is that weight for a bidder whose probabilities are 0 and 1).
+#
+# Few worlds fit by chance (three exact count bids, and a nil only from a hand in the
+# count's nil region), so a world is redrawn up to ``fit_tries`` times; when none of the
+# draws fits, the one that fits best (the least ``bid_misfit_nb``, the earliest on a
+# tie) is kept, and the world counts as relaxed (the world samplers return the misfit of
+# every world they keep, so a test or benchmark counts the relaxed ones). Every draw is
+# a draw of the bid-blind sampler, so every guarantee of that sampler (voids, played
+# cards, Hall's condition in ``pimc``) holds for every world kept, and the draws come
+# from the decision's stream alone (the same worlds at any thread count).
+
+BID_MISFIT_NIL = 3
+"""What a nil read as a number bid (or a number read as a nil) adds to a world's misfit:
+a nil says more about a hand than one trick of count does."""
+
+VOID_MISFIT = 1000
+"""What a lookahead draw that had to ignore a shown void adds: kept only when no draw
+respects the voids (``sample_hands_nb``'s last resort)."""
+
+
+@njit(cache=True)
+def bid_table_nb(info, s, out):
+    """The table seat ``s`` saw when it bid, into ``out`` (``N_INFO``): the players,
+    dealer, first to act, sides, scores and bags of ``info``, the bids and nil kinds of
+    the seats that bid before it (clockwise from ``first_to_act``; with two players both
+    blind nils too, declared before either seat bids), nothing played."""
+    for j in range(N_INFO):
+        out[j] = 0
+    players = info[InfoSlot.players]
+    out[InfoSlot.players] = players
+    out[InfoSlot.dealer] = info[InfoSlot.dealer]
+    out[InfoSlot.first_to_act] = info[InfoSlot.first_to_act]
+    out[InfoSlot.sides] = info[InfoSlot.sides]
+    for j in range(4):
+        out[InfoSlot.scores + j] = info[InfoSlot.scores + j]
+        out[InfoSlot.bags + j] = info[InfoSlot.bags + j]
+        out[InfoSlot.bids + j] = -1
+        if players == 2 and info[InfoSlot.nil + j] == 2:
+            out[InfoSlot.bids + j] = 0
+            out[InfoSlot.nil + j] = 2
+    seat = info[InfoSlot.first_to_act]
+    for _ in range(players):
+        if seat == s:
+            break
+        out[InfoSlot.bids + seat] = info[InfoSlot.bids + seat]
+        out[InfoSlot.nil + seat] = info[InfoSlot.nil + seat]
+        seat = next_seat_nb(seat, players)
+
+
+@njit(inline="always", cache=True)
+def exchanged_nb(info, rules, s):
+    """Whether seat ``s`` swapped cards with its partner after the bids (the blind nil or
+    nil exchange, as ``prepare.exchange_four_nb`` does it): its hand at bidding time is
+    then not its cards plus its plays, and the exchanged cards are not in ``info``."""
+    if info[InfoSlot.players] != 4 or info[InfoSlot.sides] > 2:
+        return False
+    ka = info[InfoSlot.nil + s]
+    kb = info[InfoSlot.nil + (s ^ 2)]
+    if rules[RuleField.blind_nil_exchange] > 0 and (ka == 2) != (kb == 2):
+        return True
+    return rules[RuleField.nil_exchange] > 0 and ((ka == 1 and kb == 0) or (kb == 1 and ka == 0))
+
+
+@njit(cache=True)
+def readable_bids_nb(info):
+    """Whether ``info`` says who played each card played (``InfoSlot.played_by``), which
+    rebuilding a bid-time hand needs; a table built without it is read bid-blind."""
+    by = 0
+    for s in range(4):
+        by |= info[InfoSlot.played_by + s]
+    return by == info[InfoSlot.played]
+
+
+@njit(cache=True)
+def assumed_bid_nb(hand, s, table, rules, assumed):
+    """The bid the bidder ``assumed`` (a count, pagat or partner-aware parameter row)
+    makes for seat ``s`` holding ``hand`` at the table ``table``, as the kernel records it
+    (through ``bidding.legal_bid_nb``, the bid rule)."""
+    policy = np.int64(assumed[0])
+    if policy == BidPolicy.partner_aware:
+        bid = partner_aware_bid_nb(hand, s, table, rules, assumed)
+    else:
+        bid = counting_bid_nb(hand, s, table, assumed, policy)
+    return legal_bid_nb(rules, bid, hand, partner_bid_nb(table, s))
+
+
+@njit(cache=True)
+def bid_misfit_nb(sampled, seat, info, rules, assumed, table, bound=1 << 30):
+    """How far the world ``sampled`` is from the bids: over the seats other than ``seat``
+    that bid a number or nil (not blind nil: a blind bid says nothing of the cards; not a
+    seat of an exchange: ``exchanged_nb``), the sum of |assumed bid - bid|, plus
+    ``BID_MISFIT_NIL`` for each nil read as a number or the reverse. 0: every bid fits.
+    Stops, returning a value of at least ``bound``, once the misfit reaches ``bound``
+    (a draw no better than the best so far need not be read to the end). ``table`` is
+    scratch (``N_INFO``)."""
+    misfit = 0
+    for s in range(info[InfoSlot.players]):
+        bid = info[InfoSlot.bids + s]
+        if s == seat or bid < 0 or info[InfoSlot.nil + s] == 2 or exchanged_nb(info, rules, s):
+            continue
+        bid_table_nb(info, s, table)
+        at_bid = sampled[s] | np.uint64(info[InfoSlot.played_by + s])
+        guess = assumed_bid_nb(at_bid, s, table, rules, assumed)
+        misfit += abs(guess - bid)
+        if (guess == 0) != (bid == 0):
+            misfit += BID_MISFIT_NIL
+        if misfit >= bound:
+            return misfit
+    return misfit
+
+
+@njit(cache=True)
+def lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
+    """The worlds of a ``lookahead`` decision: ``worlds[k]`` (four masks each, as
+    ``sample_hands_nb``) for each of ``worlds.shape[0]`` samples, world k drawn from
+    ``mix64(rand + (k + 1) * GOLDEN)`` as the bid-blind player draws it. With ``tries`` > 0
+    each world is redrawn up to ``tries`` draws in all until the bids fit (the section
+    above), ``misfits[k]`` its misfit (0 when it fits or bids are not read). Returns the
+    number of relaxed worlds (misfit > 0)."""
+    read = tries > 0 and readable_bids_nb(info)
+    n_tries = max(tries, 1) if read else 1
+    table = np.empty(N_INFO, dtype=np.int64)
+    draw = np.empty(4, dtype=np.uint64)
+    relaxed = 0
+    for k in range(worlds.shape[0]):
+        key = mix64_nb(rand + np.uint64(k + 1) * GOLDEN)
+        best = -1
+        for a in range(n_tries):
+            sub = key if a == 0 else mix64_nb(key + np.uint64(a) * GOLDEN)
+            strict = sample_hands_nb(hand, seat, info, rules, sub, draw)
+            m = 0
+            if read:
+                m = VOID_MISFIT if not strict else 0
+                bound = best - m if best >= 0 else 1 << 30
+                m += bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
+            if best < 0 or m < best:
+                best = m
+                for s in range(4):
+                    worlds[k, s] = draw[s]
+                if m == 0:
+                    break
+        misfits[k] = best
+        if best > 0:
+            relaxed += 1
+    return relaxed
+
+
 @njit(cache=True, forceinline=True)
 def apply_card_nb(hands, info, seat, card, players, must_trump, last=12):
     """Play ``card`` for ``seat``: update hands and ``info`` as the kernel does (``must_trump``:
@@ -203,6 +370,7 @@ def apply_card_nb(hands, info, seat, card, players, must_trump, last=12):
     if card >= 39:
         info[InfoSlot.broken] = 1
     info[InfoSlot.played] |= np.int64(bit)
+    info[InfoSlot.played_by + seat] |= np.int64(bit)
     info[InfoSlot.trick_cards + j] = card
     info[InfoSlot.n_in_trick] = j + 1
     info[InfoSlot.winning_seat] = win_seat
@@ -332,14 +500,15 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     side = side_of_nb(info[InfoSlot.sides], seat)
     last = hand_tricks_nb(rules) - 1  # the hand's last trick
     totals = np.zeros(n, dtype=np.float64)
-    sampled = np.empty(4, dtype=np.uint64)
     hands = np.empty(4, dtype=np.uint64)
     scratch = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
+    tries = np.int64(params[LookaheadParam.fit_tries]) if params[LookaheadParam.read_bids] else 0
+    worlds = np.empty((samples, 4), dtype=np.uint64)
+    misfits = np.empty(samples, dtype=np.int64)
+    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits)
     for k in range(samples):
-        sample_hands_nb(
-            hand, seat, info, rules, mix64_nb(rand + np.uint64(k + 1) * GOLDEN), sampled
-        )
+        sampled = worlds[k]
         for i in range(n):
             copy_state_nb(sampled, info, hands, scratch)
             apply_card_nb(hands, scratch, seat, cands[i], players, must_trump, last)
@@ -358,14 +527,17 @@ MC_TRIES = 16  # deals tried per sample to match the bids made so far
 
 
 @njit(cache=True)
-def bids_fit_nb(sampled, seat, info, tolerance):
+def bids_fit_nb(sampled, seat, info, rules, tolerance, table):
     """Whether every seat that has bid would have bid within ``tolerance`` of its bid with
-    its sampled hand, by the count (a nil: the count's nil)."""
+    its sampled hand, by the count at the table it saw when it bid (``bid_table_nb``: a
+    seat bidding before its partner did not see the partner's bid; a nil: the count's
+    nil). ``table`` is scratch (``N_INFO``)."""
     for s in range(info[InfoSlot.players]):
         bid = info[InfoSlot.bids + s]
         if s == seat or bid < 0 or info[InfoSlot.nil + s] == 2:
             continue
-        guess = counting_bid_nb(sampled[s], s, info, COUNT_DEFAULTS, BidPolicy.count)
+        bid_table_nb(info, s, table)
+        guess = assumed_bid_nb(sampled[s], s, table, rules, COUNT_DEFAULTS)
         if (guess == 0) != (bid == 0) or abs(guess - bid) > tolerance:
             return False
     return True
@@ -398,6 +570,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
     hands = np.empty(4, dtype=np.uint64)
     base = np.empty(N_INFO, dtype=np.int64)
     scratch = np.empty(N_INFO, dtype=np.int64)
+    table = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
     leader0 = info[InfoSlot.first_to_act]
     for k in range(samples):
@@ -406,7 +579,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
                 hand, seat, info, rules,
                 mix64_nb(rand + np.uint64(k * tries + attempt + 1) * GOLDEN), sampled,
             )  # fmt: skip
-            if bids_fit_nb(sampled, seat, info, tolerance):
+            if bids_fit_nb(sampled, seat, info, rules, tolerance, table):
                 break
         copy_state_nb(sampled, info, hands, base)
         for j in range(players):
@@ -426,6 +599,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
             for s in range(4):
                 scratch[InfoSlot.tricks_won + s] = 0
                 scratch[InfoSlot.voids + s] = 0
+                scratch[InfoSlot.played_by + s] = 0
             reset_trick_info_nb(scratch, 0, leader)
             playout_nb(hands, scratch, rules, HEURISTIC_DEFAULTS)
             margin = margin_nb(rules, scratch, side, cost, out)

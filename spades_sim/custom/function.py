@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 PACKAGE = "spades_sim"
-MAX_PARAMS = 16  # the width of a parameter row (``_nb.enums.PARAM_SLOTS``)
+MAX_PARAMS = 16  # a user policy's parameters fit a parameter row (``_nb.enums.PARAM_SLOTS``)
 BLIND_NIL_CHOICES = (None, "builtin")
 
 

@@ -1,0 +1,221 @@
+"""Worlds that fit the bids: the samplers of ``lookahead`` and ``pimc`` reading the bids.
+
+The states come from recorded hands (``record_hands``: count bidding, heuristic play);
+the table state at each point and the table each seat saw when it bid are rebuilt here
+in plain Python from the recorded deal and plays, and every kept world is checked with
+the dispatch kernel ``builtin_bid_nb`` (the bidder the kernels bid with) and the count's
+nil rule (``bidding.nil_risk_nb`` against the registry's ``nil_threshold``), not with
+the sampler's own fit test.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spades_sim import Rules, simulate_hands
+from spades_sim._nb import pimc, rollout
+from spades_sim._nb import policies as nbp
+from spades_sim._nb.bidding import nil_risk_nb
+from spades_sim._nb.enums import N_INFO, InfoSlot
+from spades_sim.policies import parse_policy
+from spades_sim.simulate import record_hands
+
+RULES = Rules()
+LOWERED = RULES.lower()
+COUNT = parse_policy("count", "bid")
+COUNT_ROW = COUNT.lower()
+POINTS = (0, 1, 4, 9, 17, 22, 30, 37, 45)  # cards played before the decision
+N_HANDS = 24
+N_WORLDS = 12
+TRIES = 64
+
+
+def suit(card: int) -> int:
+    return 3 if card >= 52 else card // 13
+
+
+def state_at(dealt: list[int], plays: list[int], bids, nils, dealer: int, d: int):
+    """The public table after ``plays[:d]`` (``info``, ``played_by`` included), the seat
+    to play and every seat's cards then (the truth)."""
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[InfoSlot.players] = 4
+    info[InfoSlot.sides] = 2
+    info[InfoSlot.dealer] = dealer
+    info[InfoSlot.first_to_act] = (dealer + 1) % 4
+    for s in range(4):
+        info[InfoSlot.bids + s] = bids[s]
+        info[InfoSlot.nil + s] = nils[s]
+    leader = next(s for s in range(4) if dealt[s] >> plays[0] & 1)
+    held = list(dealt)
+    trick, win_seat, win_card, led = [], -1, -1, -1
+    played = broken = 0
+    for card in plays[:d]:
+        seat = (leader + len(trick)) % 4
+        if not trick:
+            led, win_seat, win_card = suit(card), seat, card
+        else:
+            if suit(card) != led:
+                info[InfoSlot.voids + seat] |= 1 << led
+            if card > win_card and (suit(card) == led or card >= 39):
+                win_seat, win_card = seat, card
+        held[seat] &= ~(1 << card)
+        info[InfoSlot.played_by + seat] |= 1 << card
+        played |= 1 << card
+        broken |= card >= 39
+        trick.append(card)
+        if len(trick) == 4:
+            info[InfoSlot.tricks_won + win_seat] += 1
+            leader, trick, win_seat, win_card, led = win_seat, [], -1, -1, -1
+    info[InfoSlot.trick] = sum(int(x) for x in info[InfoSlot.tricks_won : InfoSlot.tricks_won + 4])
+    info[InfoSlot.leader] = leader
+    info[InfoSlot.n_in_trick] = len(trick)
+    info[InfoSlot.trick_cards : InfoSlot.trick_cards + 4] = -1
+    for j, c in enumerate(trick):
+        info[InfoSlot.trick_cards + j] = c
+    info[InfoSlot.led_suit], info[InfoSlot.winning_seat] = led, win_seat
+    info[InfoSlot.winning_card] = win_card
+    info[InfoSlot.played], info[InfoSlot.broken] = played, broken
+    return info, (leader + len(trick)) % 4, held
+
+
+def bid_table(info: np.ndarray, s: int) -> np.ndarray:
+    """The table seat ``s`` saw when it bid: the bids before it, clockwise from the first
+    to act (the loop's ``start_hand_nb`` and ``bid_round_nb``, written out)."""
+    table = np.zeros(N_INFO, dtype=np.int64)
+    for slot in ("players", "dealer", "first_to_act", "sides"):
+        table[getattr(InfoSlot, slot)] = info[getattr(InfoSlot, slot)]
+    table[InfoSlot.bids : InfoSlot.bids + 4] = -1
+    seat = int(info[InfoSlot.first_to_act])
+    while seat != s:
+        table[InfoSlot.bids + seat] = info[InfoSlot.bids + seat]
+        table[InfoSlot.nil + seat] = info[InfoSlot.nil + seat]
+        seat = (seat + 1) % 4
+    return table
+
+
+def count_bid(hand: int, s: int, info: np.ndarray) -> int:
+    table = bid_table(info, s)
+    return int(nbp.builtin_bid_nb(np.uint64(hand), s, table, LOWERED, COUNT_ROW, np.uint64(1)))
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    chunk = record_hands(N_HANDS, seed=40, bidding="count", play="heuristic")
+    out = []
+    for i in range(N_HANDS):
+        dealt = [int(x) for x in chunk.plays["dealt"][i]]
+        plays = [int(c) for c in chunk.plays["plays"][i]]
+        bids = [int(b) for b in chunk.hands["bid"][4 * i : 4 * i + 4]]
+        nils = [int(n) for n in chunk.hands["nil"][4 * i : 4 * i + 4]]
+        out.append((dealt, plays, bids, nils, int(chunk.hands["dealer"][4 * i])))
+    return out
+
+
+def test_the_true_deal_fits_its_own_bids(recorded) -> None:
+    """The hands as dealt fit the bids they made (the count bid them): the fit test reads
+    the bid-time hands and tables as the loop made them, at every point of the hand."""
+    table = np.zeros(N_INFO, dtype=np.int64)
+    for dealt, plays, bids, nils, dealer in recorded:
+        for s in range(4):
+            assert (
+                count_bid(dealt[s], s, state_at(dealt, plays, bids, nils, dealer, 0)[0]) == bids[s]
+            )
+        for d in POINTS:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            truth = np.array(held, dtype=np.uint64)
+            assert (
+                rollout.bid_misfit_nb(truth, seat, info, LOWERED, rollout.COUNT_DEFAULTS, table)
+                == 0
+            )
+
+
+@pytest.mark.parametrize("sampler", ["pimc", "lookahead"])
+def test_kept_worlds_break_no_void_hold_no_played_card_and_fit_the_bids(recorded, sampler) -> None:
+    """Many worlds for the seat to play at many points of recorded hands: each gives
+    every seat as many cards as it holds, none the seat holds or has seen played, none
+    of a suit it showed out of; in each world that fits, every other seat's count bid
+    from its bid-time hand (its world cards plus the cards it played) is its bid, and a
+    nil bidder's bid-time hand is in the count's nil region. Relaxed worlds (none of
+    ``TRIES`` draws fit) are counted, and most worlds fit."""
+    threshold = COUNT.params["nil_threshold"]
+    kept = relaxed = nil_hands = 0
+    worlds = np.zeros((N_WORLDS, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS, dtype=np.int64)
+    draw = pimc.pimc_worlds_nb if sampler == "pimc" else rollout.lookahead_worlds_nb
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(recorded):
+        for d in POINTS:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            hand = held[seat]
+            key = np.uint64(1000 * n + d + 1)
+            got = draw(np.uint64(hand), seat, info, LOWERED, TRIES, key, worlds, misfits)
+            assert got == int((misfits > 0).sum())
+            relaxed += got
+            seen = hand | int(info[InfoSlot.played])
+            for w in range(N_WORLDS):
+                world = [int(x) for x in worlds[w]]
+                assert world[seat] == hand
+                union = 0
+                for s in range(4):
+                    assert world[s].bit_count() == held[s].bit_count(), "as many cards as it holds"
+                    assert not union & world[s]
+                    union |= world[s]
+                    if s != seat:
+                        assert not world[s] & seen, "a card the seat holds or saw played"
+                        for c in range(54):
+                            if world[s] >> c & 1:
+                                assert not info[InfoSlot.voids + s] >> suit(c) & 1, "a shown void"
+                kept += 1
+                if misfits[w]:
+                    continue
+                for s in range(4):
+                    if s == seat:
+                        continue
+                    at_bid = world[s] | int(info[InfoSlot.played_by + s])
+                    assert count_bid(at_bid, s, info) == bids[s]
+                    if nils[s] == 1:
+                        nil_hands += 1
+                        assert nil_risk_nb(np.uint64(at_bid)) <= threshold
+    assert nil_hands > 0
+    print(f"{sampler}: {relaxed} of {kept} worlds relaxed ({relaxed / kept:.1%})")
+    assert relaxed < kept / 2
+
+
+def test_bid_blind_worlds_are_the_bid_blind_samplers(recorded) -> None:
+    """Without reading (tries 0) the world samplers give exactly the draws of the
+    bid-blind samplers, so ``read_bids=0`` plays as before."""
+    worlds = np.zeros((5, 4), dtype=np.uint64)
+    misfits = np.zeros(5, dtype=np.int64)
+    one = np.zeros(4, dtype=np.uint64)
+    dealt, plays, bids, nils, dealer = recorded[0]
+    info, seat, held = state_at(dealt, plays, bids, nils, dealer, 22)
+    hand = np.uint64(held[seat])
+    assert pimc.pimc_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(9), worlds, misfits) == 0
+    for w in range(5):
+        pimc.sample_world_nb(hand, seat, info, LOWERED, np.uint64(9), w, one)
+        assert list(one) == list(worlds[w])
+    rollout.lookahead_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(9), worlds, misfits)
+    for k in range(5):
+        key = rollout.mix64_nb(np.uint64((9 + (k + 1) * int(rollout.GOLDEN)) % 2**64))
+        rollout.sample_hands_nb(hand, seat, info, LOWERED, np.uint64(key), one)
+        assert list(one) == list(worlds[k])
+
+
+def test_bid_reading_runs_are_the_same_at_any_thread_count() -> None:
+    """The worlds come from each decision's random bits alone: one thread or two, chunks
+    of any size, the same hands."""
+    play = "lookahead:read_bids=1,samples=4,fit_tries=32"
+    one = simulate_hands(24, seed=7, play=play, threads=1, chunk_size=5)
+    two = simulate_hands(24, seed=7, play=play, threads=2, chunk_size=7)
+    assert one.equals(two)
+    blind = simulate_hands(24, seed=7, play="lookahead:samples=4", threads=1)
+    assert not one.equals(blind)  # the reading changes the play
+
+
+@pytest.mark.slow  # a cold cache compiles the pimc kernels: minutes
+def test_bid_reading_pimc_is_the_same_at_any_thread_count() -> None:
+    """Every seat on bid-reading pimc: two deals, one a thread, as on one thread."""
+    play = "pimc:worlds=2,early_worlds=1,read_bids=1,fit_tries=64"
+    one = simulate_hands(2, seed=21, play=play, threads=1)
+    assert one.equals(simulate_hands(2, seed=21, play=play, threads=2))
+    assert (one.groupby("deal").tricks.sum() == 13).all()
