@@ -100,7 +100,8 @@ def test_numeric_seats_are_taken_as_advertised(no_search: None) -> None:
     hand = "Q73.J52.T84.9632"
     by_number = run("nil-odds", hand, "--seat", "2", "-n", "20")
     assert by_number.exit_code == 0, by_number.output
-    assert by_number.output == run("nil-odds", hand, "--seat", "S", "-n", "20").output
+    # stdout alone: a cold cache announces its compiles on stderr the first time
+    assert by_number.stdout == run("nil-odds", hand, "--seat", "S", "-n", "20").stdout
 
 
 def test_what_the_command_saw_is_named(hands_run: Path) -> None:

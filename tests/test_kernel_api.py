@@ -97,10 +97,11 @@ def test_kernel_modules_form_no_cycle() -> None:
     for node in graph:
         visit(node, ())
     # the dispatch sits on top: only the loops (and the loops' prelude, prepare), the
-    # user policies' contexts and pimc (a play function only generated modules call;
-    # both for borrowed views) import it
+    # user policies' contexts, pimc (a play function only generated modules call; both
+    # for borrowed views) and the learning environment's table (its built-in seats)
+    # import it
     assert {m for m, deps in graph.items() if "policies" in deps} == {
-        "context", "loop", "odds", "pimc", "prepare",
+        "context", "env", "loop", "odds", "pimc", "prepare",
     }  # fmt: skip
     assert "enums" in graph and not graph["enums"]
 

@@ -277,20 +277,23 @@ HeuristicFlag = _named(
     "HeuristicFlagT", _SWITCHES, [1 << (getattr(HeuristicParam, f) - 1) for f in _SWITCHES]
 )
 
+
 # Registry defaults the sampling policies use for the other seats' bids and the play in
 # their rollouts (tests hold them equal to ``spades_sim.policies``).
-COUNT_DEFAULTS = np.array(
-    [BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0, 0, 0, 0, 0],
-    dtype=np.float64,
+def _defaults_row(*values: float) -> np.ndarray:
+    """A parameter row of ``PARAM_SLOTS`` float64s: the id, the values, zeros after."""
+    row = np.zeros(PARAM_SLOTS, dtype=np.float64)
+    row[: len(values)] = values
+    return row
+
+
+COUNT_DEFAULTS = _defaults_row(
+    BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0
 )
-HEURISTIC_DEFAULTS = np.array(
-    [PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0, 0, 0, 0, 0],
-    dtype=np.float64,
+HEURISTIC_DEFAULTS = _defaults_row(
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0
 )
-THRESHOLD_DEFAULTS = np.array(
-    [DrawPolicy.threshold, 9.0, 3.0, 5.0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    dtype=np.float64,
-)
+THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 
 
 # --- Scoring, replay and game results --------------------------------------------------

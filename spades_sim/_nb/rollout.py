@@ -165,14 +165,15 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
                 card = select_bit_nb(pool, below_nb(bits & LOW32, n - i))
                 pool &= ~bit_nb(card)
                 suit = suit_of_nb(card)
-                total = 0
+                # its own name: ``total`` (the cards of a hand) sizes the next attempt's rooms
+                room = 0
                 for s in range(5):
                     if rooms[s] > 0 and (s == 4 or not strict or not (voids[s] >> suit) & 1):
-                        total += rooms[s]
-                if total == 0:
+                        room += rooms[s]
+                if room == 0:
                     ok = False
                     break
-                pick = below_nb(bits >> np.uint64(32), total)
+                pick = below_nb(bits >> np.uint64(32), room)
                 for s in range(5):
                     if rooms[s] > 0 and (s == 4 or not strict or not (voids[s] >> suit) & 1):
                         if pick < rooms[s]:
