@@ -13,7 +13,7 @@ imports ``pyspiel``, so the tests run where OpenSpiel is not installed.
   broken. Both sides of the outside rung decide from it: ``heuristic`` reads it directly,
   the MCTS side samples its worlds from it.
 * :func:`sample_world` deals the cards the seat has not seen to the other seats
-  (``pimc.sample_world_nb``, the sampler ``pimc`` uses): every other seat gets exactly as
+  (``rollout.sample_world_nb``, the sampler ``pimc`` uses): every other seat gets exactly as
   many cards as it still holds, none already played and none of a suit it showed out of.
   It is a function of the view and the key only.
 * :func:`openspiel_actions` is the action sequence that builds the determinized state in
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from spades_sim._nb import pimc
+from spades_sim._nb import rollout
 from spades_sim._nb.enums import N_INFO, InfoSlot
 from spades_sim.cards import card_suit, format_card, parse_card
 from spades_sim.reference import trick_winner
@@ -172,7 +172,7 @@ def sample_world(view: SeatView, rules: Rules, key: int, world: int) -> tuple[in
     sampler's stream for ``key``)."""
     out = np.zeros(PLAYERS, dtype=np.uint64)
     info = table_info(view, rules)
-    ok = pimc.sample_world_nb(
+    ok = rollout.sample_world_nb(
         np.uint64(view.hand), view.seat, info, rules.lower(), np.uint64(key), world, out
     )
     if not ok:  # never for a view of a real hand

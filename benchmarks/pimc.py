@@ -8,6 +8,10 @@ Prints:
     decision with one distinct card is played without search and counts all the same),
     by wall clock after a warm-up run that compiles or loads the kernels; the process's
     peak resident memory at the end;
+(c) with ``--profile``: where a hand's time goes. Four ``pimc`` seats play ``--hands``
+    hands through ``spades_sim.env.table.Table`` (count bidding), each decision timed
+    around ``pimc_decide_nb``, the call the kernels make: milliseconds a hand by trick,
+    and for the first tricks by position in the trick (one thread);
 (b) strength: ``pimc:worlds=W`` against ``heuristic`` in duplicate (``duplicate``: the
     same deals twice, sides swapped, both sides bidding ``count``), the pimc side's mean
     score margin per hand with its 95% interval, for each W of ``--strength-worlds``
@@ -31,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script: import the package from this checkout
     sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
 from spades_sim.analysis import duplicate  # noqa: E402
 from spades_sim.simulate import simulate_hands  # noqa: E402
 
@@ -41,6 +47,48 @@ def speed(worlds: int, hands: int, threads: int, seed: int) -> tuple[float, floa
     simulate_hands(hands, seed=seed, play=f"pimc:worlds={worlds}", threads=threads)
     seconds = time.perf_counter() - start
     return hands / seconds, 52 * hands / seconds
+
+
+def profile(worlds: int, hands: int, seed: int) -> None:
+    """Milliseconds a hand by trick (and by position in the first tricks' tricks)."""
+    # the kernels and the table are needed by this mode only
+    from spades_sim._nb import pimc
+    from spades_sim._nb.enums import InfoSlot
+    from spades_sim.env.table import Table, TableConfig
+    from spades_sim.policies import parse_policy
+
+    config = TableConfig()
+    table = Table(config, agents=[0, 1, 2, 3], bids=False)
+    rules = config.rules.lower()
+    params = parse_policy(f"pimc:worlds={worlds}", "play").lower()
+    ms = np.zeros((13, 4))
+    n = np.zeros((13, 4))
+    for h in range(-1, hands):  # hand -1 compiles or loads the kernels
+        table.reset(seed, max(h, 0) + (1000 if h < 0 else 0))
+        k = 0
+        while table.decision == "card":
+            seat = table.to_act
+            info = table.info.copy()
+            hand = np.uint64(table.hands_at_play()[seat] & ~int(info[InfoSlot.played]))
+            legal = np.uint64(sum(1 << int(c) for c in np.flatnonzero(table.legal_mask()[:56])))
+            t0 = time.perf_counter()
+            card = pimc.pimc_decide_nb(
+                hand, legal, seat, info, rules, params, np.uint64(seed * 7919 + h * 64 + k)
+            )
+            if h >= 0:
+                t, j = int(info[InfoSlot.trick]), int(info[InfoSlot.n_in_trick])
+                ms[t, j] += (time.perf_counter() - t0) * 1e3
+                n[t, j] += 1
+            table.apply(int(card))
+            k += 1
+    total = ms.sum() / hands
+    print(f"\n(c) profile: pimc:worlds={worlds}, {hands} hands, seed {seed}, one thread")
+    print(f"{total:.0f} ms a hand ({1e3 / total:.2f} hands/s); by trick, ms a hand (share):")
+    for t in range(13):
+        row = ms[t].sum() / hands
+        by_pos = "  ".join(f"{ms[t, j] / max(n[t, j], 1):6.1f}" for j in range(4))
+        share = row / total
+        print(f"trick {t + 1:2d}: {row:7.1f} ({share:4.0%})  ms a decision by position {by_pos}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-strength", action="store_true")
     parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--profile", action="store_true", help="(c): time by trick and position")
     args = parser.parse_args(argv)
     if args.quick:
         args.worlds, args.hands, args.strength_worlds, args.boards = "2", 1, "2", 2
@@ -69,6 +118,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{w:>6} | {one[0]:8.3f} {one[1]:10.1f}  | {many[0]:8.3f} {many[1]:10.1f}",
                 flush=True,
             )
+    if args.profile:
+        profile(int(args.worlds.split(",")[-1]), args.hands, args.seed)
     if not args.skip_strength:
         print(f"\n(b) strength: pimc against heuristic, duplicate, {args.boards} deals")
         for w in (int(x) for x in args.strength_worlds.split(",")):

@@ -3,7 +3,9 @@
 The same random deals are solved from each leader with spades broken (so that DDS, with
 spades as trump, solves the same problem): by ``spades_sim.solve.dd_tricks`` and by DDS
 through endplay (``SolveBoard``, one thread, the best card only), the two timed
-alternately in one run; then ``nil_safe`` from the opening position against
+alternately in one run; then every card's value (``dd_cards``, the call ``pimc`` makes in
+each world, against ``SolveBoard`` with ``solutions=3``) on the first ``--cards-deals``
+of them, alternately too; then ``nil_safe`` from the opening position against
 ``dd_tricks`` from it, and ``dd_table`` on all cores (deals a second, peak memory).
 
     python benchmarks/solver.py --deals 1000
@@ -32,6 +34,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--table-deals", type=int, default=None, help="dd_table deals [--deals]")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--cards-deals", type=int, default=None, help="all-cards deals [--deals]")
     parser.add_argument("--skip-dds", action="store_true", help="only nil_safe and dd_table")
     args = parser.parse_args()
 
@@ -39,7 +42,7 @@ def main() -> None:
     from endplay.types import Deal, Denom, Player
 
     from spades_sim.cards import format_hand
-    from spades_sim.solve import Position, dd_table, dd_tricks, nil_safe
+    from spades_sim.solve import Position, dd_cards, dd_table, dd_tricks, nil_safe
     from spades_sim.solve.solver import thread_table
 
     sample = deals(args.deals, args.seed)
@@ -69,7 +72,46 @@ def main() -> None:
     print("|---|---|---|")
     print(f"| spades_sim dd_tricks | {a.mean():.2f} | {np.percentile(a, 99):.1f} |")
     print(f"| DDS (endplay SolveBoard, 1 thread) | {b.mean():.2f} | {np.percentile(b, 99):.1f} |")
-    print(f"ratio (ours / DDS, mean): {a.mean() / b.mean():.2f}")
+    print(
+        f"ratio (ours / DDS): mean {a.mean() / b.mean():.2f}, "
+        f"median of the per-solve ratios {np.median(a / b):.2f}"
+    )
+
+    # every card's value: what pimc asks of the solver in each world
+    ours_all, theirs_all = [], []
+    n_cards = args.deals if args.cards_deals is None else args.cards_deals
+    for hands in [] if args.skip_dds else sample[:n_cards]:
+        pbn = "N:" + " ".join(format_hand(h) for h in hands)
+        for leader in range(4):
+            pos = Position(hands, leader, spades_broken=True)
+            deal = Deal(pbn, first=Player(leader), trump=Denom.spades)
+            fut = _dds.futureTricks()
+            t0 = time.perf_counter()
+            _dds.SolveBoard(deal._data, -1, 3, 0, fut, 0)
+            t1 = time.perf_counter()
+            mine = dd_cards(pos)
+            t2 = time.perf_counter()
+            theirs_all.append(t1 - t0)
+            ours_all.append(t2 - t1)
+            if max(mine.values()) != fut.score[0]:
+                raise SystemExit(f"disagreement (all cards): {pbn} leader {leader}")
+    if ours_all:
+        e, f = np.array(ours_all) * 1e3, np.array(theirs_all) * 1e3
+        print(f"\nevery card's value, {len(ours_all)} solves ({n_cards} deals x 4 leaders)")
+        print("| solver | mean ms | median ms | p99 ms |")
+        print("|---|---|---|---|")
+        print(
+            f"| spades_sim dd_cards | {e.mean():.2f} | {np.median(e):.2f} "
+            f"| {np.percentile(e, 99):.1f} |"
+        )
+        print(
+            f"| DDS (SolveBoard, solutions=3) | {f.mean():.2f} | {np.median(f):.2f} "
+            f"| {np.percentile(f, 99):.1f} |"
+        )
+        print(
+            f"ratio (ours / DDS): mean {e.mean() / f.mean():.2f}, "
+            f"median of the per-solve ratios {np.median(e / f):.2f}\n"
+        )
 
     opening_dd, opening_nil = [], []
     for i, hands in enumerate(sample):

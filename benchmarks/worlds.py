@@ -12,7 +12,10 @@ Prints:
 (c) strength: ``lookahead:read_bids=1`` against ``lookahead:read_bids=0`` in duplicate
     over ``--boards`` deals (both sides bidding ``count``), the reading side's mean
     score margin a hand with its 95% interval; with ``--pimc N`` the same for ``pimc``
-    over N deals (minutes: every seat solves).
+    over N deals (minutes: every seat solves);
+(d) with ``--assume N``: ``lookahead:assume=2`` against ``lookahead:assume=0`` in duplicate
+    over N deals with every seat bidding ``partner-aware``: whether telling the player
+    which bidder is seated (``assume=2``: partner-aware) pays over assuming ``count``.
 
 Run from the repository root: ``python benchmarks/worlds.py`` (``--quick``: a smoke run).
 """
@@ -116,6 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--speed-hands", type=int, default=300)
     parser.add_argument("--boards", type=int, default=6000, help="deals of the lookahead match")
     parser.add_argument("--pimc", type=int, default=0, help="deals of the pimc match (0: none)")
+    parser.add_argument("--assume", type=int, default=0, help="deals of the assume match")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--quick", action="store_true", help="a smoke run")
@@ -131,13 +135,22 @@ def main(argv: list[str] | None = None) -> None:
         rate = args.speed_hands / (time.perf_counter() - start)
         print(f"lookahead:read_bids={read}: {rate:.1f} hands/s (every seat, one thread)")
     matches = [("lookahead", args.boards)] + ([("pimc", args.pimc)] if args.pimc else [])
-    for player, boards in matches:
+    for player, boards in [(p, b) for p, b in matches if b]:
         start = time.perf_counter()
         r = duplicate(f"{player}:read_bids=1", f"{player}:read_bids=0", boards, seed=args.seed,
                       threads=args.threads)  # fmt: skip
         print(
             f"{player}:read_bids=1 vs {player}:read_bids=0, duplicate: {r.margin} points a hand "
             f"({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+    if args.assume:
+        start = time.perf_counter()
+        r = duplicate("lookahead:assume=2", "lookahead:assume=0", args.assume, seed=args.seed,
+                      bidding="partner-aware", threads=args.threads)  # fmt: skip
+        print(
+            f"lookahead:assume=2 vs lookahead:assume=0, every seat bidding partner-aware, "
+            f"duplicate: {r.margin} points a hand ({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
 

@@ -545,7 +545,8 @@ _PLAY_COMMON = (
 )
 
 _READ_BIDS_SUMMARY = (
-    "a deal is kept only when every other seat's `count` bid (registry defaults), from the "
+    "a deal is kept only when every other seat's bid by the bidder `assume` names (registry "
+    "defaults; by default `count`, the sampling players' model of the other seats), from the "
     "hand it held when it bid (its cards in the deal plus the cards it has played) and the "
     "bids before it, is the bid it made (blind nils and the seats of a nil exchange are not "
     "read); a deal is redrawn up to `fit_tries` times, and when none fits the best-fitting "
@@ -557,10 +558,10 @@ _READ_BIDS_SUMMARY = (
 _READ_BIDS = (
     ParamSpec(
         "read_bids",
-        0.0,
+        1.0,
         0.0,
         1.0,
-        "1: keep only worlds in which every other seat's count bid is its bid; 0: bid-blind",
+        "1: keep only worlds in which every other seat's assumed bid is its bid; 0: bid-blind",
     ),
     ParamSpec(
         "fit_tries",
@@ -568,6 +569,13 @@ _READ_BIDS = (
         1.0,
         4096.0,
         "draws per world until the bids fit; then the best-fitting draw (a relaxed world)",
+    ),
+    ParamSpec(
+        "assume",
+        0.0,
+        0.0,
+        2.0,
+        "the bidder assumed for the other seats: 0 count, 1 pagat, 2 partner-aware (defaults)",
     ),
 )
 
@@ -638,7 +646,7 @@ register(
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
             "it gains less than `margin` points per deal over the heuristic's own card. "
-            "With `read_bids=1` the deals are read from the bids: " + _READ_BIDS_SUMMARY
+            "By default (`read_bids=1`) the deals are read from the bids: " + _READ_BIDS_SUMMARY
         ),
         source=(
             "perfect-information Monte-Carlo sampling (Ginsberg, 'GIB: Imperfect "
@@ -695,7 +703,7 @@ register(
             "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
-            "`read_bids=1` the worlds are read from the bids: " + _READ_BIDS_SUMMARY
+            "`read_bids=1` (the default) the worlds are read from the bids: " + _READ_BIDS_SUMMARY
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

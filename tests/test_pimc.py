@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim import Rules, simulate_hands
-from spades_sim._nb import pimc
+from spades_sim._nb import pimc, rollout
 from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, InfoSlot, PimcParam, PlayPolicy
 from spades_sim.analysis import duplicate
 from spades_sim.cards import format_card
@@ -187,7 +187,7 @@ def test_sampled_worlds_respect_what_the_seat_has_seen(rules: Rules) -> None:
         voids_seen += sum(bin(v).count("1") for v in state.voids)
         for w in range(4):
             key = np.uint64(rng.getrandbits(64))
-            ok = pimc.sample_world_nb(
+            ok = rollout.sample_world_nb(
                 np.uint64(state.hands[state.seat]), state.seat, info, r, key, w, out
             )
             assert ok
@@ -213,7 +213,7 @@ def test_sampler_with_tight_voids_and_spread() -> None:
         state = State(FOUR, hands, 0, [], 0, 9, played, voids, [3, 2, 2, 2], True)
         info = state.info()
         out = np.zeros(4, dtype=np.uint64)
-        assert pimc.sample_world_nb(np.uint64(hands[0]), 0, info, FOUR.lower(), 5, 0, out)
+        assert rollout.sample_world_nb(np.uint64(hands[0]), 0, info, FOUR.lower(), 5, 0, out)
         check_world(state, out, info)
         assert [int(x) for x in out] == hands
     # with no void shown every unseen card reaches every other seat in some world
@@ -222,7 +222,7 @@ def test_sampler_with_tight_voids_and_spread() -> None:
     reached = [0, 0, 0, 0]
     out = np.zeros(4, dtype=np.uint64)
     for w in range(200):
-        pimc.sample_world_nb(np.uint64(state.hands[state.seat]), state.seat, info,
+        rollout.sample_world_nb(np.uint64(state.hands[state.seat]), state.seat, info,
                              FOUR.lower(), 9, w, out)  # fmt: skip
         for s in range(4):
             reached[s] |= int(out[s])
@@ -475,7 +475,7 @@ def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
         want = np.zeros(64, dtype=np.int64)
         world = np.zeros(4, dtype=np.uint64)
         for w in range(3):
-            pimc.sample_world_nb(hand, state.seat, info, r, key, w, world)
+            rollout.sample_world_nb(hand, state.seat, info, r, key, w, world)
             sampled = State(FOUR, [int(x) for x in world], state.seat, state.trick,
                             state.leader, state.trick_no, state.played, state.voids,
                             state.tricks_won, state.broken)  # fmt: skip

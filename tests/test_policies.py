@@ -30,8 +30,10 @@ from spades_sim._nb.enums import (
     LANES,
     N_HEURISTIC_FIELDS,
     N_INFO,
+    PAGAT_DEFAULTS,
     PARAM_SLOTS,
     PARAMS_BY_POLICY,
+    PARTNER_DEFAULTS,
     THRESHOLD_DEFAULTS,
     BidParam,
     BidPolicy,
@@ -686,6 +688,8 @@ def test_kernel_slots_match_the_registry() -> None:
     with pytest.raises(RuntimeError, match="differ from the kernel's slots"):
         register(swapped)
     assert np.array_equal(Policy.of("count", "bid").lower(), COUNT_DEFAULTS)
+    assert np.array_equal(Policy.of("pagat", "bid").lower(), PAGAT_DEFAULTS)
+    assert np.array_equal(Policy.of("partner-aware", "bid").lower(), PARTNER_DEFAULTS)
     assert np.array_equal(Policy.of("heuristic", "play").lower(), HEURISTIC_DEFAULTS)
     assert np.array_equal(Policy.of("threshold", "draw").lower(), THRESHOLD_DEFAULTS)
 

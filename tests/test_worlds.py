@@ -203,7 +203,7 @@ def test_bid_blind_worlds_are_the_bid_blind_samplers(recorded) -> None:
     hand = np.uint64(held[seat])
     assert pimc.pimc_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(9), worlds, misfits) == 0
     for w in range(5):
-        pimc.sample_world_nb(hand, seat, info, LOWERED, np.uint64(9), w, one)
+        rollout.sample_world_nb(hand, seat, info, LOWERED, np.uint64(9), w, one)
         assert list(one) == list(worlds[w])
     rollout.lookahead_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(9), worlds, misfits)
     for k in range(5):
@@ -219,7 +219,7 @@ def test_bid_reading_runs_are_the_same_at_any_thread_count() -> None:
     one = simulate_hands(24, seed=7, play=play, threads=1, chunk_size=5)
     two = simulate_hands(24, seed=7, play=play, threads=2, chunk_size=7)
     assert one.equals(two)
-    blind = simulate_hands(24, seed=7, play="lookahead:samples=4", threads=1)
+    blind = simulate_hands(24, seed=7, play="lookahead:samples=4,read_bids=0", threads=1)
     assert not one.equals(blind)  # the reading changes the play
 
 
@@ -230,3 +230,27 @@ def test_bid_reading_pimc_is_the_same_at_any_thread_count() -> None:
     one = simulate_hands(2, seed=21, play=play, threads=1)
     assert one.equals(simulate_hands(2, seed=21, play=play, threads=2))
     assert (one.groupby("deal").tricks.sum() == 13).all()
+
+
+@pytest.mark.parametrize("assume", [1, 2])
+def test_worlds_fit_the_bidder_assumed(recorded, assume) -> None:
+    """With ``assume`` naming another bidder (pagat, partner-aware), each world that fits
+    is one in which that bidder, from every other seat's bid-time hand, bids its bid (the
+    count's bids read as that bidder's: fewer worlds fit, more are relaxed)."""
+    row = parse_policy(("count", "pagat", "partner-aware")[assume], "bid").lower()
+    worlds = np.zeros((N_WORLDS, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS, dtype=np.int64)
+    table = np.zeros(N_INFO, dtype=np.int64)
+    fits = 0
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(recorded[:10]):
+        for d in POINTS:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            for draw in (pimc.pimc_worlds_nb, rollout.lookahead_worlds_nb):
+                key = np.uint64(1000 * n + d + 1)
+                hand = np.uint64(held[seat])
+                draw(hand, seat, info, LOWERED, TRIES, key, worlds, misfits, assume)
+                for w in range(N_WORLDS):
+                    got = rollout.bid_misfit_nb(worlds[w], seat, info, LOWERED, row, table)
+                    assert got == misfits[w] % rollout.VOID_MISFIT
+                    fits += got == 0
+    assert fits > 0

@@ -236,13 +236,13 @@ RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "m
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
 LookaheadParam = _positions(
     "LookaheadParamT",
-    (*_PLAY_COMMON, "samples", "margin", "bag_cost", "read_bids", "fit_tries"),
+    (*_PLAY_COMMON, "samples", "margin", "bag_cost", "read_bids", "fit_tries", "assume"),
     1,
 )
 PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
-     "read_bids", "fit_tries"),
+     "read_bids", "fit_tries", "assume"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
@@ -290,6 +290,13 @@ def _defaults_row(*values: float) -> np.ndarray:
 COUNT_DEFAULTS = _defaults_row(
     BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0
 )
+PAGAT_DEFAULTS = _defaults_row(
+    BidPolicy.pagat, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 0.25, 4.0
+)
+PARTNER_DEFAULTS = _defaults_row(
+    BidPolicy.partner_aware, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 0.5, 0.5, 0.5,
+    0.5, 3.0, 0.5, 100.0,
+)  # fmt: skip
 HEURISTIC_DEFAULTS = _defaults_row(
     PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0
 )

@@ -5,7 +5,7 @@ Contract
 ``pimc_play_nb(hand, legal, seat, info, rules, params, rand)`` has the signature of every
 play function (``_nb.policies``) and returns a card of ``legal``. At each decision it
 
-1. samples worlds: ``sample_world_nb`` deals the cards the seat has not seen (the deck
+1. samples worlds: ``rollout.sample_world_nb`` deals the cards the seat has not seen (the deck
    minus its hand minus every card played, the current trick's included) to the other
    seats, each getting exactly as many as it holds, *never* a card of a suit it has
    shown out of (``info[InfoSlot.voids]``); with two players the cards left over are the
@@ -42,10 +42,11 @@ partner the rest). Both partners nil: each nil is solved alone. The worlds are d
 from what ``info`` records, which is what every policy may see: the cards a two-player
 seat threw away in the draw and the cards exchanged after a blind nil are known to
 that seat at a real table but are not in ``info``, so the sampler does not use them
-(its worlds are drawn from a wider set than the seat could know). By default it also
-ignores the bids as evidence about the hands; with ``read_bids`` on, ``pimc_worlds_nb``
-keeps only the worlds in which every other seat's ``count`` bid from its bid-time hand
-is its bid (``rollout``'s "Worlds that fit the bids"), each still a draw of step 1.
+(its worlds are drawn from a wider set than the seat could know). With ``read_bids``
+on (the default), ``pimc_worlds_nb`` keeps only the worlds in which every other seat's
+bid by the assumed bidder (``assume``: ``count`` by default) from its bid-time hand is
+its bid (``rollout``'s "Worlds that fit the bids"), each still a draw of step 1; with it
+off, the bids are no evidence about the hands.
 
 Cost: the first tricks dominate. Measured on this machine (one core, a random opening
 lead, a fresh table of 2**16 slots): ``card_values_nb`` takes about 560 ms with 12 or 13
@@ -97,14 +98,11 @@ from numba import njit
 
 from spades_sim._nb.bitboard import (
     ONE,
-    SUIT_MASKS,
     ZERO,
     bit_nb,
     deck_mask_nb,
     lowest_card_nb,
     popcount_nb,
-    select_bit_nb,
-    suit_of_nb,
 )
 from spades_sim._nb.dd import (
     KEY_WORDS,
@@ -116,148 +114,30 @@ from spades_sim._nb.dd import (
     representatives_nb,
 )
 from spades_sim._nb.enums import (
-    COUNT_DEFAULTS,
-    N_INFO,
     InfoSlot,
     PimcParam,
     PlayPolicy,
     RuleField,
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
-from spades_sim._nb.play import has_played_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
-from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, mix64_nb
-from spades_sim._nb.rollout import bid_misfit_nb, readable_bids_nb
+from spades_sim._nb.rollout import ASSUMED_BIDDERS, SAMPLE_WORLD, fitted_worlds_nb
 from spades_sim._nb.score import side_score_nb
 
-DRAWS_PER_WORLD = 128
-"""Stream positions reserved for one world (two draws a card, 39 cards at most)."""
 NEG = np.int64(-(1 << 62))
 
 
-@njit(inline="always", cache=True)
-def completable_nb(counts, rooms, allowed, n_recv):
-    """Hall's condition: the cards left (``counts`` per suit) can be dealt to the
-    receivers (``rooms`` each; ``allowed[suit]`` a bit per receiver that may hold the
-    suit) exactly when every set ``S`` of receivers has room for the cards that only
-    ``S`` may hold. (A transportation problem: suits to receivers.)"""
-    for subset in range(1, 1 << n_recv):
-        need = 0
-        for suit in range(4):
-            if counts[suit] > 0 and (allowed[suit] & ~subset) == 0:
-                need += counts[suit]
-        room = 0
-        for r in range(n_recv):
-            if (subset >> r) & 1:
-                room += rooms[r]
-        if need > room:
-            return False
-    return True
-
-
 @njit(cache=True)
-def sample_world_nb(hand, seat, info, rules, key, world, out):
-    """Deal the cards ``seat`` has not seen to the other seats (module docstring, step 1)
-    into ``out`` (four masks; ``out[seat]`` is ``hand``, unused seats 0). Returns False
-    only when no consistent deal exists (never for a state of a real hand)."""
-    players = info[InfoSlot.players]
-    deck = deck_mask_nb(rules[RuleField.jokers])
-    pool = deck & ~hand & ~np.uint64(info[InfoSlot.played])
-    # receivers 0 .. n_recv - 1: the other seats, then (two players) the discard pile
-    recv_seat = np.full(4, -1, dtype=np.int64)
-    rooms = np.zeros(4, dtype=np.int64)
-    n_recv = 0
-    used = 0
-    for s in range(players):
-        if s != seat:
-            recv_seat[n_recv] = s
-            rooms[n_recv] = 13 - info[InfoSlot.trick] - has_played_nb(info, s, players)
-            used += rooms[n_recv]
-            n_recv += 1
-    left = popcount_nb(pool)
-    if left > used:  # the discard pile takes the rest and may hold any suit
-        rooms[n_recv] = left - used
-        n_recv += 1
-    allowed = np.zeros(4, dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
-    for suit in range(4):
-        counts[suit] = popcount_nb(pool & SUIT_MASKS[suit])
-        for r in range(n_recv):
-            s = recv_seat[r]
-            if s < 0 or not (info[InfoSlot.voids + s] >> suit) & 1:
-                allowed[suit] |= 1 << r
-    for s in range(4):
-        out[s] = ZERO
-    out[seat] = hand
-    if not completable_nb(counts, rooms, allowed, n_recv):
-        return False
-    k = world * DRAWS_PER_WORLD
-    while left > 0:
-        bits = draw_nb(key, k)
-        k += 1
-        card = select_bit_nb(pool, below_nb(bits & LOW32, left))
-        pool &= ~bit_nb(card)
-        left -= 1
-        suit = suit_of_nb(card)
-        counts[suit] -= 1
-        # the receivers that may take it and leave a completable rest, by their room
-        total = 0
-        ok = 0
-        for r in range(n_recv):
-            if rooms[r] > 0 and (allowed[suit] >> r) & 1:
-                rooms[r] -= 1
-                if completable_nb(counts, rooms, allowed, n_recv):
-                    ok |= 1 << r
-                    total += rooms[r] + 1
-                rooms[r] += 1
-        pick = below_nb(bits >> np.uint64(32), total)
-        for r in range(n_recv):
-            if (ok >> r) & 1:
-                if pick < rooms[r]:
-                    rooms[r] -= 1
-                    if recv_seat[r] >= 0:
-                        out[recv_seat[r]] |= bit_nb(card)
-                    break
-                pick -= rooms[r]
-    return True
-
-
-@njit(cache=True)
-def pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
-    """The worlds of a ``pimc`` decision: ``worlds[w]`` (four masks each) for each of
-    ``worlds.shape[0]`` worlds, world w drawn as the bid-blind player draws it
-    (``sample_world_nb(..., rand, w, ...)``). With ``tries`` > 0 each world is redrawn
-    (from the keys ``mix64(rand + a * GOLDEN)``, a = 1, 2, ...) up to ``tries`` draws in
-    all until the other seats' bids fit (``rollout``'s "Worlds that fit the bids"), the
-    best-fitting draw kept when none does; ``misfits[w]`` is the misfit of the world kept
-    (0 when it fits or bids are not read). Every draw is ``sample_world_nb``'s, so every
-    world keeps the voids, the played cards and Hall's condition. Returns the number of
-    relaxed worlds (misfit > 0)."""
-    read = tries > 0 and readable_bids_nb(info)
-    n_tries = max(tries, 1) if read else 1
-    table = np.empty(N_INFO, dtype=np.int64)
-    draw = np.zeros(4, dtype=np.uint64)
-    key = np.uint64(rand)
-    relaxed = 0
-    for w in range(worlds.shape[0]):
-        best = -1
-        for a in range(n_tries):
-            sub = key if a == 0 else mix64_nb(key + np.uint64(a) * GOLDEN)
-            sample_world_nb(hand, seat, info, rules, sub, w, draw)
-            m = 0
-            if read:
-                bound = best if best >= 0 else 1 << 30
-                m = bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
-            if best < 0 or m < best:
-                best = m
-                for s in range(4):
-                    worlds[w, s] = draw[s]
-                if m == 0:
-                    break
-        misfits[w] = best
-        if best > 0:
-            relaxed += 1
-    return relaxed
+def pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume=0):
+    """The worlds of a ``pimc`` decision: ``rollout.fitted_worlds_nb`` with the sampler
+    that always keeps the voids (``rollout.sample_world_nb``: world w drawn from the
+    decision's key ``rand`` at stream position ``w * DRAWS_PER_WORLD``, each redraw from
+    ``mix64(rand + a * GOLDEN)``, a = 1, 2, ...) and the bidder
+    ``rollout.ASSUMED_BIDDERS[assume]``. Returns the number of relaxed worlds."""
+    return fitted_worlds_nb(
+        np.int64(SAMPLE_WORLD), hand, seat, info, rules, ASSUMED_BIDDERS[assume], tries, rand,
+        worlds, misfits,
+    )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
@@ -403,10 +283,11 @@ def worlds_nb(params, trick_no):
 
 
 @njit(cache=True)
-def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals):
+def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume=0):
     """``totals[c]``: the sum over ``n_worlds`` sampled worlds (``pimc_worlds_nb``, bids
-    read with ``tries`` > 0) of card ``c``'s value (the module's steps 1 and 2, every live
-    nil solved) for every card of ``legal``; the others are set very low."""
+    read with ``tries`` > 0, against the bidder ``assume``) of card ``c``'s value (the
+    module's steps 1 and 2, every live nil solved) for every card of ``legal``; the
+    others are set very low."""
     for c in range(totals.shape[0]):
         totals[c] = NEG
     x = legal
@@ -424,7 +305,7 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     values = np.zeros(totals.shape[0], dtype=np.int64)
     worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
     misfits = np.zeros(n_worlds, dtype=np.int64)
-    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits)
+    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
     for w in range(n_worlds):
         for s in range(4):
             hands[s] = worlds[w, s]
@@ -461,7 +342,8 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     totals = np.zeros(64, dtype=np.int64)
     n_worlds = worlds_nb(params, info[InfoSlot.trick])
     tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
-    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals)
+    assume = np.int64(params[PimcParam.assume])
+    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume)
     return best_card_nb(totals, legal)
 
 

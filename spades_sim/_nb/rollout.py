@@ -11,9 +11,10 @@ still holds and, while possible, no card of a suit it has shown out of
 (``info[InfoSlot.voids]``); with two players the rest stay in the unused pile, and
 before any card is played the opponent's hand is drawn from the stock as the default
 draw policy (``threshold``) keeps cards, since a drawn hand is stronger than 13 cards at
-random. With ``read_bids`` on, ``lookahead_worlds_nb`` keeps only the deals in which the
-other seats' bids fit their hands ("Worlds that fit the bids" below; ``pimc`` reads the
-bids with the same test).
+random. ``pimc``'s sampler is here too (``sample_world_nb``: it never relaxes a void,
+checking before each card that the rest of the deal can be completed). With ``read_bids``
+on, ``fitted_worlds_nb`` keeps, for either sampler, only the deals in which the other
+seats' bids fit their hands ("Worlds that fit the bids" below).
 
 Every random draw comes from the decision's ``rand`` (``mix64(rand + j * GOLDEN)``), so
 the policies are deterministic given the run's seed. These functions are compiled once
@@ -50,6 +51,8 @@ from spades_sim._nb.enums import (
     MAX_TRICKS,
     N_INFO,
     N_SCORE_SLOTS,
+    PAGAT_DEFAULTS,
+    PARTNER_DEFAULTS,
     THRESHOLD_DEFAULTS,
     BidParam,
     BidPolicy,
@@ -69,7 +72,7 @@ from spades_sim._nb.play import (
     reset_trick_info_nb,
     shown_out_nb,
 )
-from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb
+from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, mix64_nb
 from spades_sim._nb.score import hand_tricks_nb, partner_bid_nb, score_side_nb, side_of_nb
 
 
@@ -196,9 +199,11 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 # player that reads the bids keeps a world only when every other seat's assumed bidder,
 # given that seat's hand *at bidding time* in the world (its sampled cards plus the cards
 # it has played, ``InfoSlot.played_by``) and the table it saw then (``bid_table_nb``),
-# bids what the seat bid. The assumed bidder is deterministic (``COUNT_DEFAULTS``: the
-# count with its registry defaults, what the sampling policies already assume for the
-# other seats), so a world fits or not; a randomised bidder would give each world the
+# bids what the seat bid. The assumed bidder is the player's ``assume`` parameter
+# (``ASSUMED_BIDDERS``: ``count``, ``pagat`` or ``partner-aware`` with its registry
+# defaults; by default ``count``, what the sampling policies already assume for the other
+# seats; a play policy does not see which bidders are seated, so it is told). Each is
+# deterministic, so a world fits or not; a randomised bidder would give each world the
 # probability of the bids it saw instead, and the worlds would be weighted by it (the
 # fit test is that weight for a bidder whose probabilities are 0 and 1).
 #
@@ -214,6 +219,11 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 BID_MISFIT_NIL = 3
 """What a nil read as a number bid (or a number read as a nil) adds to a world's misfit:
 a nil says more about a hand than one trick of count does."""
+
+ASSUMED_BIDDERS = np.stack((COUNT_DEFAULTS, PAGAT_DEFAULTS, PARTNER_DEFAULTS))
+"""The bidders a sampling player may assume for the other seats (its ``assume``
+parameter: 0 ``count``, 1 ``pagat``, 2 ``partner-aware``), each with its registry
+defaults."""
 
 VOID_MISFIT = 1000
 """What a lookahead draw that had to ignore a shown void adds: kept only when no draw
@@ -311,30 +321,136 @@ def bid_misfit_nb(sampled, seat, info, rules, assumed, table, bound=1 << 30):
     return misfit
 
 
+DRAWS_PER_WORLD = 128
+"""Stream positions reserved for one world (two draws a card, 39 cards at most)."""
+
+
+@njit(inline="always", cache=True)
+def completable_nb(counts, rooms, allowed, n_recv):
+    """Hall's condition: the cards left (``counts`` per suit) can be dealt to the
+    receivers (``rooms`` each; ``allowed[suit]`` a bit per receiver that may hold the
+    suit) exactly when every set ``S`` of receivers has room for the cards that only
+    ``S`` may hold. (A transportation problem: suits to receivers.)"""
+    for subset in range(1, 1 << n_recv):
+        need = 0
+        for suit in range(4):
+            if counts[suit] > 0 and (allowed[suit] & ~subset) == 0:
+                need += counts[suit]
+        room = 0
+        for r in range(n_recv):
+            if (subset >> r) & 1:
+                room += rooms[r]
+        if need > room:
+            return False
+    return True
+
+
 @njit(cache=True)
-def lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
-    """The worlds of a ``lookahead`` decision: ``worlds[k]`` (four masks each, as
-    ``sample_hands_nb``) for each of ``worlds.shape[0]`` samples, world k drawn from
-    ``mix64(rand + (k + 1) * GOLDEN)`` as the bid-blind player draws it. With ``tries`` > 0
-    each world is redrawn up to ``tries`` draws in all until the bids fit (the section
-    above), ``misfits[k]`` its misfit (0 when it fits or bids are not read). Returns the
-    number of relaxed worlds (misfit > 0)."""
+def sample_world_nb(hand, seat, info, rules, key, world, out):
+    """Deal the cards ``seat`` has not seen to the other seats (module docstring, step 1)
+    into ``out`` (four masks; ``out[seat]`` is ``hand``, unused seats 0). Returns False
+    only when no consistent deal exists (never for a state of a real hand)."""
+    players = info[InfoSlot.players]
+    deck = deck_mask_nb(rules[RuleField.jokers])
+    pool = deck & ~hand & ~np.uint64(info[InfoSlot.played])
+    # receivers 0 .. n_recv - 1: the other seats, then (two players) the discard pile
+    recv_seat = np.full(4, -1, dtype=np.int64)
+    rooms = np.zeros(4, dtype=np.int64)
+    n_recv = 0
+    used = 0
+    for s in range(players):
+        if s != seat:
+            recv_seat[n_recv] = s
+            rooms[n_recv] = 13 - info[InfoSlot.trick] - has_played_nb(info, s, players)
+            used += rooms[n_recv]
+            n_recv += 1
+    left = popcount_nb(pool)
+    if left > used:  # the discard pile takes the rest and may hold any suit
+        rooms[n_recv] = left - used
+        n_recv += 1
+    allowed = np.zeros(4, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        counts[suit] = popcount_nb(pool & SUIT_MASKS[suit])
+        for r in range(n_recv):
+            s = recv_seat[r]
+            if s < 0 or not (info[InfoSlot.voids + s] >> suit) & 1:
+                allowed[suit] |= 1 << r
+    for s in range(4):
+        out[s] = ZERO
+    out[seat] = hand
+    if not completable_nb(counts, rooms, allowed, n_recv):
+        return False
+    k = world * DRAWS_PER_WORLD
+    while left > 0:
+        bits = draw_nb(key, k)
+        k += 1
+        card = select_bit_nb(pool, below_nb(bits & LOW32, left))
+        pool &= ~bit_nb(card)
+        left -= 1
+        suit = suit_of_nb(card)
+        counts[suit] -= 1
+        # the receivers that may take it and leave a completable rest, by their room
+        total = 0
+        ok = 0
+        for r in range(n_recv):
+            if rooms[r] > 0 and (allowed[suit] >> r) & 1:
+                rooms[r] -= 1
+                if completable_nb(counts, rooms, allowed, n_recv):
+                    ok |= 1 << r
+                    total += rooms[r] + 1
+                rooms[r] += 1
+        pick = below_nb(bits >> np.uint64(32), total)
+        for r in range(n_recv):
+            if (ok >> r) & 1:
+                if pick < rooms[r]:
+                    rooms[r] -= 1
+                    if recv_seat[r] >= 0:
+                        out[recv_seat[r]] |= bit_nb(card)
+                    break
+                pick -= rooms[r]
+    return True
+
+
+SAMPLE_HANDS = 0
+"""``fitted_worlds_nb``'s sampler: ``sample_hands_nb`` (``lookahead``), world k from its own
+key ``mix64(rand + (k + 1) * GOLDEN)``; a draw that had to ignore a void is kept only
+when no draw keeps them (``VOID_MISFIT``)."""
+SAMPLE_WORLD = 1
+"""``fitted_worlds_nb``'s sampler: ``sample_world_nb`` (``pimc``), world k from the
+decision's key at stream position ``k * DRAWS_PER_WORLD``; every draw keeps the voids."""
+
+
+@njit(cache=True)
+def fitted_worlds_nb(sampler, hand, seat, info, rules, assumed, tries, rand, worlds, misfits):
+    """The worlds of a sampling player's decision: ``worlds[k]`` (four masks each) for each
+    of ``worlds.shape[0]`` worlds, each a draw of ``sampler`` (``SAMPLE_HANDS`` or
+    ``SAMPLE_WORLD``) as the bid-blind player draws it. With ``tries`` > 0 each world is
+    redrawn (the a-th redraw from ``mix64(key + a * GOLDEN)``, ``key`` the world's key) up
+    to ``tries`` draws in all until the other seats' bids fit the bidder ``assumed`` (a
+    parameter row; the section above), the best-fitting draw kept when none does (the
+    earliest on a tie); ``misfits[k]`` is the misfit of the world kept (0 when it fits or
+    bids are not read). Returns the number of relaxed worlds (misfit > 0)."""
     read = tries > 0 and readable_bids_nb(info)
     n_tries = max(tries, 1) if read else 1
     table = np.empty(N_INFO, dtype=np.int64)
-    draw = np.empty(4, dtype=np.uint64)
+    draw = np.zeros(4, dtype=np.uint64)
     relaxed = 0
     for k in range(worlds.shape[0]):
-        key = mix64_nb(rand + np.uint64(k + 1) * GOLDEN)
+        key = np.uint64(rand)
+        if sampler == SAMPLE_HANDS:
+            key = mix64_nb(rand + np.uint64(k + 1) * GOLDEN)
         best = -1
         for a in range(n_tries):
             sub = key if a == 0 else mix64_nb(key + np.uint64(a) * GOLDEN)
-            strict = sample_hands_nb(hand, seat, info, rules, sub, draw)
             m = 0
+            if sampler == SAMPLE_WORLD:
+                sample_world_nb(hand, seat, info, rules, sub, k, draw)
+            elif not sample_hands_nb(hand, seat, info, rules, sub, draw) and read:
+                m = VOID_MISFIT
             if read:
-                m = VOID_MISFIT if not strict else 0
                 bound = best - m if best >= 0 else 1 << 30
-                m += bid_misfit_nb(draw, seat, info, rules, COUNT_DEFAULTS, table, bound)
+                m += bid_misfit_nb(draw, seat, info, rules, assumed, table, bound)
             if best < 0 or m < best:
                 best = m
                 for s in range(4):
@@ -345,6 +461,17 @@ def lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits):
         if best > 0:
             relaxed += 1
     return relaxed
+
+
+@njit(cache=True)
+def lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume=0):
+    """The worlds of a ``lookahead`` decision: ``fitted_worlds_nb`` with ``sample_hands_nb``
+    (world k drawn from ``mix64(rand + (k + 1) * GOLDEN)``) and the bidder
+    ``ASSUMED_BIDDERS[assume]``. Returns the number of relaxed worlds."""
+    return fitted_worlds_nb(
+        np.int64(SAMPLE_HANDS), hand, seat, info, rules, ASSUMED_BIDDERS[assume], tries, rand,
+        worlds, misfits,
+    )  # fmt: skip
 
 
 @njit(cache=True, forceinline=True)
@@ -507,7 +634,8 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     tries = np.int64(params[LookaheadParam.fit_tries]) if params[LookaheadParam.read_bids] else 0
     worlds = np.empty((samples, 4), dtype=np.uint64)
     misfits = np.empty(samples, dtype=np.int64)
-    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits)
+    assume = np.int64(params[LookaheadParam.assume])
+    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
     for k in range(samples):
         sampled = worlds[k]
         for i in range(n):
