@@ -213,6 +213,8 @@ _PLAY_COMMON = (
     "nil_pull",
     "nil_lead",
     "nil_spare",
+    "nil_under",
+    "nil_long",
 )
 _DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
