@@ -544,7 +544,7 @@ _PLAY_COMMON = (
     ),
     ParamSpec(
         "nil_under",
-        0.0,
+        1.0,
         0.0,
         1.0,
         "1: against a nil, before it plays, throw the highest card under the winning one",

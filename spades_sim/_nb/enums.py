@@ -293,7 +293,7 @@ COUNT_DEFAULTS = _defaults_row(
     BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0
 )
 HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0
 )
 THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 
