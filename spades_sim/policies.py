@@ -542,6 +542,16 @@ _PLAY_COMMON = (
         13.0,
         "attack a nil unless the side's own bid, still makeable, has fewer spare tricks than this",
     ),
+    ParamSpec(
+        "nil_under",
+        1.0,
+        0.0,
+        1.0,
+        "1: against a nil, before it plays, throw the highest card under the winning one",
+    ),
+    ParamSpec(
+        "nil_long", 0.0, 0.0, 1.0, "1: against a nil, lead low from the longest suit it holds"
+    ),
 )
 
 _READ_BIDS_SUMMARY = (
@@ -610,10 +620,11 @@ register(
             "side card), sets the bar high but cheaply before the nil bidder plays and "
             "overtakes it after; the opponents lead low into the nil (a spade below "
             "`nil_pull` to pull its spades; with `nil_lead` not a suit its partner can "
-            "ruff), play low before it and never overtake it, and with `nil_shed` keep "
-            "their low cards as ammunition (throwing high ones when void or once the nil "
-            "bidder has lost the trick); they press the attack unless their own bid, still "
-            "makeable, has fewer than `nil_spare` tricks to spare."
+            "ruff; with `nil_long` from the longest suit it holds), play low before it (with "
+            "`nil_under` the highest card under the winning one) and never overtake it, and "
+            "with `nil_shed` keep their low cards as ammunition (throwing high ones when void "
+            "or once the nil bidder has lost the trick); they press the attack unless their "
+            "own bid, still makeable, has fewer than `nil_spare` tricks to spare."
         ),
         source=(
             "the standard whist-family maxims (second hand low, third hand high) and the "
@@ -642,7 +653,7 @@ register(
             "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
             "as many as it holds and none of a suit it has shown out of), and for every "
             "distinct legal card (cards with no unseen card between them count once) plays "
-            "the deals out with the `heuristic` (its parameters are the first eleven here) "
+            "the deals out with the `heuristic` (its parameters are the first thirteen here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
             "it gains less than `margin` points per deal over the heuristic's own card. "
@@ -699,7 +710,7 @@ register(
             "`early_worlds`. The nil search values a nil as if every seat saw every card (worst "
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
-            "its nil maxims (its parameters are the first eleven here), and `pimc` plays the "
+            "its nil maxims (its parameters are the first thirteen here), and `pimc` plays the "
             "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "

@@ -502,6 +502,15 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     assert nil_position(on, hand, 0, "", 0, played, need=2, remaining=3) == ("2H", "2H")
     off = f"{on},nil_spare=0"
     assert nil_position(off, hand, 0, "", 0, played, need=3, remaining=3) == ("2H", "2H")
+    # under: West led the KH; North, before the nil, throws its highest heart under the
+    # king that is not a sure trick (the AH is out) and keeps the 2H for a later lead
+    hand, trick = "QH 8H 2H 5C", "KH"
+    assert nil_position(f"{on},nil_under=1", hand, 0, trick, 3, need=3) == ("QH", "QH")
+    assert nil_position(f"{on},nil_under=0", hand, 0, trick, 3, need=3) == ("2H", "2H")
+    # long: North leads low from its longest suit the nil holds, not its lowest card
+    hand = "2H 5D 7D 9D 3C"
+    assert nil_position(f"{on},nil_long=1", hand, 0, "", 0, played, need=3) == ("5D", "5D")
+    assert nil_position(f"{on},nil_long=0", hand, 0, "", 0, played, need=3) == ("2H", "2H")
 
 
 def test_nil_cover_decides_the_card() -> None:

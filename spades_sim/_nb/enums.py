@@ -185,7 +185,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 20  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 24  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -213,6 +213,8 @@ _PLAY_COMMON = (
     "nil_pull",
     "nil_lead",
     "nil_spare",
+    "nil_under",
+    "nil_long",
 )
 _DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
@@ -298,7 +300,7 @@ PARTNER_DEFAULTS = _defaults_row(
     0.5, 3.0, 0.5, 100.0,
 )  # fmt: skip
 HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0
 )
 THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 

@@ -30,6 +30,7 @@ from spades_sim._nb.bitboard import (
     highest_card_nb,
     low_rank_card_nb,
     lowest_card_nb,
+    popcount_nb,
     suit_of_nb,
 )
 from spades_sim._nb.enums import (
@@ -189,7 +190,7 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
 
 
 @njit(cache=True, forceinline=True)
-def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
+def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit):
     """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
     spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
     spade: a nil holding only high spades must win it, and each round pulls one of its
@@ -197,7 +198,10 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
     would shed its own high spade under it (led into a nil holding the J, a K lets it
     go). With ``avoid``, not a suit its partner has shown out of while that partner may
     hold a spade (it would ruff and the nil bidder throw its high card under it;
-    TricksterBots' SpadesBot.cs avoids those suits the same way)."""
+    TricksterBots' SpadesBot.cs avoids those suits the same way). With ``long_suit``, low
+    from the longest such suit (lowest card first on equal length): the more of a suit the
+    defence holds, the more rounds of it can be led under the nil before it runs out of
+    low cards."""
     m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
     sp = m & SPADE_MASK
     if pull > 0 and sp:
@@ -211,7 +215,23 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid):
         keep = m & ~SUIT_MASKS_BY_BITS[cover_voids & 7]
         if keep:
             m = keep
-    return low_rank_card_nb(m if m else legal)
+    if not m:
+        m = legal
+    if long_suit:
+        best = -1
+        best_len = -1
+        best_rank = 99
+        for suit in range(4):
+            s = m & SUIT_MASKS[suit]
+            if s:
+                n = popcount_nb(s)
+                low = lowest_card_nb(s)
+                if n > best_len or (n == best_len and low - 13 * suit < best_rank):
+                    best = low
+                    best_len = n
+                    best_rank = low - 13 * suit
+        return best
+    return low_rank_card_nb(m)
 
 
 @njit(cache=True, forceinline=True)
@@ -228,20 +248,30 @@ def beatable_nb(mine, unseen):
 @njit(cache=True, forceinline=True)
 def attack_nb(
     legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
-    unseen, shed, pull, avoid,
+    unseen, shed, pull, avoid, under, long_suit,
 ):  # fmt: skip
     """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
     overtake it (the highest card under its card). With ``shed``, the low cards are kept
     as ammunition and high ones thrown where they cost no trick: void before the nil
     bidder plays, discard the highest side card that is not a sure trick; once it has
     played and lost the trick, follow with the highest such card that does not win the
-    trick (unless the trick can be taken from the nil bidder's side). -1: no special
+    trick (unless the trick can be taken from the nil bidder's side). With ``under``, a
+    card played before the nil bidder's that cannot win the trick (the nil bidder will
+    duck under the winning card whatever it is) is the highest such card an unseen card
+    beats, not the lowest: the low cards stay for later leads into the nil (TricksterBots'
+    SpadesBot.cs throws the highest card under the winner the same way). -1: no special
     card, play on."""
     if n_in == 0:
-        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid)
+        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit)
     follow = legal & SUIT_MASKS[led]
     if not nil_played:
         if follow:
+            if under:
+                trumped = win_card >= 39 and led != 3
+                below = follow if trumped else follow & below_mask_nb(win_card)
+                spare = below & beatable_nb(legal, unseen)
+                if spare:
+                    return highest_card_nb(spare)
             return lowest_card_nb(follow)
         if shed:
             spare = legal & NON_SPADE_MASK & beatable_nb(legal, unseen)
@@ -306,6 +336,7 @@ def heuristic_core_nb(
             win_seat == target, partnered and four and win_seat == partner,
             (voids >> (4 * target)) & 15, cover_voids, unseen,
             flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
+            flags & HeuristicFlag.nil_under, flags & HeuristicFlag.nil_long,
         )  # fmt: skip
     if card >= 0:
         return card

@@ -26,6 +26,7 @@ from spades_sim._nb.bitboard import (
     lane_low_rank_nb,
     lane_suit_mask_nb,
     lane_void_mask_nb,
+    popcount_nb,
 )
 from spades_sim._nb.enums import (
     LANES,
@@ -226,13 +227,33 @@ def heuristic_lane_nb(
     keep = lead_base & ~lane_void_mask_nb(cover_voids & 7)
     avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
     lead_from = keep if avoid else lead_base
-    attack_lead = lane_low_rank_nb(lead_from if lead_from else legal)
+    lead_from = lead_from if lead_from else legal
+    # the longest suit of those, its lowest card (the lowest rank on equal length)
+    long_lead = -1
+    long_len = -1
+    long_rank = 99
+    for suit in range(4):
+        in_suit = lead_from & lane_suit_mask_nb(suit)
+        n = popcount_nb(in_suit)
+        low = lane_lo_nb(in_suit)
+        longer = (in_suit != ZERO) & (
+            (n > long_len) | ((n == long_len) & (low - 13 * suit < long_rank))
+        )
+        long_lead = low if longer else long_lead
+        long_rank = low - 13 * suit if longer else long_rank
+        long_len = n if longer else long_len
+    attack_lead = long_lead if flags & HeuristicFlag.nil_long else lane_low_rank_nb(lead_from)
     attack_lead = low_sp if pull else attack_lead
     shed = flags & HeuristicFlag.nil_shed
     beatable = legal & below_unseen
     spare_side = side & beatable
     void_shed = lane_high_rank_nb(spare_side) if (shed and spare_side) else discard
-    attack_before = lo_follow if follow else void_shed
+    under_win = follow if trumped else follow & ~lane_above_nb(win_card)
+    spare_under = under_win & beatable
+    under = (
+        lane_hi_nb(spare_under) if (flags & HeuristicFlag.nil_under and spare_under) else lo_follow
+    )
+    attack_before = under if follow else void_shed
     follow_beaters = ZERO if trumped else beaters
     spare_follow = follow & ~follow_beaters & beatable
     shedding = shed and (partner_wins or follow_beaters == ZERO) and spare_follow != ZERO
