@@ -677,6 +677,14 @@ register(
                 "with only the other side's nils live, solve them from this trick on (13: never)",
             ),
             *_READ_BIDS,
+            ParamSpec(
+                "nil_rollouts",
+                0.0,
+                0.0,
+                1024.0,
+                "with a live nil before nil_from/defend_from: worlds played out by the "
+                "heuristic per card (0: the heuristic's card)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "

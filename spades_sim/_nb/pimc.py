@@ -127,7 +127,13 @@ from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import has_played_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, mix64_nb
-from spades_sim._nb.rollout import bid_misfit_nb, readable_bids_nb
+from spades_sim._nb.rollout import (
+    bag_cost_nb,
+    bid_misfit_nb,
+    distinct_cards_nb,
+    readable_bids_nb,
+    rollout_pick_nb,
+)
 from spades_sim._nb.score import side_score_nb
 
 DRAWS_PER_WORLD = 128
@@ -437,6 +443,39 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     return stats[0]
 
 
+NIL_MARGIN = 1.0
+"""Points per world a card must gain over the heuristic's in the nil rollouts (as
+``lookahead``'s default ``margin``): near-ties, bags mostly, stay with the maxims."""
+
+
+@njit(cache=True)
+def nil_play_nb(hand, legal, seat, info, rules, params, rand):
+    """The card of a decision with a live nil before the solver values nils ("Nils by
+    rollouts" in the module docstring): with ``nil_rollouts`` = 0 the heuristic's, else
+    the best of ``rollout.rollout_pick_nb`` over ``nil_rollouts`` worlds of
+    ``pimc_worlds_nb`` (the bids read as ``read_bids`` says), each played out by the
+    heuristic for every seat and scored as the hand's score margin, bags at their
+    long-run cost (penalty / limit)."""
+    default = heuristic_play_nb(hand, legal, seat, info, rules, params)
+    n_worlds = np.int64(params[PimcParam.nil_rollouts])
+    if n_worlds <= 0 or not legal & (legal - ONE):
+        return default
+    unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
+    trick = ZERO
+    for j in range(info[InfoSlot.n_in_trick]):
+        trick |= bit_nb(info[InfoSlot.trick_cards + j])
+    cands = np.empty(64, dtype=np.int64)
+    n = distinct_cards_nb(legal, (unplayed & ~hand) | trick, cands)
+    if n == 1:
+        return default
+    tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
+    worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
+    misfits = np.zeros(n_worlds, dtype=np.int64)
+    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits)
+    cost = bag_cost_nb(rules, -1.0)
+    return rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, NIL_MARGIN)
+
+
 @njit(cache=True)
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
@@ -450,7 +489,7 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)
         start = PimcParam.nil_from if own_side else PimcParam.defend_from
         if info[InfoSlot.trick] < np.int64(params[start]):
-            return heuristic_play_nb(hand, legal, seat, info, rules, params)
+            return nil_play_nb(hand, legal, seat, info, rules, params, rand)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
     for j in range(info[InfoSlot.n_in_trick]):
