@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rollouts", type=int, default=16, help="nil_rollouts when on")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-head", action="store_true", help="skip on against off")
+    parser.add_argument("--skip-off", action="store_true", help="skip off against heuristic")
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
@@ -93,7 +94,9 @@ def main(argv: list[str] | None = None) -> None:
     deals = nil_deals(args.scan, args.seed)
     print(f"{len(deals)} nil deals among {args.scan} (seed {args.seed}); on: {on}", flush=True)
     results = {}
-    pairs = [("heuristic", "heuristic"), (off, "heuristic"), (on, "heuristic")]
+    pairs = [("heuristic", "heuristic"), (on, "heuristic")]
+    if not args.skip_off:
+        pairs.insert(1, (off, "heuristic"))
     if not args.skip_head:
         pairs.append((on, off))
     for a, b in pairs:

@@ -682,8 +682,8 @@ register(
                 0.0,
                 0.0,
                 1024.0,
-                "with a live nil before nil_from/defend_from: worlds played out by the "
-                "heuristic per card (0: the heuristic's card)",
+                "defending a live nil before defend_from: worlds played out by the heuristic "
+                "per card (0: the heuristic's card)",
             ),
         ),
         summary=(
@@ -700,7 +700,11 @@ register(
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
             "its nil maxims (its parameters are the first eleven here), and `pimc` plays the "
-            "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
+            "tricks of the hands with no live nil; with `nil_rollouts=R` a defender's live-nil "
+            "decisions are searched instead by a player that sees only its seat: R worlds, "
+            "each card played out by the `heuristic` for every seat and scored as the hand's "
+            "score margin (bags at penalty / limit), the heuristic's card kept unless another "
+            "gains a point a world. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
             "`read_bids=1` the worlds are read from the bids: " + _READ_BIDS_SUMMARY

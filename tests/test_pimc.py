@@ -488,35 +488,36 @@ def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
     return format_card(int(card))
 
 
-def test_nil_rollouts_cover_the_partner_and_set_the_opponent() -> None:
-    # South's nil is live in the twelfth trick. North, last to play, holds the ace and
-    # the four of the suit South's queen is winning: the ace covers the nil. With the
-    # heuristic's cover maxim switched off the maxims duck (the side has made its bid);
-    # the rollouts find the cover (the queen on the table parts the ace from the four,
-    # so they are two candidates, not one)
-    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
-    bids, nils = (3, 4, 0, 4), (0, 0, 1, 0)
-    assert cover.seat == 0
-    assert nil_card(cover, bids, nils, {}) == "AH"  # the maxims cover
-    assert nil_card(cover, bids, nils, {"cover_nil": 0}) == "4H"
-    for worlds in (1, 8):
-        assert nil_card(cover, bids, nils, {"cover_nil": 0, "nil_rollouts": worlds}) == "AH"
-    # West, last to play against South's nil, ducks under the queen (the nil is set),
-    # though the ace would make its side's contract (it needs one of the two tricks
-    # left; its partner may hold the last club winner)
+def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() -> None:
+    # South's nil is live in the twelfth trick. West, last to play against it, ducks
+    # under South's queen (the nil is set), though the ace would make its side's
+    # contract (it needs one of the two tricks left; its partner may hold the last club
+    # winner). With the heuristic's attack maxim off the maxims take the trick with the
+    # ace; the rollouts duck all the same (the queen on the table parts the ace from the
+    # four, so they are two candidates, not one)
+    bids, nils = (3, 5, 0, 4), (0, 0, 1, 0)
     defend = last_two_tricks("2H 3H QH", 0, {0: "2C", 1: "AC", 2: "3C", 3: "AH 4H"})
-    bids = (3, 5, 0, 4)
     assert defend.seat == 3
-    assert nil_card(defend, bids, nils, {}) == "4H"
+    assert nil_card(defend, bids, nils, {}) == "4H"  # the maxims duck
+    assert nil_card(defend, bids, nils, {"attack_nil": 0}) == "AH"
     for worlds in (1, 8):
         for attack in (0, 1):
             chosen = nil_card(defend, bids, nils, {"attack_nil": attack, "nil_rollouts": worlds})
             assert chosen == "4H"
+    # the nil side keeps the maxims (rollouts lost more of its nils than they saved):
+    # North, last to play, covers South's queen with the ace when the cover maxim is on,
+    # and ducks with it off, rollouts or not
+    bids = (3, 4, 0, 4)
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    assert cover.seat == 0
+    for worlds in (0, 8):
+        assert nil_card(cover, bids, nils, {"nil_rollouts": worlds}) == "AH"
+        assert nil_card(cover, bids, nils, {"cover_nil": 0, "nil_rollouts": worlds}) == "4H"
     # the nil seat itself ducks under the queen on the table, keeping its king
     duck = last_two_tricks("QH", 1, {0: "2C 6C", 1: "3C", 2: "KH 5H", 3: "4C 7C"})
     assert duck.seat == 2
-    for worlds in (0, 1, 8):
-        assert nil_card(duck, (3, 4, 0, 4), nils, {"nil_rollouts": worlds}) == "5H"
+    for worlds in (0, 8):
+        assert nil_card(duck, bids, nils, {"nil_rollouts": worlds}) == "5H"
 
 
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
@@ -599,7 +600,7 @@ def test_runs_are_reproducible_at_any_thread_count() -> None:
 @pytest.mark.slow
 def test_nil_rollouts_are_reproducible_at_any_thread_count() -> None:
     # deals 0..7 of seed 40 hold nil bids (count bidding); pimc's rollout side against
-    # the heuristic, so the live-nil decisions are the rollouts'
+    # the heuristic, so its defence against the heuristic's nils is the rollouts'
     play = {"ns": "pimc:worlds=1,early_worlds=1,nil_rollouts=4", "ew": "heuristic"}
     one = simulate_hands(8, seed=40, play=play, threads=1)
     assert (one.nil).any()

@@ -73,6 +73,25 @@ against the ``heuristic`` (docs/solver.md): valuing the nil hands' cards with th
 solved from the fourth trick cost ``pimc`` about 30 points a hand, and the heuristic's
 nil play turns that into a gain.
 
+Nils by rollouts. With ``nil_rollouts`` = R > 0, a defender's decision that would go to
+the heuristic's maxims above (a seat whose side has no live nil, an opponent's nil live,
+before ``defend_from``) is searched instead, by a player that sees only its seat
+(``nil_play_nb``): R worlds drawn as in step 1 (``pimc_worlds_nb``, the bids read with
+``read_bids``), and in each world every distinct legal card (``rollout.distinct_cards_nb``;
+a card of the trick in progress parts two of the seat's cards) is played and the hand
+played out by the heuristic for every seat (``rollout.rollout_pick_nb``, as
+``lookahead`` does), scored as the hand's score margin (nil bonuses and penalties,
+contracts, bags at their long-run cost: penalty / limit). The heuristic's card stands
+unless another gains more than ``NIL_MARGIN`` points a world. No seat in a rollout sees
+another's cards, so no world tells the nil which card it must not play: the nil side
+and the defence guess as they do at the table (no strategy fusion through the solver's
+perfect sight, though each world is still played as if it were the truth by the seat
+deciding). Rollouts cost microseconds where the nil search costs up to seconds, so R
+can be far above ``worlds``. The nil side (the nil seat and its partner) keeps the
+maxims: searched the same way, it lost 4 to 5 in 100 more of its nils than the maxims
+did (docs/policies.md, "Nil decisions by rollouts"), while the defence set 7 to 12 in
+100 more of the heuristic's nils.
+
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
 most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
@@ -487,8 +506,11 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         # a seat whose own side has no live nil only defends, where that verdict errs the
         # safe way (it credits the nil with perfect cover), so it may solve from earlier
         own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)
-        start = PimcParam.nil_from if own_side else PimcParam.defend_from
-        if info[InfoSlot.trick] < np.int64(params[start]):
+        if own_side and info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]):
+            # the nil side keeps the maxims: rollouts lost more of its nils than they
+            # saved ("Nils by rollouts" in the module docstring)
+            return heuristic_play_nb(hand, legal, seat, info, rules, params)
+        if not own_side and info[InfoSlot.trick] < np.int64(params[PimcParam.defend_from]):
             return nil_play_nb(hand, legal, seat, info, rules, params, rand)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
