@@ -633,7 +633,8 @@ register(
         summary=(
             "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
             "as many as it holds and none of a suit it has shown out of), and for every "
-            "distinct legal card (cards with no unseen card between them count once) plays "
+            "distinct legal card (cards with no unseen card and no card of the trick between them "
+            "count once) plays "
             "the deals out with the `heuristic` (its parameters are the first eleven here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "

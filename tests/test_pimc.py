@@ -520,6 +520,24 @@ def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() ->
         assert nil_card(duck, bids, nils, {"nil_rollouts": worlds}) == "5H"
 
 
+def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
+    # North holds the ace and the four of hearts under South's queen (South's nil live):
+    # every heart between them is played, but the queen on the table parts them, so
+    # lookahead values both and covers even with the cover maxim off
+    from spades_sim._nb import rollout
+
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    info = cover.info((3, 4, 0, 4), (0, 0, 1, 0))
+    info[InfoSlot.sides] = 2
+    legal = np.uint64(bits(cover.position().legal_cards()))
+    for cover_nil in (0, 1):
+        row = Policy.of("lookahead", "play", {"samples": 4, "cover_nil": cover_nil}).lower()
+        card = rollout.lookahead_play_nb(
+            np.uint64(cover.hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(3)
+        )
+        assert format_card(int(card)) == "AH"
+
+
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()

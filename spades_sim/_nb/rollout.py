@@ -525,19 +525,20 @@ def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, 
 
 @njit(cache=True)
 def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
-    """For each distinct legal card (cards with no unseen card between them are one), the
+    """For each distinct legal card (cards with no unseen card and no card of the trick in
+    progress between them are one), the
     average score margin of the hand over ``samples`` deals of the unseen cards played out
     with the heuristic (bags charged ``bag_cost``); the heuristic's own card unless another
     gains ``margin`` points per deal."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
-    # the cards of the trick in progress are not among the separators here (as before
-    # ``distinct_cards_nb`` was shared): a card played to the trick between two of the
-    # seat's cards leaves them one candidate, the heuristic's choice within the suit
-    unseen = deck_mask_nb(rules[RuleField.jokers]) & ~hand & ~np.uint64(info[InfoSlot.played])
+    # the unseen cards and the cards of the trick in progress part the seat's cards
+    between = deck_mask_nb(rules[RuleField.jokers]) & ~hand & ~np.uint64(info[InfoSlot.played])
+    for j in range(info[InfoSlot.n_in_trick]):
+        between |= bit_nb(info[InfoSlot.trick_cards + j])
     cands = np.empty(MAX_TRICKS, dtype=np.int64)  # distinct legal cards, at most a hand
-    n = distinct_cards_nb(legal, unseen, cands)
+    n = distinct_cards_nb(legal, between, cands)
     default = heuristic_play_nb(hand, legal, seat, info, rules, params)
     if n == 1:
         return default
