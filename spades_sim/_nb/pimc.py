@@ -88,8 +88,8 @@ and the defence guess as they do at the table (no strategy fusion through the so
 perfect sight, though each world is still played as if it were the truth by the seat
 deciding). Rollouts cost microseconds where the nil search costs up to seconds, so R
 can be far above ``worlds``. The nil side (the nil seat and its partner) keeps the
-maxims: searched the same way, it lost 4 to 5 in 100 more of its nils than the maxims
-did (docs/policies.md, "Nil decisions by rollouts"), while the defence set 7 to 12 in
+maxims: searched the same way, it lost 1 to 5 in 100 more of its nils than the maxims
+did (docs/policies.md, "Nil decisions by rollouts"), while the defence set 6 to 12 in
 100 more of the heuristic's nils.
 
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
