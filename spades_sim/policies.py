@@ -652,7 +652,8 @@ register(
         summary=(
             "Determinised lookahead: deals the unseen cards `samples` times (each seat gets "
             "as many as it holds and none of a suit it has shown out of), and for every "
-            "distinct legal card (cards with no unseen card between them count once) plays "
+            "distinct legal card (cards with no unseen card and no card of the trick between them "
+            "count once) plays "
             "the deals out with the `heuristic` (its parameters are the first thirteen here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
@@ -696,6 +697,14 @@ register(
                 "with only the other side's nils live, solve them from this trick on (13: never)",
             ),
             *_READ_BIDS,
+            ParamSpec(
+                "nil_rollouts",
+                0.0,
+                0.0,
+                1024.0,
+                "defending a live nil before defend_from: worlds played out by the heuristic "
+                "per card (0: the heuristic's card)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -711,7 +720,11 @@ register(
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
             "its nil maxims (its parameters are the first thirteen here), and `pimc` plays the "
-            "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
+            "tricks of the hands with no live nil; with `nil_rollouts=R` a defender's live-nil "
+            "decisions are searched instead by a player that sees only its seat: R worlds, "
+            "each card played out by the `heuristic` for every seat and scored as the hand's "
+            "score margin (bags at penalty / limit), the heuristic's card kept unless another "
+            "gains a point a world. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
             "`read_bids=1` (the default) the worlds are read from the bids: " + _READ_BIDS_SUMMARY

@@ -461,6 +461,83 @@ def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_
     assert checked >= 5 and differs
 
 
+def last_two_tricks(trick: str, leader: int, holding: dict[int, str]) -> State:
+    """The twelfth trick under way (``trick``'s cards played from ``leader`` on), every
+    seat holding ``holding``'s cards, every other card of the deck played."""
+    from spades_sim.cards import parse_card
+
+    cards = [parse_card(c) for c in trick.split()]
+    hands = [bits(parse_card(c) for c in holding[s].split()) for s in range(4)]
+    held = hands[0] | hands[1] | hands[2] | hands[3]
+    return State(
+        FOUR, hands, (leader + len(cards)) % 4, cards, leader, 11, bits(range(52)) & ~held,
+        [0, 0, 0, 0], [3, 4, 0, 4], True,
+    )  # fmt: skip
+
+
+def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
+    """The card pimc plays at ``state`` (its seat's decision) with ``params``."""
+    row = Policy.of("pimc", "play", {"worlds": 1, **params}).lower()
+    legal = np.uint64(bits(state.position().legal_cards()))
+    info = state.info(bids, nils)
+    info[InfoSlot.sides] = 2  # the rollouts score the partnerships (the solver needs not)
+    card = pimc.pimc_decide_nb(
+        np.uint64(state.hands[state.seat]), legal, state.seat, info, FOUR.lower(), row,
+        np.uint64(9),
+    )  # fmt: skip
+    return format_card(int(card))
+
+
+def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() -> None:
+    # South's nil is live in the twelfth trick. West, last to play against it, ducks
+    # under South's queen (the nil is set), though the ace would make its side's
+    # contract (it needs one of the two tricks left; its partner may hold the last club
+    # winner). With the heuristic's attack maxim off the maxims take the trick with the
+    # ace; the rollouts duck all the same (the queen on the table parts the ace from the
+    # four, so they are two candidates, not one)
+    bids, nils = (3, 5, 0, 4), (0, 0, 1, 0)
+    defend = last_two_tricks("2H 3H QH", 0, {0: "2C", 1: "AC", 2: "3C", 3: "AH 4H"})
+    assert defend.seat == 3
+    assert nil_card(defend, bids, nils, {}) == "4H"  # the maxims duck
+    assert nil_card(defend, bids, nils, {"attack_nil": 0}) == "AH"
+    for worlds in (1, 8):
+        for attack in (0, 1):
+            chosen = nil_card(defend, bids, nils, {"attack_nil": attack, "nil_rollouts": worlds})
+            assert chosen == "4H"
+    # the nil side keeps the maxims (rollouts lost more of its nils than they saved):
+    # North, last to play, covers South's queen with the ace when the cover maxim is on,
+    # and ducks with it off, rollouts or not
+    bids = (3, 4, 0, 4)
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    assert cover.seat == 0
+    for worlds in (0, 8):
+        assert nil_card(cover, bids, nils, {"nil_rollouts": worlds}) == "AH"
+        assert nil_card(cover, bids, nils, {"cover_nil": 0, "nil_rollouts": worlds}) == "4H"
+    # the nil seat itself ducks under the queen on the table, keeping its king
+    duck = last_two_tricks("QH", 1, {0: "2C 6C", 1: "3C", 2: "KH 5H", 3: "4C 7C"})
+    assert duck.seat == 2
+    for worlds in (0, 8):
+        assert nil_card(duck, bids, nils, {"nil_rollouts": worlds}) == "5H"
+
+
+def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
+    # North holds the ace and the four of hearts under South's queen (South's nil live):
+    # every heart between them is played, but the queen on the table parts them, so
+    # lookahead values both and covers even with the cover maxim off
+    from spades_sim._nb import rollout
+
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    info = cover.info((3, 4, 0, 4), (0, 0, 1, 0))
+    info[InfoSlot.sides] = 2
+    legal = np.uint64(bits(cover.position().legal_cards()))
+    for cover_nil in (0, 1):
+        row = Policy.of("lookahead", "play", {"samples": 4, "cover_nil": cover_nil}).lower()
+        card = rollout.lookahead_play_nb(
+            np.uint64(cover.hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(3)
+        )
+        assert format_card(int(card)) == "AH"
+
+
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()
@@ -536,6 +613,16 @@ def test_runs_are_reproducible_at_any_thread_count() -> None:
     assert one.equals(simulate_hands(2, seed=21, play=PIMC, threads=2))
     assert (one.groupby("deal").tricks.sum() == 13).all()
     assert not one.equals(simulate_hands(2, seed=22, play=PIMC, threads=1))
+
+
+@pytest.mark.slow
+def test_nil_rollouts_are_reproducible_at_any_thread_count() -> None:
+    # deals 0..7 of seed 40 hold nil bids (count bidding); pimc's rollout side against
+    # the heuristic, so its defence against the heuristic's nils is the rollouts'
+    play = {"ns": "pimc:worlds=1,early_worlds=1,nil_rollouts=4", "ew": "heuristic"}
+    one = simulate_hands(8, seed=40, play=play, threads=1)
+    assert (one.nil).any()
+    assert one.equals(simulate_hands(8, seed=40, play=play, threads=2))
 
 
 @pytest.mark.slow

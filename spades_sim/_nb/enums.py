@@ -244,7 +244,8 @@ LookaheadParam = _positions(
 PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
-     "read_bids", "fit_tries", "assume"),
+     "read_bids", "fit_tries", "assume",
+     "nil_rollouts"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)

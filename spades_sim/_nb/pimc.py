@@ -74,6 +74,25 @@ against the ``heuristic`` (docs/solver.md): valuing the nil hands' cards with th
 solved from the fourth trick cost ``pimc`` about 30 points a hand, and the heuristic's
 nil play turns that into a gain.
 
+Nils by rollouts. With ``nil_rollouts`` = R > 0, a defender's decision that would go to
+the heuristic's maxims above (a seat whose side has no live nil, an opponent's nil live,
+before ``defend_from``) is searched instead, by a player that sees only its seat
+(``nil_play_nb``): R worlds drawn as in step 1 (``pimc_worlds_nb``, the bids read with
+``read_bids``), and in each world every distinct legal card (``rollout.distinct_cards_nb``;
+a card of the trick in progress parts two of the seat's cards) is played and the hand
+played out by the heuristic for every seat (``rollout.rollout_pick_nb``, as
+``lookahead`` does), scored as the hand's score margin (nil bonuses and penalties,
+contracts, bags at their long-run cost: penalty / limit). The heuristic's card stands
+unless another gains more than ``NIL_MARGIN`` points a world. No seat in a rollout sees
+another's cards, so no world tells the nil which card it must not play: the nil side
+and the defence guess as they do at the table (no strategy fusion through the solver's
+perfect sight, though each world is still played as if it were the truth by the seat
+deciding). Rollouts cost microseconds where the nil search costs up to seconds, so R
+can be far above ``worlds``. The nil side (the nil seat and its partner) keeps the
+maxims: searched the same way, it lost 1 to 5 in 100 more of its nils than the maxims
+did (docs/policies.md, "Nil decisions by rollouts"), while the defence set 6 to 12 in
+100 more of the heuristic's nils.
+
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
 most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
@@ -121,7 +140,14 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
-from spades_sim._nb.rollout import ASSUMED_BIDDERS, SAMPLE_WORLD, fitted_worlds_nb
+from spades_sim._nb.rollout import (
+    ASSUMED_BIDDERS,
+    SAMPLE_WORLD,
+    bag_cost_nb,
+    distinct_cards_nb,
+    fitted_worlds_nb,
+    rollout_pick_nb,
+)
 from spades_sim._nb.score import side_score_nb
 
 NEG = np.int64(-(1 << 62))
@@ -318,6 +344,40 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     return stats[0]
 
 
+NIL_MARGIN = 1.0
+"""Points per world a card must gain over the heuristic's in the nil rollouts (as
+``lookahead``'s default ``margin``): near-ties, bags mostly, stay with the maxims."""
+
+
+@njit(cache=True)
+def nil_play_nb(hand, legal, seat, info, rules, params, rand):
+    """The card of a decision with a live nil before the solver values nils ("Nils by
+    rollouts" in the module docstring): with ``nil_rollouts`` = 0 the heuristic's, else
+    the best of ``rollout.rollout_pick_nb`` over ``nil_rollouts`` worlds of
+    ``pimc_worlds_nb`` (the bids read as ``read_bids`` says), each played out by the
+    heuristic for every seat and scored as the hand's score margin, bags at their
+    long-run cost (penalty / limit)."""
+    default = heuristic_play_nb(hand, legal, seat, info, rules, params)
+    n_worlds = np.int64(params[PimcParam.nil_rollouts])
+    if n_worlds <= 0 or not legal & (legal - ONE):
+        return default
+    unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
+    trick = ZERO
+    for j in range(info[InfoSlot.n_in_trick]):
+        trick |= bit_nb(info[InfoSlot.trick_cards + j])
+    cands = np.empty(64, dtype=np.int64)
+    n = distinct_cards_nb(legal, (unplayed & ~hand) | trick, cands)
+    if n == 1:
+        return default
+    tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
+    worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
+    misfits = np.zeros(n_worlds, dtype=np.int64)
+    assume = np.int64(params[PimcParam.assume])
+    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
+    cost = bag_cost_nb(rules, -1.0)
+    return rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, NIL_MARGIN)
+
+
 @njit(cache=True)
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
@@ -329,9 +389,12 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
         # a seat whose own side has no live nil only defends, where that verdict errs the
         # safe way (it credits the nil with perfect cover), so it may solve from earlier
         own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)
-        start = PimcParam.nil_from if own_side else PimcParam.defend_from
-        if info[InfoSlot.trick] < np.int64(params[start]):
+        if own_side and info[InfoSlot.trick] < np.int64(params[PimcParam.nil_from]):
+            # the nil side keeps the maxims: rollouts lost more of its nils than they
+            # saved ("Nils by rollouts" in the module docstring)
             return heuristic_play_nb(hand, legal, seat, info, rules, params)
+        if not own_side and info[InfoSlot.trick] < np.int64(params[PimcParam.defend_from]):
+            return nil_play_nb(hand, legal, seat, info, rules, params, rand)
     unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
     trick = ZERO
     for j in range(info[InfoSlot.n_in_trick]):

@@ -592,19 +592,12 @@ def margin_nb(rules, info, side, bag_cost, out):
 
 
 @njit(cache=True)
-def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
-    """For each distinct legal card (cards with no unseen card between them are one), the
-    average score margin of the hand over ``samples`` deals of the unseen cards played out
-    with the heuristic (bags charged ``bag_cost``); the heuristic's own card unless another
-    gains ``margin`` points per deal."""
-    if not legal & (legal - ONE):
-        return lowest_card_nb(legal)
-    rand = np.uint64(rand)
-    players = info[InfoSlot.players]
-    must_trump = rules[RuleField.must_trump] != 0
-    deck = deck_mask_nb(rules[RuleField.jokers])
-    unseen = deck & ~hand & ~np.uint64(info[InfoSlot.played])
-    cands = np.empty(MAX_TRICKS, dtype=np.int64)  # distinct legal cards, at most a hand
+def distinct_cards_nb(legal, between, cands):
+    """The distinct cards of ``legal`` into ``cands``: cards of one suit with no card of
+    ``between`` between them play alike, so one (the lowest) stands for all; lowest first
+    within each suit. Returns how many. ``between`` is every card that can separate two
+    of them: the unseen cards, and the cards of the trick in progress (a queen on the
+    table parts the ace from the four)."""
     n = 0
     for suit in range(4):
         m = legal & SUIT_MASKS[suit]
@@ -612,30 +605,35 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
         while m:
             c = lowest_card_nb(m)
             m &= m - ONE
-            if prev < 0 or unseen & above_nb(prev) & below_mask_nb(c):
+            if prev < 0 or between & above_nb(prev) & below_mask_nb(c):
                 cands[n] = c
                 n += 1
             prev = c
-    default = heuristic_play_nb(hand, legal, seat, info, rules, params)
-    if n == 1:
-        return default
-    home = 0  # the candidate that stands for the heuristic's card
+    return n
+
+
+@njit(cache=True)
+def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, margin):
+    """The card of ``cands[:n]`` (distinct cards, ``distinct_cards_nb``) with the best
+    total score margin (``margin_nb``, bags charged ``cost``) over the ``worlds`` (four
+    masks each, ``worlds[k, seat]`` the seat's hand) when the seat plays it and every
+    seat plays the rest of the hand with the heuristic (``params``' first slots), each
+    card on the same worlds; ``default`` (the heuristic's card, of ``legal``) unless the
+    best gains more than ``margin`` points per world over the candidate standing for it
+    (the highest candidate of its suit not above it)."""
+    home = 0
     for i in range(n):
         if cands[i] <= default and suit_of_nb(cands[i]) == suit_of_nb(default):
             home = i
-    samples = max(np.int64(params[LookaheadParam.samples]), 1)
-    cost = bag_cost_nb(rules, params[LookaheadParam.bag_cost])
+    players = info[InfoSlot.players]
+    must_trump = rules[RuleField.must_trump] != 0
     side = side_of_nb(info[InfoSlot.sides], seat)
     last = hand_tricks_nb(rules) - 1  # the hand's last trick
+    samples = worlds.shape[0]
     totals = np.zeros(n, dtype=np.float64)
     hands = np.empty(4, dtype=np.uint64)
     scratch = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
-    tries = np.int64(params[LookaheadParam.fit_tries]) if params[LookaheadParam.read_bids] else 0
-    worlds = np.empty((samples, 4), dtype=np.uint64)
-    misfits = np.empty(samples, dtype=np.int64)
-    assume = np.int64(params[LookaheadParam.assume])
-    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
     for k in range(samples):
         sampled = worlds[k]
         for i in range(n):
@@ -647,9 +645,41 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     for i in range(n):
         if totals[i] > totals[best]:
             best = i
-    if totals[best] - totals[home] <= params[LookaheadParam.margin] * samples:
+    if totals[best] - totals[home] <= margin * samples:
         return default
     return cands[best]
+
+
+@njit(cache=True)
+def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
+    """For each distinct legal card (cards with no unseen card and no card of the trick in
+    progress between them are one), the
+    average score margin of the hand over ``samples`` deals of the unseen cards played out
+    with the heuristic (bags charged ``bag_cost``); the heuristic's own card unless another
+    gains ``margin`` points per deal."""
+    if not legal & (legal - ONE):
+        return lowest_card_nb(legal)
+    rand = np.uint64(rand)
+    # the unseen cards and the cards of the trick in progress part the seat's cards
+    between = deck_mask_nb(rules[RuleField.jokers]) & ~hand & ~np.uint64(info[InfoSlot.played])
+    for j in range(info[InfoSlot.n_in_trick]):
+        between |= bit_nb(info[InfoSlot.trick_cards + j])
+    cands = np.empty(MAX_TRICKS, dtype=np.int64)  # distinct legal cards, at most a hand
+    n = distinct_cards_nb(legal, between, cands)
+    default = heuristic_play_nb(hand, legal, seat, info, rules, params)
+    if n == 1:
+        return default
+    samples = max(np.int64(params[LookaheadParam.samples]), 1)
+    cost = bag_cost_nb(rules, params[LookaheadParam.bag_cost])
+    tries = np.int64(params[LookaheadParam.fit_tries]) if params[LookaheadParam.read_bids] else 0
+    worlds = np.empty((samples, 4), dtype=np.uint64)
+    misfits = np.empty(samples, dtype=np.int64)
+    assume = np.int64(params[LookaheadParam.assume])
+    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
+    return rollout_pick_nb(
+        cands, n, default, seat, info, rules, params, worlds, cost,
+        params[LookaheadParam.margin],
+    )  # fmt: skip
 
 
 MC_TRIES = 16  # deals tried per sample to match the bids made so far
