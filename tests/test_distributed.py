@@ -436,6 +436,8 @@ def test_scheduler_values() -> None:
 
 
 @pytest.mark.slow
+# the example's generated module, which tests/test_user_policies.py compiles: its worker
+@pytest.mark.xdist_group("user_policies")
 def test_user_written_policies_on_the_cluster(tmp_path: Path, client: Client) -> None:
     """A policy from a file reaches the workers by reference (its file, name and code
     digest): the same dataset as the threaded local run."""

@@ -269,8 +269,20 @@ deals solved double-dummy; nil odds over 100,000 completions and against perfect
 (fifty nil solves); a trained player's kernels compiled afresh."""
 
 
+PAGE_GROUPS = {"docs/env.md": "linear_player"}
+"""Pages run on the worker of the tests that compile the same generated module
+(``xdist_group``): the linear player's, here and in tests/test_env.py."""
+
+
+def _page_marks(page: str) -> list[pytest.MarkDecorator]:
+    marks = [pytest.mark.slow] if page in SLOW_PAGES else []
+    if page in PAGE_GROUPS:
+        marks.append(pytest.mark.xdist_group(PAGE_GROUPS[page]))
+    return marks
+
+
 @pytest.mark.parametrize(
-    "page", [*RUNNABLE, *(pytest.param(p, marks=pytest.mark.slow) for p in SLOW_PAGES)]
+    "page", [pytest.param(p, marks=_page_marks(p)) for p in (*RUNNABLE, *SLOW_PAGES)]
 )
 def test_page_examples_run_in_order_in_a_fresh_directory(
     page: str, setup_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -266,6 +266,7 @@ def test_a_short_training_run_learns() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("linear_player")  # with docs/env.md: the player's kernels, once
 def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> None:
     from spades_sim import simulate_hands
     from spades_sim.env.linear import N_CARD_FEATURES, LinearPlayer
@@ -309,6 +310,7 @@ def test_a_seat_sees_no_card_before_its_blind_nil_turn_is_over() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("linear_player")  # with docs/env.md: the player's kernels, once
 def test_the_learning_example_runs_short(tmp_path) -> None:
     import importlib.util
     import json

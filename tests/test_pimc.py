@@ -605,6 +605,7 @@ def test_bad_parameters_are_one_clear_line(text: str) -> None:
 PIMC = "pimc:worlds=2,early_worlds=1"
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow  # a cold cache compiles the pimc kernels: about three minutes
 def test_runs_are_reproducible_at_any_thread_count() -> None:
     # every seat on pimc (the kernels benchmarks/pimc.py compiles too); two deals, so
@@ -615,6 +616,7 @@ def test_runs_are_reproducible_at_any_thread_count() -> None:
     assert not one.equals(simulate_hands(2, seed=22, play=PIMC, threads=1))
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow
 def test_nil_rollouts_are_reproducible_at_any_thread_count() -> None:
     # deals 0..7 of seed 40 hold nil bids (count bidding); pimc's rollout side against
@@ -639,6 +641,7 @@ def test_two_players_mixed_sides_and_the_command_line(tmp_path) -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow
 def test_pimc_is_not_weaker_than_the_heuristic() -> None:
     # 40 deals in duplicate (each played both ways, so the margin is the play's alone),

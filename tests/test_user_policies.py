@@ -44,6 +44,10 @@ def _example():  # type: ignore[no-untyped-def]
 
 example = _example()
 
+# Every test here on one worker (under --dist loadgroup): most share a generated module
+# (the example's policies, or the ones below), compiled once rather than once a worker.
+pytestmark = pytest.mark.xdist_group("user_policies")
+
 # Presets where any bid 0..13 stands: under a bid rule the engine replaces a bid it does
 # not allow (tests/test_variants.py), so "always 3" is not 3 there.
 FREE_BIDDING = [name for name in Rules.PRESETS if Rules.preset(name).bid_rule == "free"]

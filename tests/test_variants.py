@@ -215,7 +215,8 @@ def test_monte_carlo_bids_what_the_rule_allows(preset: str) -> None:
         assert ((df.bid.astype(int) == _spades(df)) | (df.bid == 0) & (preset == "whiz")).all()
 
 
-@pytest.mark.slow  # compiles a kernel for the two user bidders
+@pytest.mark.slow  # compiles a kernel for the two user bidders (one worker for the four)
+@pytest.mark.xdist_group("variants_user_bidders")
 def test_mirror_user_bidders_get_the_allowed_bid() -> None:
     rules = Rules.preset("mirror")
     # A bid the rule does not allow is replaced by the allowed one; the context says
@@ -227,7 +228,8 @@ def test_mirror_user_bidders_get_the_allowed_bid() -> None:
     assert (errors[errors.side == 0].bid == 7).all() and (errors[errors.side == 1].bid == 0).all()
 
 
-@pytest.mark.slow  # compiles a kernel for the two user bidders
+@pytest.mark.slow  # compiles a kernel for the two user bidders (one worker for the four)
+@pytest.mark.xdist_group("variants_user_bidders")
 def test_whiz_user_bidders_get_the_allowed_bid() -> None:
     rules = Rules.preset("whiz")
     bidding = {"ns": always_seven, "ew": lowest_allowed}
@@ -237,7 +239,8 @@ def test_whiz_user_bidders_get_the_allowed_bid() -> None:
     assert (ew.bid == 0).all()  # nil is always allowed under whiz
 
 
-@pytest.mark.slow  # compiles a kernel for the two user bidders
+@pytest.mark.slow  # compiles a kernel for the two user bidders (one worker for the four)
+@pytest.mark.xdist_group("variants_user_bidders")
 def test_suicide_user_bidders_get_the_allowed_bid() -> None:
     rules = Rules.preset("suicide")
     # always_seven: its side's first bidder bids 7, so the second must nil. The other side
@@ -251,7 +254,8 @@ def test_suicide_user_bidders_get_the_allowed_bid() -> None:
     assert first_nils[:, 1].all() and set(bids[:, [1, 3]].ravel()) == {0, 4}
 
 
-@pytest.mark.slow  # compiles a kernel for the two user bidders
+@pytest.mark.slow  # compiles a kernel for the two user bidders (one worker for the four)
+@pytest.mark.xdist_group("variants_user_bidders")
 def test_minimum_bids_user_bidders_get_the_allowed_bid() -> None:
     rules = Rules.preset("minimum-bids")
     # always_seven: 7 and 7, nothing to raise. The other side bids the least allowed: its

@@ -223,6 +223,7 @@ def test_bid_reading_runs_are_the_same_at_any_thread_count() -> None:
     assert not one.equals(blind)  # the reading changes the play
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow  # a cold cache compiles the pimc kernels: minutes
 def test_bid_reading_pimc_is_the_same_at_any_thread_count() -> None:
     """Every seat on bid-reading pimc: two deals, one a thread, as on one thread."""
