@@ -685,6 +685,14 @@ register(
                 "with only the other side's nils live, solve them from this trick on (13: never)",
             ),
             *_READ_BIDS,
+            ParamSpec(
+                "solve_from",
+                0.0,
+                0.0,
+                13.0,
+                "before this trick play lookahead's card (its defaults, these heuristic and "
+                "bid-reading parameters), from it on solve (0: solve every trick)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -703,7 +711,11 @@ register(
             "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
             " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
-            "`read_bids=1` (the default) the worlds are read from the bids: " + _READ_BIDS_SUMMARY
+            "`read_bids=1` (the default) the worlds are read from the bids: "
+            + _READ_BIDS_SUMMARY
+            + " Before trick `solve_from` (default 0: never) the seat plays the card `lookahead` "
+            "would (its registry defaults with this row's heuristic and bid-reading parameters),"
+            " the cheap heuristic rollouts taking the first tricks, where the solver is slowest."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

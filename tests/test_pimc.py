@@ -461,6 +461,32 @@ def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_
     assert checked >= 5 and differs
 
 
+def test_before_solve_from_the_card_is_lookaheads() -> None:
+    # before trick solve_from a pimc seat plays what lookahead plays with its registry
+    # defaults, the pimc row's heuristic parameters and bid reading, on the same stream
+    # (the lookahead row built here from the registry, not by pimc's helper); from the
+    # trick on, the card is the solver's, as with solve_from=0
+    rng = random.Random(12)
+    r = FOUR.lower()
+    shared = {"set_push": 2.0, "nil_shed": 0.0, "fit_tries": 32.0, "assume": 1.0}
+    hybrid = Policy.of("pimc", "play", {**shared, "worlds": 1, "solve_from": 3}).lower()
+    solver = Policy.of("pimc", "play", {**shared, "worlds": 1}).lower()
+    look = Policy.of("lookahead", "play", shared).lower()
+    assert Policy.of("pimc", "play").lower()[PimcParam.solve_from] == 0
+    for plays in (0, 1, 5, 6, 9, 11, 12, 13, 15, 18):
+        state = random_state(rng, FOUR, plays)
+        info = state.info((3, 4, 2, 3))
+        hand = np.uint64(state.hands[state.seat])
+        legal = np.uint64(bits(state.position().legal_cards()))
+        rand = np.uint64(rng.getrandbits(64))
+        card = pimc.pimc_decide_nb(hand, legal, state.seat, info, r, hybrid, rand)
+        if state.trick_no < 3:
+            want = rollout.lookahead_play_nb(hand, legal, state.seat, info, r, look, rand)
+        else:
+            want = pimc.pimc_decide_nb(hand, legal, state.seat, info, r, solver, rand)
+        assert card == want
+
+
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()
@@ -536,6 +562,16 @@ def test_runs_are_reproducible_at_any_thread_count() -> None:
     assert one.equals(simulate_hands(2, seed=21, play=PIMC, threads=2))
     assert (one.groupby("deal").tricks.sum() == 13).all()
     assert not one.equals(simulate_hands(2, seed=22, play=PIMC, threads=1))
+
+
+@pytest.mark.slow
+def test_solve_from_at_any_thread_count_and_never_solving_is_lookahead() -> None:
+    hybrid = "pimc:worlds=2,early_worlds=1,solve_from=2"
+    one = simulate_hands(2, seed=23, play=hybrid, threads=1)
+    assert one.equals(simulate_hands(2, seed=23, play=hybrid, threads=2))
+    # solve_from=13: every card is lookahead's (the defaults), the whole run the same
+    never = simulate_hands(2, seed=23, play="pimc:solve_from=13", threads=2)
+    assert never.equals(simulate_hands(2, seed=23, play="lookahead", threads=2))
 
 
 @pytest.mark.slow

@@ -185,7 +185,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 20  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 22  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -242,7 +242,7 @@ LookaheadParam = _positions(
 PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
-     "read_bids", "fit_tries", "assume"),
+     "read_bids", "fit_tries", "assume", "solve_from"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
@@ -300,6 +300,9 @@ PARTNER_DEFAULTS = _defaults_row(
 HEURISTIC_DEFAULTS = _defaults_row(
     PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0
 )
+LOOKAHEAD_DEFAULTS = _defaults_row(
+    PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 0.0
+)  # fmt: skip
 THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 
 

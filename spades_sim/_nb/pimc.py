@@ -74,6 +74,13 @@ against the ``heuristic`` (docs/solver.md): valuing the nil hands' cards with th
 solved from the fourth trick cost ``pimc`` about 30 points a hand, and the heuristic's
 nil play turns that into a gain.
 
+Before trick ``solve_from`` (default 0: never) the seat plays the card ``lookahead``
+would (``rollout.lookahead_play_nb`` with the row of :func:`lookahead_row_nb`: the
+registry's ``lookahead`` defaults, 16 deals and its margin, with this row's heuristic
+parameters and reading of the bids, on the decision's own stream), before any of the
+above: the first tricks, where the solver searches the most cards, go to the heuristic's
+rollouts, which cost milliseconds; the live-nil rule then applies from ``solve_from`` on.
+
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
 most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
@@ -114,14 +121,22 @@ from spades_sim._nb.dd import (
     representatives_nb,
 )
 from spades_sim._nb.enums import (
+    LOOKAHEAD_DEFAULTS,
+    N_PLAY_COMMON,
     InfoSlot,
+    LookaheadParam,
     PimcParam,
     PlayPolicy,
     RuleField,
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
-from spades_sim._nb.rollout import ASSUMED_BIDDERS, SAMPLE_WORLD, fitted_worlds_nb
+from spades_sim._nb.rollout import (
+    ASSUMED_BIDDERS,
+    SAMPLE_WORLD,
+    fitted_worlds_nb,
+    lookahead_play_nb,
+)
 from spades_sim._nb.score import side_score_nb
 
 NEG = np.int64(-(1 << 62))
@@ -319,9 +334,25 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
 
 
 @njit(cache=True)
+def lookahead_row_nb(params):
+    """The ``lookahead`` parameter row a ``pimc`` row plays by before ``solve_from``: the
+    registry's defaults (``LOOKAHEAD_DEFAULTS``) with this row's heuristic parameters and
+    its reading of the bids (``read_bids``, ``fit_tries``, ``assume``)."""
+    row = LOOKAHEAD_DEFAULTS.copy()
+    row[1 : N_PLAY_COMMON + 1] = params[1 : N_PLAY_COMMON + 1]
+    row[LookaheadParam.read_bids] = params[PimcParam.read_bids]
+    row[LookaheadParam.fit_tries] = params[PimcParam.fit_tries]
+    row[LookaheadParam.assume] = params[PimcParam.assume]
+    return row
+
+
+@njit(cache=True)
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
+    if info[InfoSlot.trick] < np.int64(params[PimcParam.solve_from]):
+        # the first tricks, where a solve costs the most: the heuristic's rollouts choose
+        return lookahead_play_nb(hand, legal, seat, info, rules, lookahead_row_nb(params), rand)
     live = live_nils_nb(info)
     if live:
         # a live nil before the solver values nils: the heuristic's nil maxims (its
