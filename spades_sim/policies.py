@@ -687,7 +687,7 @@ register(
             *_READ_BIDS,
             ParamSpec(
                 "solve_from",
-                0.0,
+                6.0,
                 0.0,
                 13.0,
                 "before this trick play lookahead's card (its defaults, these heuristic and "
@@ -708,14 +708,15 @@ register(
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
             "its nil maxims (its parameters are the first eleven here), and `pimc` plays the "
-            "tricks of the hands with no live nil. Strong and slow (seconds a hand, not thousands"
-            " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
+            "tricks of the hands with no live nil. Slow beside the heuristic (hands a second, not "
+            "thousands); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
             "`read_bids=1` (the default) the worlds are read from the bids: "
             + _READ_BIDS_SUMMARY
-            + " Before trick `solve_from` (default 0: never) the seat plays the card `lookahead` "
-            "would (its registry defaults with this row's heuristic and bid-reading parameters),"
-            " the cheap heuristic rollouts taking the first tricks, where the solver is slowest."
+            + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "
+            "card `lookahead` would (its registry defaults with this row's heuristic and "
+            "bid-reading parameters): the first tricks, where the solver is slowest, go to the "
+            "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand)."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

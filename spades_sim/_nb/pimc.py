@@ -74,7 +74,7 @@ against the ``heuristic`` (docs/solver.md): valuing the nil hands' cards with th
 solved from the fourth trick cost ``pimc`` about 30 points a hand, and the heuristic's
 nil play turns that into a gain.
 
-Before trick ``solve_from`` (default 0: never) the seat plays the card ``lookahead``
+Before trick ``solve_from`` (default 6; 0: never) the seat plays the card ``lookahead``
 would (``rollout.lookahead_play_nb`` with the row of :func:`lookahead_row_nb`: the
 registry's ``lookahead`` defaults, 16 deals and its margin, with this row's heuristic
 parameters and reading of the bids, on the decision's own stream), before any of the
