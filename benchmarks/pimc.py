@@ -7,15 +7,18 @@ Prints:
     on ``--threads``: hands per second and decisions per second (52 plays a hand; a
     decision with one distinct card is played without search and counts all the same),
     by wall clock after a warm-up run that compiles or loads the kernels; the process's
-    peak resident memory at the end;
+    peak resident memory at the end. With ``--solve-from 0,4,6`` each W is timed at each
+    ``solve_from`` (the tricks before it played by ``lookahead``'s card), and ``--rounds``
+    repeats the table on fresh deals, the settings alternated within a round;
 (c) with ``--profile``: where a hand's time goes. Four ``pimc`` seats play ``--hands``
     hands through ``spades_sim.env.table.Table`` (count bidding), each decision timed
     around ``pimc_decide_nb``, the call the kernels make: milliseconds a hand by trick,
     and for the first tricks by position in the trick (one thread);
-(b) strength: ``pimc:worlds=W`` against ``heuristic`` in duplicate (``duplicate``: the
-    same deals twice, sides swapped, both sides bidding ``count``), the pimc side's mean
-    score margin per hand with its 95% interval, for each W of ``--strength-worlds``
-    over ``--boards`` deals.
+(b) strength: ``pimc:worlds=W`` against ``--against`` (default ``heuristic``) in
+    duplicate (``duplicate``: the same deals twice, sides swapped, both sides bidding
+    ``count``), the pimc side's mean score margin per hand with its 95% interval, for each
+    W of ``--strength-worlds`` and each ``solve_from`` of ``--strength-solve-from`` over
+    ``--boards`` deals.
 
 Run from the repository root: ``python benchmarks/pimc.py`` (``--quick`` is a smoke
 run). The first run in a fresh cache compiles the solver and the kernels (about three
@@ -41,10 +44,13 @@ from spades_sim.analysis import duplicate  # noqa: E402
 from spades_sim.simulate import simulate_hands  # noqa: E402
 
 
-def speed(worlds: int, hands: int, threads: int, seed: int) -> tuple[float, float]:
+def speed(
+    worlds: int, hands: int, threads: int, seed: int, solve_from: int = 0
+) -> tuple[float, float]:
     """(hands per second, decisions per second) with every seat on pimc."""
+    play = f"pimc:worlds={worlds},solve_from={solve_from}"
     start = time.perf_counter()
-    simulate_hands(hands, seed=seed, play=f"pimc:worlds={worlds}", threads=threads)
+    simulate_hands(hands, seed=seed, play=play, threads=threads)
     seconds = time.perf_counter() - start
     return hands / seconds, 52 * hands / seconds
 
@@ -96,8 +102,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worlds", default="4,8,16", help="worlds for the speed table")
     parser.add_argument("--hands", type=int, default=4, help="hands per speed measurement")
     parser.add_argument("--threads", type=int, default=2, help="threads of the second column")
+    parser.add_argument("--solve-from", default="0", help="solve_from values for the speed table")
+    parser.add_argument("--rounds", type=int, default=1, help="speed rounds, settings alternated")
     parser.add_argument("--strength-worlds", default="4,8", help="worlds for the strength table")
     parser.add_argument("--boards", type=int, default=40, help="deals per duplicate match")
+    parser.add_argument("--against", default="heuristic", help="the strength table's opponent")
+    parser.add_argument("--strength-solve-from", default="0", help="solve_from values, strength")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-strength", action="store_true")
@@ -110,30 +120,38 @@ def main(argv: list[str] | None = None) -> None:
     simulate_hands(1, seed=0, play="pimc:worlds=1,early_worlds=1")  # compile or load
     if not args.skip_speed:
         print("\n(a) speed: four pimc seats, count bidding (hands/s, decisions/s)")
-        print(f"{'worlds':>6} | {'1 thread':>20} | {f'{args.threads} threads':>20}")
-        for w in (int(x) for x in args.worlds.split(",")):
-            one = speed(w, args.hands, 1, args.seed)
-            many = speed(w, args.hands, args.threads, args.seed)
-            print(
-                f"{w:>6} | {one[0]:8.3f} {one[1]:10.1f}  | {many[0]:8.3f} {many[1]:10.1f}",
-                flush=True,
-            )
+        head = f"{'worlds':>6} {'solve_from':>10}"
+        print(f"{head} | {'1 thread':>20} | {f'{args.threads} threads':>20}")
+        solve_from = [int(x) for x in args.solve_from.split(",")]
+        for r in range(args.rounds):  # rounds alternate the settings, so load drifts hit all
+            for w in (int(x) for x in args.worlds.split(",")):
+                for k in solve_from:
+                    seed = args.seed + 1000 * r
+                    one = speed(w, args.hands, 1, seed, k)
+                    many = speed(w, args.hands, args.threads, seed, k)
+                    print(
+                        f"{w:>6} {k:>10} | {one[0]:8.3f} {one[1]:10.1f}  | "
+                        f"{many[0]:8.3f} {many[1]:10.1f}",
+                        flush=True,
+                    )
     if args.profile:
         profile(int(args.worlds.split(",")[-1]), args.hands, args.seed)
     if not args.skip_strength:
-        print(f"\n(b) strength: pimc against heuristic, duplicate, {args.boards} deals")
+        print(f"\n(b) strength: pimc against {args.against}, duplicate, {args.boards} deals")
         for w in (int(x) for x in args.strength_worlds.split(",")):
-            start = time.perf_counter()
-            result = duplicate(
-                f"pimc:worlds={w}", "heuristic", args.boards, seed=args.seed,
-                threads=args.threads,
-            )  # fmt: skip
-            m = result.margin
-            print(
-                f"worlds={w:<4} margin {m.value:+7.1f} points/hand "
-                f"[{m.low:+.1f}, {m.high:+.1f}] (n={m.n}; {time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
+            for k in (int(x) for x in args.strength_solve_from.split(",")):
+                start = time.perf_counter()
+                result = duplicate(
+                    f"pimc:worlds={w},solve_from={k}", args.against, args.boards,
+                    seed=args.seed, threads=args.threads,
+                )  # fmt: skip
+                m = result.margin
+                print(
+                    f"worlds={w:<4} solve_from={k:<2} margin {m.value:+7.1f} points/hand "
+                    f"[{m.low:+.1f}, {m.high:+.1f}] (n={m.n}; "
+                    f"{time.perf_counter() - start:.0f} s)",
+                    flush=True,
+                )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak resident memory: {peak:.0f} MiB")
 

@@ -705,6 +705,14 @@ register(
                 "defending a live nil before defend_from: worlds played out by the heuristic "
                 "per card (0: the heuristic's card)",
             ),
+            ParamSpec(
+                "solve_from",
+                6.0,
+                0.0,
+                13.0,
+                "before this trick play lookahead's card (its defaults, these heuristic and "
+                "bid-reading parameters), from it on solve (0: solve every trick)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -724,10 +732,15 @@ register(
             "decisions are searched instead by a player that sees only its seat: R worlds, "
             "each card played out by the `heuristic` for every seat and scored as the hand's "
             "score margin (bags at penalty / limit), the heuristic's card kept unless another "
-            "gains a point a world. Strong and slow (seconds a hand, not thousands"
-            " of hands a second); a run with it compiles the solver and its kernels (minutes on a"
+            "gains a point a world. Slow beside the heuristic (hands a second, not "
+            "thousands); a run with it compiles the solver and its kernels (minutes on a"
             " cold cache, once per machine). Fractional counts are rounded down. With "
-            "`read_bids=1` (the default) the worlds are read from the bids: " + _READ_BIDS_SUMMARY
+            "`read_bids=1` (the default) the worlds are read from the bids: "
+            + _READ_BIDS_SUMMARY
+            + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "
+            "card `lookahead` would (its registry defaults with this row's heuristic and "
+            "bid-reading parameters): the first tricks, where the solver is slowest, go to the "
+            "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand)."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

@@ -366,7 +366,7 @@ def forced_state(rng: random.Random, left: int) -> State:
 
 def test_with_the_truth_as_the_only_world_pimc_plays_a_best_card() -> None:
     rng = random.Random(5)
-    params = Policy.of("pimc", "play", {"worlds": 1, "nil_from": 0}).lower()
+    params = Policy.of("pimc", "play", {"worlds": 1, "nil_from": 0, "solve_from": 0}).lower()
     for _ in range(30):
         state = forced_state(rng, rng.choice((3, 4, 5)))
         nil_kind = [0, 0, 0, 0]
@@ -397,7 +397,7 @@ def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
 
     rng = random.Random(8)
     r = FOUR.lower()
-    pimc_row = Policy.of("pimc", "play", {"worlds": 1}).lower()
+    pimc_row = Policy.of("pimc", "play", {"worlds": 1, "solve_from": 0}).lower()
     heuristic_row = Policy.of("heuristic", "play").lower()
     assert pimc_row[PimcParam.nil_from] == 13
     for _ in range(30):
@@ -418,7 +418,7 @@ def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
     info = state.info([0, 2, 3, 3], [1, 0, 0, 0])
     want = expected_values(state, [0, 2, 3, 3], [1, 0, 0, 0], (0, 0))
     legal = np.uint64(bits(state.position().legal_cards()))
-    row = Policy.of("pimc", "play", {"worlds": 1, "nil_from": 0}).lower()
+    row = Policy.of("pimc", "play", {"worlds": 1, "nil_from": 0, "solve_from": 0}).lower()
     card = pimc.pimc_decide_nb(np.uint64(state.hands[0]), legal, 0, info, r, row, np.uint64(1))
     assert want[card] == max(want.values())
 
@@ -431,7 +431,7 @@ def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_
 
     r = FOUR.lower()
     heuristic_row = Policy.of("heuristic", "play").lower()
-    defend = Policy.of("pimc", "play", {"worlds": 1, "defend_from": 0}).lower()
+    defend = Policy.of("pimc", "play", {"worlds": 1, "defend_from": 0, "solve_from": 0}).lower()
     assert Policy.of("pimc", "play").lower()[PimcParam.defend_from] == 13
     rng = random.Random(3)
     checked = 0
@@ -538,6 +538,33 @@ def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
         assert format_card(int(card)) == "AH"
 
 
+def test_before_solve_from_the_card_is_lookaheads() -> None:
+    # before trick solve_from a pimc seat plays what lookahead plays with its registry
+    # defaults, the pimc row's heuristic parameters and bid reading, on the same stream
+    # (the lookahead row built here from the registry, not by pimc's helper); from the
+    # trick on, the card is the solver's, as with solve_from=0 (the other tests' rows
+    # set solve_from=0 to test the solver's card at any trick)
+    rng = random.Random(12)
+    r = FOUR.lower()
+    shared = {"set_push": 2.0, "nil_shed": 0.0, "fit_tries": 32.0, "assume": 1.0}
+    hybrid = Policy.of("pimc", "play", {**shared, "worlds": 1, "solve_from": 3}).lower()
+    solver = Policy.of("pimc", "play", {**shared, "worlds": 1, "solve_from": 0}).lower()
+    look = Policy.of("lookahead", "play", shared).lower()
+    assert Policy.of("pimc", "play").lower()[PimcParam.solve_from] == 6
+    for plays in (0, 1, 5, 6, 9, 11, 12, 13, 15, 18):
+        state = random_state(rng, FOUR, plays)
+        info = state.info((3, 4, 2, 3))
+        hand = np.uint64(state.hands[state.seat])
+        legal = np.uint64(bits(state.position().legal_cards()))
+        rand = np.uint64(rng.getrandbits(64))
+        card = pimc.pimc_decide_nb(hand, legal, state.seat, info, r, hybrid, rand)
+        if state.trick_no < 3:
+            want = rollout.lookahead_play_nb(hand, legal, state.seat, info, r, look, rand)
+        else:
+            want = pimc.pimc_decide_nb(hand, legal, state.seat, info, r, solver, rand)
+        assert card == want
+
+
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()
@@ -625,6 +652,16 @@ def test_nil_rollouts_are_reproducible_at_any_thread_count() -> None:
     one = simulate_hands(8, seed=40, play=play, threads=1)
     assert (one.nil).any()
     assert one.equals(simulate_hands(8, seed=40, play=play, threads=2))
+
+
+@pytest.mark.slow
+def test_solve_from_at_any_thread_count_and_never_solving_is_lookahead() -> None:
+    hybrid = "pimc:worlds=2,early_worlds=1,solve_from=2"
+    one = simulate_hands(2, seed=23, play=hybrid, threads=1)
+    assert one.equals(simulate_hands(2, seed=23, play=hybrid, threads=2))
+    # solve_from=13: every card is lookahead's (the defaults), the whole run the same
+    never = simulate_hands(2, seed=23, play="pimc:solve_from=13", threads=2)
+    assert never.equals(simulate_hands(2, seed=23, play="lookahead", threads=2))
 
 
 @pytest.mark.slow

@@ -28,6 +28,7 @@ from spades_sim._nb.enums import (
     COUNT_DEFAULTS,
     HEURISTIC_DEFAULTS,
     LANES,
+    LOOKAHEAD_DEFAULTS,
     N_HEURISTIC_FIELDS,
     N_INFO,
     PAGAT_DEFAULTS,
@@ -700,6 +701,7 @@ def test_kernel_slots_match_the_registry() -> None:
     assert np.array_equal(Policy.of("pagat", "bid").lower(), PAGAT_DEFAULTS)
     assert np.array_equal(Policy.of("partner-aware", "bid").lower(), PARTNER_DEFAULTS)
     assert np.array_equal(Policy.of("heuristic", "play").lower(), HEURISTIC_DEFAULTS)
+    assert np.array_equal(Policy.of("lookahead", "play").lower(), LOOKAHEAD_DEFAULTS)
     assert np.array_equal(Policy.of("threshold", "draw").lower(), THRESHOLD_DEFAULTS)
 
 

@@ -245,7 +245,7 @@ PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
      "read_bids", "fit_tries", "assume",
-     "nil_rollouts"),
+     "nil_rollouts", "solve_from"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
@@ -303,6 +303,9 @@ PARTNER_DEFAULTS = _defaults_row(
 HEURISTIC_DEFAULTS = _defaults_row(
     PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0
 )
+LOOKAHEAD_DEFAULTS = _defaults_row(
+    PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 0.0
+)  # fmt: skip
 THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 
 

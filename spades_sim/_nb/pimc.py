@@ -93,6 +93,13 @@ maxims: searched the same way, it lost 1 to 5 in 100 more of its nils than the m
 did (docs/policies.md, "Nil decisions by rollouts"), while the defence set 6 to 12 in
 100 more of the heuristic's nils.
 
+Before trick ``solve_from`` (default 6; 0: never) the seat plays the card ``lookahead``
+would (``rollout.lookahead_play_nb`` with the row of :func:`lookahead_row_nb`: the
+registry's ``lookahead`` defaults, 16 deals and its margin, with this row's heuristic
+parameters and reading of the bids, on the decision's own stream), before any of the
+above: the first tricks, where the solver searches the most cards, go to the heuristic's
+rollouts, which cost milliseconds; the live-nil rule then applies from ``solve_from`` on.
+
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
 most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
@@ -133,7 +140,10 @@ from spades_sim._nb.dd import (
     representatives_nb,
 )
 from spades_sim._nb.enums import (
+    LOOKAHEAD_DEFAULTS,
+    N_PLAY_COMMON,
     InfoSlot,
+    LookaheadParam,
     PimcParam,
     PlayPolicy,
     RuleField,
@@ -146,6 +156,7 @@ from spades_sim._nb.rollout import (
     bag_cost_nb,
     distinct_cards_nb,
     fitted_worlds_nb,
+    lookahead_play_nb,
     rollout_pick_nb,
 )
 from spades_sim._nb.score import side_score_nb
@@ -379,13 +390,29 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
 
 
 @njit(cache=True)
+def lookahead_row_nb(params):
+    """The ``lookahead`` parameter row a ``pimc`` row plays by before ``solve_from``: the
+    registry's defaults (``LOOKAHEAD_DEFAULTS``) with this row's heuristic parameters and
+    its reading of the bids (``read_bids``, ``fit_tries``, ``assume``)."""
+    row = LOOKAHEAD_DEFAULTS.copy()
+    row[1 : N_PLAY_COMMON + 1] = params[1 : N_PLAY_COMMON + 1]
+    row[LookaheadParam.read_bids] = params[PimcParam.read_bids]
+    row[LookaheadParam.fit_tries] = params[PimcParam.fit_tries]
+    row[LookaheadParam.assume] = params[PimcParam.assume]
+    return row
+
+
+@njit(cache=True)
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
+    if info[InfoSlot.trick] < np.int64(params[PimcParam.solve_from]):
+        # the first tricks, where a solve costs the most: the heuristic's rollouts choose
+        return lookahead_play_nb(hand, legal, seat, info, rules, lookahead_row_nb(params), rand)
     live = live_nils_nb(info)
     if live:
         # a live nil before the solver values nils: the heuristic's nil maxims (its
-        # parameters are this row's first eleven), not the solver's all-cards-seen verdict;
+        # parameters are this row's first thirteen), not the solver's all-cards-seen verdict;
         # a seat whose own side has no live nil only defends, where that verdict errs the
         # safe way (it credits the nil with perfect cover), so it may solve from earlier
         own_side = live & (0b0101 << (seat & 1))  # the seat and its partner (seat ^ 2)
