@@ -10,7 +10,8 @@ Prints, with 95% confidence intervals:
 (d) the success rate of the nils the built-in nil rules bid, under ``heuristic`` play
     (Wilson interval);
 (f) the ladder: every play policy against every other in duplicate (``random``,
-    ``heuristic``, ``lookahead``, ``pimc`` at ``--pimc-worlds``), both sides bidding
+    ``heuristic``, ``lookahead`` bid-blind and reading the bids, ``pimc`` at ``--pimc-worlds``
+    without and with (the default) its nil rollouts), both sides bidding
     ``count``: points per hand of the first against the second, and for each pair the
     share of the first's side's nils made (covering) and of the other side's nils it
     set (defending), with 95% intervals, and the ranking; ``--ladder-only`` runs it alone,
@@ -264,7 +265,17 @@ def ladder(deals: int, worlds: int, seed: int, out: Path | None = None) -> None:
     """(f): every pair of play policies in duplicate (``spades_sim.analysis.ladder``, the
     table ``spades-sim ladder`` writes), the higher rung first; with ``out``, the table is
     written there for ``spades-sim report RUN --ladder FILE``."""
-    rungs = ("random", "heuristic", "lookahead", f"pimc:worlds={worlds}")
+    # each inference switch its own rung: lookahead bid-blind and reading the bids (the
+    # default), pimc (lookahead's first tricks, then the solver) without and with (its
+    # default) its defence against a live nil searched by rollouts
+    rungs = (
+        "random",
+        "heuristic",
+        "lookahead:read_bids=0",
+        "lookahead",
+        f"pimc:worlds={worlds},nil_rollouts=0",
+        f"pimc:worlds={worlds}",
+    )
     print(f"\n(f) the ladder: play policies in duplicate, {deals} deals x 2, count bidding")
     print("    A vs B: A's points per hand [95% CI]; nils of A's side made, B's nils A set")
     started = [time.perf_counter()]

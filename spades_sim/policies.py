@@ -699,7 +699,7 @@ register(
             *_READ_BIDS,
             ParamSpec(
                 "nil_rollouts",
-                0.0,
+                16.0,
                 0.0,
                 1024.0,
                 "defending a live nil before defend_from: worlds played out by the heuristic "

@@ -397,7 +397,8 @@ def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
 
     rng = random.Random(8)
     r = FOUR.lower()
-    pimc_row = Policy.of("pimc", "play", {"worlds": 1, "solve_from": 0}).lower()
+    # (nil_rollouts=0: a defender's card is the maxims' too, not the rollouts' default)
+    pimc_row = Policy.of("pimc", "play", {"worlds": 1, "solve_from": 0, "nil_rollouts": 0}).lower()
     heuristic_row = Policy.of("heuristic", "play").lower()
     assert pimc_row[PimcParam.nil_from] == 13
     for _ in range(30):
@@ -498,8 +499,8 @@ def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() ->
     bids, nils = (3, 5, 0, 4), (0, 0, 1, 0)
     defend = last_two_tricks("2H 3H QH", 0, {0: "2C", 1: "AC", 2: "3C", 3: "AH 4H"})
     assert defend.seat == 3
-    assert nil_card(defend, bids, nils, {}) == "4H"  # the maxims duck
-    assert nil_card(defend, bids, nils, {"attack_nil": 0}) == "AH"
+    assert nil_card(defend, bids, nils, {"nil_rollouts": 0}) == "4H"  # the maxims duck
+    assert nil_card(defend, bids, nils, {"attack_nil": 0, "nil_rollouts": 0}) == "AH"
     for worlds in (1, 8):
         for attack in (0, 1):
             chosen = nil_card(defend, bids, nils, {"attack_nil": attack, "nil_rollouts": worlds})
