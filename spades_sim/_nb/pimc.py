@@ -157,6 +157,7 @@ from spades_sim._nb.rollout import (
     distinct_cards_nb,
     fitted_worlds_nb,
     lookahead_play_nb,
+    parting_cards_nb,
     rollout_pick_nb,
 )
 from spades_sim._nb.score import side_score_nb
@@ -372,12 +373,8 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
     n_worlds = np.int64(params[PimcParam.nil_rollouts])
     if n_worlds <= 0 or not legal & (legal - ONE):
         return default
-    unplayed = deck_mask_nb(rules[RuleField.jokers]) & ~np.uint64(info[InfoSlot.played])
-    trick = ZERO
-    for j in range(info[InfoSlot.n_in_trick]):
-        trick |= bit_nb(info[InfoSlot.trick_cards + j])
     cands = np.empty(64, dtype=np.int64)
-    n = distinct_cards_nb(legal, (unplayed & ~hand) | trick, cands)
+    n = distinct_cards_nb(legal, parting_cards_nb(hand, info, rules), cands)
     if n == 1:
         return default
     tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0

@@ -613,6 +613,17 @@ def distinct_cards_nb(legal, between, cands):
 
 
 @njit(cache=True)
+def parting_cards_nb(hand, info, rules):
+    """The cards that can part two of the seat's cards (``distinct_cards_nb``'s
+    ``between``): every card the seat has not seen, and the cards of the trick in
+    progress."""
+    between = deck_mask_nb(rules[RuleField.jokers]) & ~hand & ~np.uint64(info[InfoSlot.played])
+    for j in range(info[InfoSlot.n_in_trick]):
+        between |= bit_nb(info[InfoSlot.trick_cards + j])
+    return between
+
+
+@njit(cache=True)
 def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, margin):
     """The card of ``cands[:n]`` (distinct cards, ``distinct_cards_nb``) with the best
     total score margin (``margin_nb``, bags charged ``cost``) over the ``worlds`` (four
@@ -660,12 +671,8 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
-    # the unseen cards and the cards of the trick in progress part the seat's cards
-    between = deck_mask_nb(rules[RuleField.jokers]) & ~hand & ~np.uint64(info[InfoSlot.played])
-    for j in range(info[InfoSlot.n_in_trick]):
-        between |= bit_nb(info[InfoSlot.trick_cards + j])
     cands = np.empty(MAX_TRICKS, dtype=np.int64)  # distinct legal cards, at most a hand
-    n = distinct_cards_nb(legal, between, cands)
+    n = distinct_cards_nb(legal, parting_cards_nb(hand, info, rules), cands)
     default = heuristic_play_nb(hand, legal, seat, info, rules, params)
     if n == 1:
         return default
