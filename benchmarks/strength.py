@@ -11,7 +11,8 @@ Prints, with 95% confidence intervals:
     (Wilson interval);
 (f) the ladder: every play policy against every other in duplicate (``random``,
     ``heuristic``, ``lookahead`` bid-blind and reading the bids, ``pimc`` at ``--pimc-worlds``
-    without and with (the default) its nil rollouts), both sides bidding
+    bid-blind, then reading the bids without and with (the default) its nil rollouts),
+    both sides bidding
     ``count``: points per hand of the first against the second, and for each pair the
     share of the first's side's nils made (covering) and of the other side's nils it
     set (defending), with 95% intervals, and the ranking; ``--ladder-only`` runs it alone,
@@ -266,13 +267,15 @@ def ladder(deals: int, worlds: int, seed: int, out: Path | None = None) -> None:
     table ``spades-sim ladder`` writes), the higher rung first; with ``out``, the table is
     written there for ``spades-sim report RUN --ladder FILE``."""
     # each inference switch its own rung: lookahead bid-blind and reading the bids (the
-    # default), pimc (lookahead's first tricks, then the solver) without and with (its
-    # default) its defence against a live nil searched by rollouts
+    # default), pimc (lookahead's first tricks, then the solver) bid-blind, then reading
+    # the bids without and with (its default) its defence against a live nil searched by
+    # rollouts
     rungs = (
         "random",
         "heuristic",
         "lookahead:read_bids=0",
         "lookahead",
+        f"pimc:worlds={worlds},read_bids=0",
         f"pimc:worlds={worlds},nil_rollouts=0",
         f"pimc:worlds={worlds}",
     )
