@@ -521,6 +521,36 @@ def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() ->
         assert nil_card(duck, bids, nils, {"nil_rollouts": worlds}) == "5H"
 
 
+def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
+    # North covers South's live nil, last to play to South's queen. With the cover maxim
+    # off the maxims duck with the four (the nil is set); with nil_cover=1 North's card is
+    # the rollouts' (nil_play_nb's, on the same stream): the ace, which keeps the nil
+    bids, nils = (3, 4, 0, 4), (0, 0, 1, 0)
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    off = {"cover_nil": 0, "nil_rollouts": 8}
+    assert nil_card(cover, bids, nils, off) == "4H"
+    assert nil_card(cover, bids, nils, {**off, "nil_cover": 0}) == "4H"
+    assert nil_card(cover, bids, nils, {**off, "nil_cover": 1}) == "AH"
+    row = Policy.of("pimc", "play", {"worlds": 1, **off, "nil_cover": 1}).lower()
+    info = cover.info(bids, nils)
+    info[InfoSlot.sides] = 2
+    legal = np.uint64(bits(cover.position().legal_cards()))
+    args = (np.uint64(cover.hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(9))
+    assert pimc.pimc_decide_nb(*args) == pimc.nil_play_nb(*args)
+    # with no rollout worlds the partner's card is the maxims' whatever nil_cover says
+    assert nil_card(cover, bids, nils, {**off, "nil_rollouts": 0, "nil_cover": 1}) == "4H"
+    # the nil seat itself keeps the maxims with nil_cover on: South ducks under the queen
+    duck = last_two_tricks("QH", 1, {0: "2C 6C", 1: "3C", 2: "KH 5H", 3: "4C 7C"})
+    assert nil_card(duck, bids, nils, {"nil_rollouts": 8, "nil_cover": 1}) == "5H"
+    # North bid nil too: with its own nil lost (its three tricks) it covers by the
+    # rollouts; with it live (its tricks given to East) it keeps the maxims and ducks
+    both = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    bids, nils = (0, 4, 0, 4), (1, 0, 1, 0)
+    assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "AH"
+    both.tricks_won[:] = [0, 7, 0, 4]
+    assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "4H"
+
+
 def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
     # North holds the ace and the four of hearts under South's queen (South's nil live):
     # every heart between them is played, but the queen on the table parts them, so
