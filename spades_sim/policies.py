@@ -721,14 +721,6 @@ register(
                 "1: the partner of a live nil searches its cards by the nil rollouts too, "
                 "the nil seat keeping the maxims (0: the partner plays the cover maxims)",
             ),
-            ParamSpec(
-                "nil_maxims",
-                0.0,
-                0.0,
-                1.0,
-                "1: a seat whose own nil is live plays the maxims before solve_from too "
-                "(0: lookahead's card there)",
-            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "

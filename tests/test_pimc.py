@@ -606,43 +606,6 @@ def test_before_solve_from_the_card_is_lookaheads() -> None:
         assert card == want
 
 
-def test_nil_maxims_keep_the_nil_seat_on_the_maxims_before_solve_from() -> None:
-    # before solve_from a seat whose own nil is live plays the heuristic's card with
-    # nil_maxims=1 and lookahead's with 0; its partner plays lookahead's card either way
-    from spades_sim._nb.heuristic import heuristic_play_nb
-
-    rng = random.Random(14)
-    r = FOUR.lower()
-    keep = Policy.of("pimc", "play", {"nil_maxims": 1}).lower()
-    look = Policy.of("pimc", "play", {"nil_maxims": 0}).lower()
-    assert Policy.of("pimc", "play").lower()[PimcParam.solve_from] == 6
-    differs = 0
-    for plays in (0, 1, 2, 3, 5, 6, 7, 9, 10, 13, 14, 17, 18, 19, 21):
-        state = random_state(rng, FOUR, plays)
-        state.tricks_won[state.seat] = 0  # the seat's tricks given to the next: nil live
-        state.tricks_won[(state.seat + 1) % 4] += 1
-        for nil_seat in (state.seat, (state.seat + 2) % 4):
-            bids = [3, 3, 3, 3]
-            nils = [0, 0, 0, 0]
-            bids[nil_seat], nils[nil_seat] = 0, 1
-            state.tricks_won[nil_seat] = 0
-            info = state.info(bids, nils)
-            info[InfoSlot.sides] = 2
-            hand = np.uint64(state.hands[state.seat])
-            legal = np.uint64(bits(state.position().legal_cards()))
-            rand = np.uint64(rng.getrandbits(64))
-            args = (hand, legal, state.seat, info, r)
-            lookahead = rollout.lookahead_play_nb(*args, pimc.lookahead_row_nb(look), rand)
-            assert pimc.pimc_decide_nb(*args, look, rand) == lookahead
-            card = pimc.pimc_decide_nb(*args, keep, rand)
-            if nil_seat == state.seat:
-                assert card == heuristic_play_nb(*args, keep)
-                differs += card != lookahead
-            else:
-                assert card == lookahead
-    assert differs
-
-
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()

@@ -408,10 +408,7 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
     if info[InfoSlot.trick] < np.int64(params[PimcParam.solve_from]):
-        # the first tricks, where a solve costs the most: the heuristic's rollouts choose,
-        # but for a live nil's own seat when it keeps the maxims there too
-        if params[PimcParam.nil_maxims] and (live_nils_nb(info) >> seat) & 1:
-            return heuristic_play_nb(hand, legal, seat, info, rules, params)
+        # the first tricks, where a solve costs the most: the heuristic's rollouts choose
         return lookahead_play_nb(hand, legal, seat, info, rules, lookahead_row_nb(params), rand)
     live = live_nils_nb(info)
     if live:
