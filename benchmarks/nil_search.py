@@ -16,7 +16,15 @@ Prints, over those deals, each in duplicate (the same deal twice, sides swapped)
 (b) the nils: the share of the heuristic's nils that its opponents set (``heuristic``,
     ``pimc`` off, ``pimc`` on defending) and the share of the nils of the side of each
     player that it made (its own and its partner's), with Wilson intervals, and the
-    paired difference, nil by nil, of on against the heuristic with its 95% interval.
+    paired difference, nil by nil, of on against the heuristic with its 95% interval;
+(c) on against off head to head, nil by nil: each nil bid is played once by on's side
+    and once by off's (the deal's two seatings), each time against the other's defence,
+    so with a switch that changes only the nil side's play (``--on nil_cover=1``) the
+    defence is the same and the difference is the nil side's alone.
+
+"On" is ``--pimc`` with ``--on``'s parameters added (by default ``nil_rollouts`` =
+``--rollouts``: the defence searched against the maxims'); ``--skip-heuristic`` skips
+the matches against the heuristic, leaving (a)'s head to head and (c).
 
 Run from the repository root: ``python benchmarks/nil_search.py`` (``--quick``: a smoke
 run). The deals are run one per task on ``--threads`` threads.
@@ -75,27 +83,44 @@ def match(a: str, b: str, deals: list[int], seed: int, threads: int) -> dict[str
     return {"paired": paired, "nils": nils}
 
 
+def head_to_head(nils: pd.DataFrame) -> None:
+    """(c): every nil of the on-off match made by on's side against by off's, nil by nil."""
+    pairs = nils[nils.mine].merge(nils[~nils.mine], on=["deal", "seat"], suffixes=("", "_b"))
+    n = len(pairs)
+    print(f"\n(c) on against off, nil by nil ({n} nils, each bid by both; 95% intervals)")
+    on_made, off_made = int(pairs.made.sum()), int(pairs.made_b.sum())
+    print(f"  made by on's side {proportion_ci(on_made, n)}; by off's {proportion_ci(off_made, n)}")
+    diff = (pairs.made.astype(int) - pairs.made_b.astype(int)).to_numpy()
+    print(f"  on's nils made less off's: {mean_ci(diff)}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scan", type=int, default=1600, help="deals scanned for nils")
     parser.add_argument("--seed", type=int, default=40)
-    parser.add_argument("--pimc", default="pimc:worlds=4", help="pimc with the switch off")
+    parser.add_argument(
+        "--pimc", default="pimc:worlds=4,nil_rollouts=0", help="pimc with the switch off"
+    )
     parser.add_argument("--rollouts", type=int, default=16, help="nil_rollouts when on")
+    parser.add_argument("--on", default=None, help="parameters added when on (a=1,b=2)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--skip-head", action="store_true", help="skip on against off")
     parser.add_argument("--skip-off", action="store_true", help="skip off against heuristic")
+    parser.add_argument(
+        "--skip-heuristic", action="store_true", help="skip every match against the heuristic"
+    )
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     args = parser.parse_args(argv)
     if args.quick:
         args.scan = 12
     off = args.pimc
-    on = f"{off},nil_rollouts={args.rollouts}"
+    on = f"{off},{args.on or f'nil_rollouts={args.rollouts}'}"
     print(f"python {platform.python_version()} on {platform.machine()}", flush=True)
     deals = nil_deals(args.scan, args.seed)
     print(f"{len(deals)} nil deals among {args.scan} (seed {args.seed}); on: {on}", flush=True)
     results = {}
-    pairs = [("heuristic", "heuristic"), (on, "heuristic")]
-    if not args.skip_off:
+    pairs = [] if args.skip_heuristic else [("heuristic", "heuristic"), (on, "heuristic")]
+    if not args.skip_off and not args.skip_heuristic:
         pairs.insert(1, (off, "heuristic"))
     if not args.skip_head:
         pairs.append((on, off))
@@ -111,6 +136,10 @@ def main(argv: list[str] | None = None) -> None:
         per_nil = mean_ci(paired)
         per_deal = mean_ci(np.concatenate([paired, np.zeros(args.scan - len(deals))]))
         print(f"  {a} vs {b}: {per_nil}; {per_deal}")
+    if (on, off) in results:
+        head_to_head(results[(on, off)]["nils"])
+    if args.skip_heuristic:
+        return
     print("\n(b) the nils (both seatings; 95% Wilson intervals)")
     base = results[("heuristic", "heuristic")]["nils"]
     for (a, b), r in results.items():

@@ -713,6 +713,14 @@ register(
                 "before this trick play lookahead's card (its defaults, these heuristic and "
                 "bid-reading parameters), from it on solve (0: solve every trick)",
             ),
+            ParamSpec(
+                "nil_cover",
+                1.0,
+                0.0,
+                1.0,
+                "1: the partner of a live nil searches its cards by the nil rollouts too, "
+                "the nil seat keeping the maxims (0: the partner plays the cover maxims)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -732,9 +740,10 @@ register(
             "decisions are searched instead by a player that sees only its seat: R worlds, "
             "each card played out by the `heuristic` for every seat and scored as the hand's "
             "score margin (bags at penalty / limit), the heuristic's card kept unless another "
-            "gains a point a world. Slow beside the heuristic (hands a second, not "
-            "thousands); a run with it compiles the solver and its kernels (minutes on a"
-            " cold cache, once per machine). Fractional counts are rounded down. With "
+            "gains a point a world; with `nil_cover=1` (the default) so does the partner of a "
+            "live nil, the nil seat keeping the maxims. Slow beside the heuristic (hands a "
+            "second, not thousands); a run with it compiles the solver and its kernels "
+            "(minutes on a cold cache, once per machine). Fractional counts are rounded down. With "
             "`read_bids=1` (the default) the worlds are read from the bids: "
             + _READ_BIDS_SUMMARY
             + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "

@@ -432,7 +432,10 @@ def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_
 
     r = FOUR.lower()
     heuristic_row = Policy.of("heuristic", "play").lower()
-    defend = Policy.of("pimc", "play", {"worlds": 1, "defend_from": 0, "solve_from": 0}).lower()
+    # (nil_cover=0: the cover's card is the maxims', not the rollouts' of the default)
+    defend = Policy.of(
+        "pimc", "play", {"worlds": 1, "defend_from": 0, "solve_from": 0, "nil_cover": 0}
+    ).lower()
     assert Policy.of("pimc", "play").lower()[PimcParam.defend_from] == 13
     rng = random.Random(3)
     checked = 0
@@ -489,7 +492,7 @@ def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
     return format_card(int(card))
 
 
-def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() -> None:
+def test_nil_rollouts_set_the_opponents_nil_and_the_nil_seat_keeps_the_maxims() -> None:
     # South's nil is live in the twelfth trick. West, last to play against it, ducks
     # under South's queen (the nil is set), though the ace would make its side's
     # contract (it needs one of the two tricks left; its partner may hold the last club
@@ -505,20 +508,57 @@ def test_nil_rollouts_set_the_opponents_nil_and_leave_the_own_to_the_maxims() ->
         for attack in (0, 1):
             chosen = nil_card(defend, bids, nils, {"attack_nil": attack, "nil_rollouts": worlds})
             assert chosen == "4H"
-    # the nil side keeps the maxims (rollouts lost more of its nils than they saved):
-    # North, last to play, covers South's queen with the ace when the cover maxim is on,
-    # and ducks with it off, rollouts or not
+    # with nil_cover=0 the nil side keeps the maxims: North, last to play, covers
+    # South's queen with the ace when the cover maxim is on, and ducks with it off,
+    # rollouts or not
     bids = (3, 4, 0, 4)
     cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
     assert cover.seat == 0
     for worlds in (0, 8):
-        assert nil_card(cover, bids, nils, {"nil_rollouts": worlds}) == "AH"
-        assert nil_card(cover, bids, nils, {"cover_nil": 0, "nil_rollouts": worlds}) == "4H"
-    # the nil seat itself ducks under the queen on the table, keeping its king
+        maxims = {"nil_rollouts": worlds, "nil_cover": 0}
+        assert nil_card(cover, bids, nils, maxims) == "AH"
+        assert nil_card(cover, bids, nils, {**maxims, "cover_nil": 0}) == "4H"
+    # the nil seat itself (rollouts lost more of its nils than they saved) keeps the
+    # maxims whatever nil_cover says: it ducks under the queen on the table, keeping its king
     duck = last_two_tricks("QH", 1, {0: "2C 6C", 1: "3C", 2: "KH 5H", 3: "4C 7C"})
     assert duck.seat == 2
     for worlds in (0, 8):
-        assert nil_card(duck, bids, nils, {"nil_rollouts": worlds}) == "5H"
+        for nil_cover in (0, 1):
+            assert (
+                nil_card(duck, bids, nils, {"nil_rollouts": worlds, "nil_cover": nil_cover}) == "5H"
+            )
+
+
+def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
+    # North covers South's live nil, last to play to South's queen. With the cover maxim
+    # off the maxims duck with the four (the nil is set); with nil_cover=1 (the default)
+    # North's card is the rollouts' (nil_play_nb's, on the same stream): the ace, which
+    # keeps the nil
+    bids, nils = (3, 4, 0, 4), (0, 0, 1, 0)
+    cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    off = {"cover_nil": 0, "nil_rollouts": 8}
+    assert Policy.of("pimc", "play").lower()[PimcParam.nil_cover] == 1
+    assert nil_card(cover, bids, nils, off) == "AH"
+    assert nil_card(cover, bids, nils, {**off, "nil_cover": 0}) == "4H"
+    assert nil_card(cover, bids, nils, {**off, "nil_cover": 1}) == "AH"
+    row = Policy.of("pimc", "play", {"worlds": 1, **off, "nil_cover": 1}).lower()
+    info = cover.info(bids, nils)
+    info[InfoSlot.sides] = 2
+    legal = np.uint64(bits(cover.position().legal_cards()))
+    args = (np.uint64(cover.hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(9))
+    assert pimc.pimc_decide_nb(*args) == pimc.nil_play_nb(*args)
+    # with no rollout worlds the partner's card is the maxims' whatever nil_cover says
+    assert nil_card(cover, bids, nils, {**off, "nil_rollouts": 0, "nil_cover": 1}) == "4H"
+    # the nil seat itself keeps the maxims with nil_cover on: South ducks under the queen
+    duck = last_two_tricks("QH", 1, {0: "2C 6C", 1: "3C", 2: "KH 5H", 3: "4C 7C"})
+    assert nil_card(duck, bids, nils, {"nil_rollouts": 8, "nil_cover": 1}) == "5H"
+    # North bid nil too: with its own nil lost (its three tricks) it covers by the
+    # rollouts; with it live (its tricks given to East) it keeps the maxims and ducks
+    both = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
+    bids, nils = (0, 4, 0, 4), (1, 0, 1, 0)
+    assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "AH"
+    both.tricks_won[:] = [0, 7, 0, 4]
+    assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "4H"
 
 
 def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
