@@ -711,7 +711,8 @@ register(
                 0.0,
                 13.0,
                 "before this trick play lookahead's card (its defaults, these heuristic and "
-                "bid-reading parameters), from it on solve (0: solve every trick)",
+                "bid-reading parameters, lookahead_samples deals), from it on solve (0: "
+                "solve every trick)",
             ),
             ParamSpec(
                 "nil_cover",
@@ -720,6 +721,14 @@ register(
                 1.0,
                 "1: the partner of a live nil searches its cards by the nil rollouts too, "
                 "the nil seat keeping the maxims (0: the partner plays the cover maxims)",
+            ),
+            ParamSpec(
+                "lookahead_samples",
+                16.0,
+                1.0,
+                1024.0,
+                "deals of the unseen cards per decision of lookahead's card before "
+                "solve_from (lookahead's own samples)",
             ),
         ),
         summary=(

@@ -581,16 +581,19 @@ def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
 
 def test_before_solve_from_the_card_is_lookaheads() -> None:
     # before trick solve_from a pimc seat plays what lookahead plays with its registry
-    # defaults, the pimc row's heuristic parameters and bid reading, on the same stream
+    # defaults, the pimc row's heuristic parameters, bid reading and lookahead_samples, on
+    # the same stream
     # (the lookahead row built here from the registry, not by pimc's helper); from the
     # trick on, the card is the solver's, as with solve_from=0 (the other tests' rows
     # set solve_from=0 to test the solver's card at any trick)
     rng = random.Random(12)
     r = FOUR.lower()
     shared = {"set_push": 2.0, "nil_shed": 0.0, "fit_tries": 32.0, "assume": 1.0}
-    hybrid = Policy.of("pimc", "play", {**shared, "worlds": 1, "solve_from": 3}).lower()
+    hybrid = Policy.of(
+        "pimc", "play", {**shared, "worlds": 1, "solve_from": 3, "lookahead_samples": 5}
+    ).lower()
     solver = Policy.of("pimc", "play", {**shared, "worlds": 1, "solve_from": 0}).lower()
-    look = Policy.of("lookahead", "play", shared).lower()
+    look = Policy.of("lookahead", "play", {**shared, "samples": 5}).lower()
     assert Policy.of("pimc", "play").lower()[PimcParam.solve_from] == 6
     for plays in (0, 1, 5, 6, 9, 11, 12, 13, 15, 18):
         state = random_state(rng, FOUR, plays)

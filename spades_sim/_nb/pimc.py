@@ -99,10 +99,11 @@ nils than with the cover maxims, against the same defence.
 
 Before trick ``solve_from`` (default 6; 0: never) the seat plays the card ``lookahead``
 would (``rollout.lookahead_play_nb`` with the row of :func:`lookahead_row_nb`: the
-registry's ``lookahead`` defaults, 16 deals and its margin, with this row's heuristic
-parameters and reading of the bids, on the decision's own stream), before any of the
-above: the first tricks, where the solver searches the most cards, go to the heuristic's
-rollouts, which cost milliseconds; the live-nil rule then applies from ``solve_from`` on.
+registry's ``lookahead`` defaults and its margin, ``lookahead_samples`` deals, with this
+row's heuristic parameters and reading of the bids, on the decision's own stream), before
+any of the above: the first tricks, where the solver searches the most cards, go to the
+heuristic's rollouts, which cost milliseconds; the live-nil rule then applies from
+``solve_from`` on.
 
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
@@ -393,10 +394,12 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
 @njit(cache=True)
 def lookahead_row_nb(params):
     """The ``lookahead`` parameter row a ``pimc`` row plays by before ``solve_from``: the
-    registry's defaults (``LOOKAHEAD_DEFAULTS``) with this row's heuristic parameters and
-    its reading of the bids (``read_bids``, ``fit_tries``, ``assume``)."""
+    registry's defaults (``LOOKAHEAD_DEFAULTS``) with this row's heuristic parameters, its
+    reading of the bids (``read_bids``, ``fit_tries``, ``assume``) and its deals
+    (``lookahead_samples``)."""
     row = LOOKAHEAD_DEFAULTS.copy()
     row[1 : N_PLAY_COMMON + 1] = params[1 : N_PLAY_COMMON + 1]
+    row[LookaheadParam.samples] = params[PimcParam.lookahead_samples]
     row[LookaheadParam.read_bids] = params[PimcParam.read_bids]
     row[LookaheadParam.fit_tries] = params[PimcParam.fit_tries]
     row[LookaheadParam.assume] = params[PimcParam.assume]
