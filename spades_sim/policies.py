@@ -554,7 +554,7 @@ _PLAY_COMMON = (
     ),
     ParamSpec(
         "nil_escape",
-        0.0,
+        1.0,
         0.0,
         1.0,
         "1: against a nil, lead the low card with the fewest unseen cards of its suit below it",

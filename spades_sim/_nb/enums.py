@@ -302,7 +302,7 @@ PARTNER_DEFAULTS = _defaults_row(
     0.5, 3.0, 0.5, 100.0,
 )  # fmt: skip
 HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0
 )
 LOOKAHEAD_DEFAULTS = _defaults_row(
     PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 0.0
