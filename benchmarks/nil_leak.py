@@ -195,6 +195,28 @@ def measure(args: argparse.Namespace) -> None:
             e = proportion_ci(int((hit & chosen).sum()), int(chosen.sum()))
             cells.append(f"{100 * e.value:.1f}% [{100 * e.low:.1f}, {100 * e.high:.1f}]")
         print(f"| {name} | {int(chosen.sum())} | " + " | ".join(cells) + " |")
+    # where the leak of the first defence lies: the settable nils it let through, by the
+    # nil's spades, its seat after the opening leader and its shortest side suit
+    first = next(iter(made_by.values()))
+    count = np.array([int(x).bit_count() for x in spades])
+    after = (data["seat"][solved] - data["leaders"][solved]) % 4
+    short = np.array(
+        [min(int((int(m) >> (13 * k)) & 0x1FFF).bit_count() for k in range(3)) for m in seat_masks]
+    )
+    groups = {
+        **{f"highest spade {k}": v for k, v in classes.items() if k in ("clean (no J+)", "J+")},
+        "no spade": count == 0, "1-2 spades": (count >= 1) & (count <= 2), "3+ spades": count >= 3,
+        **{f"{k} after the opening leader": after == k for k in range(4)},
+        "a side void": short == 0, "a side singleton": short == 1,
+        "no side suit under 2": short >= 2,
+    }  # fmt: skip
+    print(f"\n| settable nils of `{next(iter(made_by))}` | settable | let through |")
+    print("|---|---|---|")
+    for name, chosen in groups.items():
+        mask = chosen & ~safe
+        e = proportion_ci(int((first & mask).sum()), int(mask.sum()))
+        print(f"| {name} | {int(mask.sum())} | {100 * e.value:.1f}% "
+              f"[{100 * e.low:.1f}, {100 * e.high:.1f}] |")  # fmt: skip
 
 
 GRADIENT = ("nil_made", "nil_made_clean", "nil_made_high_spade", "nil_made_top_low",
