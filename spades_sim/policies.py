@@ -552,6 +552,13 @@ _PLAY_COMMON = (
     ParamSpec(
         "nil_long", 0.0, 0.0, 1.0, "1: against a nil, lead low from the longest suit it holds"
     ),
+    ParamSpec(
+        "nil_escape",
+        1.0,
+        0.0,
+        1.0,
+        "1: against a nil, lead the low card with the fewest unseen cards of its suit below it",
+    ),
 )
 
 _READ_BIDS_SUMMARY = (
@@ -620,7 +627,9 @@ register(
             "side card), sets the bar high but cheaply before the nil bidder plays and "
             "overtakes it after; the opponents lead low into the nil (a spade below "
             "`nil_pull` to pull its spades; with `nil_lead` not a suit its partner can "
-            "ruff; with `nil_long` from the longest suit it holds), play low before it (with "
+            "ruff; with `nil_long` from the longest suit it holds; with `nil_escape` the "
+            "low card the fewest unseen cards of its suit could duck under), play low before "
+            "it (with "
             "`nil_under` the highest card under the winning one) and never overtake it, and "
             "with `nil_shed` keep their low cards as ammunition (throwing high ones when void "
             "or once the nil bidder has lost the trick); they press the attack unless their "
@@ -654,7 +663,7 @@ register(
             "as many as it holds and none of a suit it has shown out of), and for every "
             "distinct legal card (cards with no unseen card and no card of the trick between them "
             "count once) plays "
-            "the deals out with the `heuristic` (its parameters are the first thirteen here) "
+            "the deals out with the `heuristic` (its parameters are the first fourteen here) "
             "and scores the hand: the card with the best average score margin (each bag "
             "charged `bag_cost` on top of the scoring; -1 charges penalty / limit), unless "
             "it gains less than `margin` points per deal over the heuristic's own card. "
@@ -744,7 +753,7 @@ register(
             "`early_worlds`. The nil search values a nil as if every seat saw every card (worst "
             "for a nil) and has a heavy tail on real nil hands, so while a nil is live before "
             "trick `nil_from` (default: the whole hand) a pimc seat plays the `heuristic`'s card, "
-            "its nil maxims (its parameters are the first thirteen here), and `pimc` plays the "
+            "its nil maxims (its parameters are the first fourteen here), and `pimc` plays the "
             "tricks of the hands with no live nil; with `nil_rollouts=R` a defender's live-nil "
             "decisions are searched instead by a player that sees only its seat: R worlds, "
             "each card played out by the `heuristic` for every seat and scored as the hand's "
@@ -757,8 +766,9 @@ register(
             + _READ_BIDS_SUMMARY
             + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "
             "card `lookahead` would (its registry defaults with this row's heuristic and "
-            "bid-reading parameters): the first tricks, where the solver is slowest, go to the "
-            "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand)."
+            "bid-reading parameters and `lookahead_samples` deals): the first tricks, where "
+            "the solver is slowest, go to the cheap heuristic rollouts (`solve_from=0` solves "
+            "every trick, seconds a hand)."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

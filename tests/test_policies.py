@@ -512,6 +512,11 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     hand = "2H 5D 7D 9D 3C"
     assert nil_position(f"{on},nil_long=1", hand, 0, "", 0, played, need=3) == ("5D", "5D")
     assert nil_position(f"{on},nil_long=0", hand, 0, "", 0, played, need=3) == ("2H", "2H")
+    # escape: with the 2H-5H played, North's 6H is the lowest heart left and the nil
+    # bidder cannot duck under it; under the 4D it could duck with the 2D or the 3D
+    hand, gone = "6H 4D 9C", "2H 3H 4H 5H"
+    assert nil_position(f"{on},nil_escape=1", hand, 0, "", 0, gone, need=3) == ("6H", "6H")
+    assert nil_position(f"{on},nil_escape=0", hand, 0, "", 0, gone, need=3) == ("4D", "4D")
 
 
 def test_nil_cover_decides_the_card() -> None:
@@ -626,10 +631,17 @@ def test_exchange_passes_danger_and_low_cards() -> None:
         "must-trump-two-player", "must-overtrump-jokers",
     ],
 )  # fmt: skip
-def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules) -> None:
+@pytest.mark.parametrize(
+    "play",
+    [
+        ("heuristic", "heuristic:bag_avoid=0,second_hand_trump=1,cash_masters=0"),
+        ("heuristic:nil_escape=1,nil_pull=6", "heuristic:nil_escape=1,nil_long=1,nil_under=0"),
+    ],
+    ids=["defaults", "nil-maxims"],
+)
+def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules, play: tuple[str, str]) -> None:
     """``play_heuristic_lockstep_nb`` (branch-free, for SIMD kernels) takes exactly the
     tricks the scalar kernel's ``heuristic`` takes, per side parameters and nils included."""
-    play = ("heuristic", "heuristic:bag_avoid=0,second_hand_trump=1,cash_masters=0")
     bidding = "random:nil_rate=0.2,blind_nil_rate=0.05,max_bid=5"
     players = rules.players
     chunk = record_hands(LANES, seed=41, rules=rules, bidding=bidding, play=play)

@@ -185,7 +185,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 26  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 27  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -215,6 +215,7 @@ _PLAY_COMMON = (
     "nil_spare",
     "nil_under",
     "nil_long",
+    "nil_escape",
 )
 _DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
@@ -301,7 +302,7 @@ PARTNER_DEFAULTS = _defaults_row(
     0.5, 3.0, 0.5, 100.0,
 )  # fmt: skip
 HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0
 )
 LOOKAHEAD_DEFAULTS = _defaults_row(
     PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 0.0

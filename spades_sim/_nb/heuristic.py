@@ -190,7 +190,7 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
 
 
 @njit(cache=True, forceinline=True)
-def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit):
+def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit, escape):
     """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
     spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
     spade: a nil holding only high spades must win it, and each round pulls one of its
@@ -201,7 +201,11 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit
     TricksterBots' SpadesBot.cs avoids those suits the same way). With ``long_suit``, low
     from the longest such suit (lowest card first on equal length): the more of a suit the
     defence holds, the more rounds of it can be led under the nil before it runs out of
-    low cards."""
+    low cards. With ``escape`` (and not ``long_suit``), the lowest card of the suit with
+    the fewest unseen cards below it (the lowest rank on equal counts): a low card is low
+    against the cards still out, not against the deck (the 6H with 2H-5H played is the
+    lowest heart left, the 4D with the 2D and 3D out is not), and every unseen card below
+    the lead is one the nil bidder could duck with."""
     m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
     sp = m & SPADE_MASK
     if pull > 0 and sp:
@@ -231,6 +235,19 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit
                     best_len = n
                     best_rank = low - 13 * suit
         return best
+    if escape:
+        best = -1
+        best_key = 999
+        for suit in range(4):
+            s = m & SUIT_MASKS[suit]
+            if s:
+                low = lowest_card_nb(s)
+                below = (s - ONE) & ~s  # every card id below the suit's lowest card
+                key = 16 * popcount_nb(unseen & SUIT_MASKS[suit] & below) + low - 13 * suit
+                if key < best_key:
+                    best = low
+                    best_key = key
+        return best
     return low_rank_card_nb(m)
 
 
@@ -248,7 +265,7 @@ def beatable_nb(mine, unseen):
 @njit(cache=True, forceinline=True)
 def attack_nb(
     legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
-    unseen, shed, pull, avoid, under, long_suit,
+    unseen, shed, pull, avoid, under, long_suit, escape,
 ):  # fmt: skip
     """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
     overtake it (the highest card under its card). With ``shed``, the low cards are kept
@@ -262,7 +279,7 @@ def attack_nb(
     SpadesBot.cs throws the highest card under the winner the same way). -1: no special
     card, play on."""
     if n_in == 0:
-        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit)
+        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit, escape)
     follow = legal & SUIT_MASKS[led]
     if not nil_played:
         if follow:
@@ -337,6 +354,7 @@ def heuristic_core_nb(
             (voids >> (4 * target)) & 15, cover_voids, unseen,
             flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
             flags & HeuristicFlag.nil_under, flags & HeuristicFlag.nil_long,
+            flags & HeuristicFlag.nil_escape,
         )  # fmt: skip
     if card >= 0:
         return card

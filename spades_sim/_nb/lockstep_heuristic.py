@@ -242,7 +242,20 @@ def heuristic_lane_nb(
         long_lead = low if longer else long_lead
         long_rank = low - 13 * suit if longer else long_rank
         long_len = n if longer else long_len
-    attack_lead = long_lead if flags & HeuristicFlag.nil_long else lane_low_rank_nb(lead_from)
+    # the lowest card of the suit with the fewest unseen cards below it (lowest rank on ties)
+    esc_lead = -1
+    esc_key = 999
+    for suit in range(4):
+        suit_mask = lane_suit_mask_nb(suit)
+        in_suit = lead_from & suit_mask
+        low = lane_lo_nb(in_suit)
+        below = (in_suit - ONE) & ~in_suit
+        key = 16 * popcount_nb(unseen & suit_mask & below) + low - 13 * suit
+        fewer = (in_suit != ZERO) & (key < esc_key)
+        esc_lead = low if fewer else esc_lead
+        esc_key = key if fewer else esc_key
+    attack_lead = esc_lead if flags & HeuristicFlag.nil_escape else lane_low_rank_nb(lead_from)
+    attack_lead = long_lead if flags & HeuristicFlag.nil_long else attack_lead
     attack_lead = low_sp if pull else attack_lead
     shed = flags & HeuristicFlag.nil_shed
     beatable = legal & below_unseen

@@ -136,9 +136,9 @@ def nil_success(
          measure  blind    n  total
         nil_rate  False 8000  597.0
         nil_rate   True 8000    0.0
-    success_rate  False  597  480.0
+    success_rate  False  597  483.0
     >>> int(df.nil.sum()), int(df.blind_nil.sum()), int(df[df.nil].nil_made.sum())
-    (597, 0, 480)
+    (597, 0, 483)
     """
     return run_plan(data, PLAN, by, level)
 
