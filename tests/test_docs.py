@@ -26,6 +26,20 @@ PAGES = {"README.md": README} | {
 ALL = "\n".join(PAGES.values())
 
 
+def test_no_file_keeps_a_merge_conflict() -> None:
+    # a conflict resolved by hand can leave its markers in prose, where no other test
+    # would notice them
+    roots = [ROOT / "CHANGELOG.md", ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    for folder in ("spades_sim", "tests", "benchmarks", "analyses"):
+        roots += (ROOT / folder).rglob("*.py")
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    for path in roots:
+        if ".openspiel-venv" in path.parts:
+            continue
+        found = marker.search(path.read_text())
+        assert found is None, f"{path.relative_to(ROOT)} keeps a merge conflict marker"
+
+
 def test_every_page_is_in_the_site_nav() -> None:
     nav = (ROOT / "mkdocs.yml").read_text()
     for name in PAGES:
