@@ -733,7 +733,7 @@ register(
             ),
             ParamSpec(
                 "lookahead_samples",
-                16.0,
+                48.0,
                 1.0,
                 1024.0,
                 "deals of the unseen cards per decision of lookahead's card before "
