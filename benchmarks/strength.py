@@ -10,9 +10,9 @@ Prints, with 95% confidence intervals:
 (d) the success rate of the nils the built-in nil rules bid, under ``heuristic`` play
     (Wilson interval);
 (f) the ladder: every play policy against every other in duplicate (``random``,
-    ``heuristic``, ``lookahead`` bid-blind and reading the bids, ``pimc`` at ``--pimc-worlds``
-    bid-blind, then reading the bids without and with (the default) its nil rollouts),
-    both sides bidding
+    ``heuristic``, ``lookahead`` bid-blind and reading the bids, ``lookahead:samples=48``,
+    ``pimc`` at ``--pimc-worlds`` bid-blind, without its nil rollouts, with 16 deals in
+    its first tricks, and with its defaults), both sides bidding
     ``count``: points per hand of the first against the second, and for each pair the
     share of the first's side's nils made (covering) and of the other side's nils it
     set (defending), with 95% intervals, and the ranking; ``--ladder-only`` runs it alone,
@@ -267,16 +267,18 @@ def ladder(deals: int, worlds: int, seed: int, out: Path | None = None) -> None:
     table ``spades-sim ladder`` writes), the higher rung first; with ``out``, the table is
     written there for ``spades-sim report RUN --ladder FILE``."""
     # each inference switch its own rung: lookahead bid-blind and reading the bids (the
-    # default), pimc (lookahead's first tricks, then the solver) bid-blind, then reading
-    # the bids without and with (its default) its defence against a live nil searched by
-    # rollouts
+    # default), and with pimc's 48 deals; pimc (lookahead's first tricks, then the
+    # solver) bid-blind, without its nil rollouts, with lookahead's 16 deals in its first
+    # tricks, and with its defaults
     rungs = (
         "random",
         "heuristic",
         "lookahead:read_bids=0",
         "lookahead",
+        "lookahead:samples=48",
         f"pimc:worlds={worlds},read_bids=0",
         f"pimc:worlds={worlds},nil_rollouts=0",
+        f"pimc:worlds={worlds},lookahead_samples=16",
         f"pimc:worlds={worlds}",
     )
     print(f"\n(f) the ladder: play policies in duplicate, {deals} deals x 2, count bidding")
