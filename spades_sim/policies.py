@@ -713,6 +713,15 @@ register(
                 "before this trick play lookahead's card (its defaults, these heuristic and "
                 "bid-reading parameters), from it on solve (0: solve every trick)",
             ),
+            ParamSpec(
+                "read_plays",
+                0.0,
+                0.0,
+                0.5,
+                "from solve_from on, draw 4 worlds a solved world and solve them by how well "
+                "the heuristic explains the other seats' cards in each (eps: its error rate "
+                "per decision; 0: off)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -740,7 +749,14 @@ register(
             + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "
             "card `lookahead` would (its registry defaults with this row's heuristic and "
             "bid-reading parameters): the first tricks, where the solver is slowest, go to the "
-            "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand)."
+            "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand). "
+            "With `read_plays=eps` the worlds are also read from the play: a solving decision "
+            "draws four worlds a solved world, replays the hand in each (the order of play, "
+            "`InfoSlot.history`), weights it by (1 - eps) for every other seat's card that the "
+            "`heuristic` would have played there and eps for every one it would not (decisions "
+            "with a choice), and solves `worlds` of them drawn by weight (after Rebstock, "
+            "Solinas, Buro and Sturtevant, 'Policy-based inference in trick-taking card "
+            "games', 2019)."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

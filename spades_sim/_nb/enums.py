@@ -191,7 +191,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 24  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 25  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -251,7 +251,7 @@ PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
      "read_bids", "fit_tries", "assume",
-     "nil_rollouts", "solve_from"),
+     "nil_rollouts", "solve_from", "read_plays"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
