@@ -715,12 +715,12 @@ register(
             ),
             ParamSpec(
                 "read_plays",
-                0.0,
+                0.27,
                 0.0,
                 0.5,
                 "from solve_from on, draw 4 worlds a solved world and solve them by how well "
                 "the heuristic explains the other seats' cards in each (eps: its error rate "
-                "per decision; 0: off)",
+                "per decision, 0.27 as measured against pimc; 0: off)",
             ),
         ),
         summary=(
@@ -750,8 +750,9 @@ register(
             "card `lookahead` would (its registry defaults with this row's heuristic and "
             "bid-reading parameters): the first tricks, where the solver is slowest, go to the "
             "cheap heuristic rollouts (`solve_from=0` solves every trick, seconds a hand). "
-            "With `read_plays=eps` the worlds are also read from the play: a solving decision "
-            "draws four worlds a solved world, replays the hand in each (the order of play, "
+            "With `read_plays=eps` (default 0.27) the worlds are also read from the play: "
+            "a solving decision draws four worlds a solved world, replays the hand in each "
+            "(the order of play, "
             "`InfoSlot.history`), weights it by (1 - eps) for every other seat's card that the "
             "`heuristic` would have played there and eps for every one it would not (decisions "
             "with a choice), and solves `worlds` of them drawn by weight (after Rebstock, "
