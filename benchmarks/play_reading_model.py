@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     paired = {}
-    for play in (f"pimc:read_plays={args.eps}", "pimc"):
+    for play in (f"pimc:read_plays={args.eps}", "pimc:read_plays=0"):
         t0 = time.perf_counter()
         result = duplicate(play, "heuristic", args.deals, seed=args.seed, threads=args.threads)
         paired[play] = np.asarray(result.paired, dtype=float)
