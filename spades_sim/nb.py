@@ -36,6 +36,9 @@ in cutthroat (``partnerships`` false) the side is the seat itself, ``scores`` an
   ``players``, ``trick_no`` (0..12), ``leader``, ``n_in_trick`` (cards played to this
   trick), ``trick`` (those cards in play order, -1 empty), ``led_suit``,
   ``winning_card``, ``winning_seat``, ``played`` (mask of every card played so far),
+  ``played_by`` (per seat, the mask of the cards it has played), ``history`` (the cards
+  played this hand in play order, -1 after the last: 54 entries, so
+  ``history[k]`` was played by the seat whose ``played_by`` holds it),
   ``spades_broken``, ``tricks_won`` (per seat), ``bids``, ``nils``, ``voids`` (per seat,
   bit ``s`` when it has shown out of suit ``s``; under ``must_trump`` a discard shows
   out of spades too), ``scores``, ``bags``, ``rules``, ``params``, ``rand``. ``legal``

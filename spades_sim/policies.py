@@ -739,6 +739,15 @@ register(
                 "deals of the unseen cards per decision of lookahead's card before "
                 "solve_from (lookahead's own samples)",
             ),
+            ParamSpec(
+                "read_plays",
+                0.27,
+                0.0,
+                0.5,
+                "from solve_from on, draw 4 worlds a solved world and solve them by how well "
+                "the heuristic explains the other seats' cards in each (eps: its error rate "
+                "per decision, 0.27 as measured against pimc; 0: off)",
+            ),
         ),
         summary=(
             "Perfect-information Monte Carlo: at each decision deals the cards the seat has not "
@@ -768,7 +777,15 @@ register(
             "card `lookahead` would (its registry defaults with this row's heuristic and "
             "bid-reading parameters and `lookahead_samples` deals): the first tricks, where "
             "the solver is slowest, go to the cheap heuristic rollouts (`solve_from=0` solves "
-            "every trick, seconds a hand)."
+            "every trick, seconds a hand). "
+            "With `read_plays=eps` (default 0.27) the worlds are also read from the play: "
+            "a solving decision draws four worlds a solved world, replays the hand in each "
+            "(the order of play, "
+            "`InfoSlot.history`), weights it by (1 - eps) for every other seat's card that the "
+            "`heuristic` would have played there and eps for every one it would not (decisions "
+            "with a choice), and solves `worlds` of them drawn by weight (after Rebstock, "
+            "Solinas, Buro and Sturtevant, 'Policy-based inference in trick-taking card "
+            "games', 2019)."
         ),
         source=(
             "Ginsberg, 'GIB: Imperfect information in a computationally challenging game' "

@@ -14,7 +14,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from pettingzoo.test import api_test  # noqa: E402
 
 from spades_sim import Rules, reference  # noqa: E402
-from spades_sim._nb.enums import MaskSlot  # noqa: E402
+from spades_sim._nb.enums import MAX_PLAYS, InfoSlot, MaskSlot  # noqa: E402
 from spades_sim.env import (  # noqa: E402
     BID_ACTION,
     BLIND_NIL_ACTION,
@@ -90,6 +90,41 @@ def test_a_hands_rewards_are_the_reference_engines_score_of_its_plays(preset: st
             table.hands_at_play(), dealer, bids, plays, rules, blind_nil=blind
         )
         assert tuple(points[: rules.sides]) == result.score_change
+
+
+@pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat", "jokers-deuces"])
+def test_the_table_history_is_every_play_in_order(preset: str) -> None:
+    """After every card the table's ``history`` is the hand's cards so far in play order
+    (-1 after), each in the ``played_by`` of the seat that played it; the whole hand
+    replays in the reference engine to the tricks the table counted."""
+    rules = Rules.preset(preset)
+    table = Table(TableConfig(rules=rules), agents=range(rules.players))
+    for episode in range(2):
+        table.reset(7, episode)
+        rng = np.random.default_rng(episode)
+        plays: list[int] = []
+        bids = [0] * rules.players
+        blind = []
+        while not table.over:
+            seat, decision = table.to_act, table.decision
+            action = int(rng.choice(np.flatnonzero(table.legal_mask())))
+            table.apply(action)
+            if action == BLIND_NIL_ACTION:
+                blind.append(seat)
+            elif decision == "bid":
+                bids[seat] = action - BID_ACTION
+            if decision != "card":
+                continue
+            plays.append(action)
+            history = [int(c) for c in table.info[InfoSlot.history : InfoSlot.history + MAX_PLAYS]]
+            assert history == plays + [-1] * (MAX_PLAYS - len(plays))
+            assert table.info[InfoSlot.played_by + seat] >> action & 1
+        result = reference.replay_hand(
+            table.hands_at_play(), int(table.info[InfoSlot.dealer]), bids, plays, rules,
+            blind_nil=blind,
+        )  # fmt: skip
+        tricks = tuple(int(t) for t in table.info[InfoSlot.tricks_won : InfoSlot.tricks_won + 4])
+        assert result.tricks == tricks[: rules.players]
 
 
 def test_a_game_episode_rewards_add_up_to_the_final_scores() -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from numba import njit
 
 from spades_sim import nb, nil_odds, simulate_games, simulate_hands
 from spades_sim.custom import kernels as custom_kernels
@@ -240,6 +241,77 @@ def test_the_context_reads_the_table() -> None:
 
     df = simulate_hands(100, seed=2, rules=Rules(target=350), play=checked)
     assert len(df) == 400
+
+
+@njit
+def history_fits_nb(ctx):  # type: ignore[no-untyped-def]
+    """Whether ``ctx.history`` is the hand's plays in order as the rest of the table tells
+    them: replayed trick by trick from the first card's seat (the ``played_by`` that holds
+    it), every card is played by the seat whose turn it was, the tricks go to the seats
+    ``tricks_won`` counts, the current trick is ``ctx.trick`` led by ``ctx.leader``, and
+    the slots after the last card are -1."""
+    n = nb.popcount_nb(ctx.played)
+    players = ctx.players
+    won = np.zeros(4, dtype=np.int64)
+    seen = np.uint64(0)
+    seat = ctx.seat  # the first to play when nothing is played
+    for s in range(players):
+        if n and (np.uint64(ctx.played_by[s]) >> np.uint64(ctx.history[0])) & np.uint64(1):
+            seat = s
+    win_seat = seat
+    win_card = -1
+    led = -1
+    for k in range(n):
+        card = ctx.history[k]
+        if card < 0 or not (np.uint64(ctx.played_by[seat]) >> np.uint64(card)) & np.uint64(1):
+            return False
+        seen |= np.uint64(1) << np.uint64(card)
+        suit = 3 if card >= 39 else card // 13
+        j = k % players
+        if j == 0:
+            led, win_card, win_seat = suit, card, seat
+        elif card > win_card and (suit == led or card >= 39):
+            win_card, win_seat = card, seat
+        if j == players - 1:
+            won[win_seat] += 1
+            seat = win_seat
+        else:
+            seat = (seat + 1) % players
+    for k in range(n, ctx.history.shape[0]):
+        if ctx.history[k] != -1:
+            return False
+    start = n - ctx.n_in_trick
+    for j in range(ctx.n_in_trick):
+        if ctx.trick[j] != ctx.history[start + j]:
+            return False
+    for s in range(4):
+        if won[s] != ctx.tricks_won[s]:
+            return False
+    return (
+        seen == ctx.played
+        and seat == ctx.seat
+        and (n == 0 or (ctx.n_in_trick > 0 or seat == ctx.leader))
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat", "jokers-deuces", "18"])
+def test_the_history_is_the_plays_in_order(preset: str) -> None:
+    """At every play the context's ``history`` replays into the table it sees (seats in
+    turn, trick winners, the trick in progress); a mismatch plays a non-card, an error."""
+
+    @nb.player
+    def replaying(ctx):  # type: ignore[no-untyped-def]
+        return nb.lowest_card_nb(ctx.legal) if history_fits_nb(ctx) else 60
+
+    # "18": three players with the jokers, the most cards a hand plays (54)
+    rules = (
+        Rules(players=3, partnerships=False, jokers=True)
+        if preset == "18"
+        else Rules.preset(preset)
+    )
+    df = simulate_hands(60, seed=4, rules=rules, play=replaying)
+    assert len(df) == 60 * rules.players
 
 
 @pytest.mark.slow

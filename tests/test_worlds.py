@@ -17,7 +17,7 @@ from spades_sim import Rules, simulate_hands
 from spades_sim._nb import pimc, rollout
 from spades_sim._nb import policies as nbp
 from spades_sim._nb.bidding import NIL_PARTNER_MID, NIL_PARTNER_SLOPE, nil_risk_nb
-from spades_sim._nb.enums import N_INFO, InfoSlot
+from spades_sim._nb.enums import HEURISTIC_DEFAULTS, MAX_PLAYS, N_INFO, InfoSlot
 from spades_sim.policies import parse_policy
 from spades_sim.simulate import record_hands
 
@@ -36,7 +36,7 @@ def suit(card: int) -> int:
 
 
 def state_at(dealt: list[int], plays: list[int], bids, nils, dealer: int, d: int):
-    """The public table after ``plays[:d]`` (``info``, ``played_by`` included), the seat
+    """The public table after ``plays[:d]`` (``info``, ``played_by`` and ``history``), the seat
     to play and every seat's cards then (the truth)."""
     info = np.zeros(N_INFO, dtype=np.int64)
     info[InfoSlot.players] = 4
@@ -76,6 +76,8 @@ def state_at(dealt: list[int], plays: list[int], bids, nils, dealer: int, d: int
     info[InfoSlot.led_suit], info[InfoSlot.winning_seat] = led, win_seat
     info[InfoSlot.winning_card] = win_card
     info[InfoSlot.played], info[InfoSlot.broken] = played, broken
+    info[InfoSlot.history : InfoSlot.history + MAX_PLAYS] = -1
+    info[InfoSlot.history : InfoSlot.history + d] = plays[:d]
     return info, (leader + len(trick)) % 4, held
 
 
@@ -255,3 +257,79 @@ def test_worlds_fit_the_bidder_assumed(recorded, assume) -> None:
                     assert got == misfits[w] % rollout.VOID_MISFIT
                     fits += got == 0
     assert fits > 0
+
+
+# --- Worlds weighted by the play ------------------------------------------------------
+
+
+def test_the_true_deal_explains_every_heuristic_card_and_sampled_worlds_do_not(recorded) -> None:
+    """The recorded hands were played by the heuristic (its defaults), so replayed in the
+    true deal from the plain-Python table every other seat's card is the heuristic's
+    (no disagreement): the replay rebuilds the tables the seats saw. Worlds drawn blind
+    to the play disagree somewhere, more of them the later the point."""
+    table = np.zeros(N_INFO, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    worlds = np.zeros((N_WORLDS, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS, dtype=np.int64)
+    agreed = contradicted = drawn = 0
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(recorded):
+        for d in POINTS[1:]:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            assert pimc.readable_plays_nb(info)
+            hand = np.uint64(held[seat])
+            truth = np.array(held, dtype=np.uint64)
+            agree, disagree = pimc.play_fit_nb(
+                truth, hand, seat, info, LOWERED, HEURISTIC_DEFAULTS, table, hands
+            )
+            assert disagree == 0
+            agreed += agree
+            pimc.pimc_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(n + d), worlds, misfits)
+            for w in range(N_WORLDS):
+                _, disagree = pimc.play_fit_nb(
+                    worlds[w], hand, seat, info, LOWERED, HEURISTIC_DEFAULTS, table, hands
+                )
+                contradicted += disagree > 0
+                drawn += 1
+    assert agreed > 0
+    print(f"{contradicted} of {drawn} blind worlds contradict a heuristic card")
+    assert contradicted > drawn / 2
+
+
+def test_the_resampling_keeps_the_worlds_that_explain_the_play(recorded) -> None:
+    """Among candidates that contradict the heuristic's cards and the true deal, which
+    explains all of them, the solved worlds go to the truth (eps 0.1: a disagreement
+    weighs 9 agreements' odds), and each point places exactly the worlds asked for."""
+    table = np.zeros(N_INFO, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    worlds = np.zeros((N_WORLDS + 1, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS + 1, dtype=np.int64)
+    counts = np.zeros(N_WORLDS + 1, dtype=np.int64)
+    checked = 0
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(recorded[:8]):
+        for d in (22, 30, 41):
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            hand = np.uint64(held[seat])
+            pimc.pimc_worlds_nb(hand, seat, info, LOWERED, 0, np.uint64(n), worlds, misfits)
+            worlds[N_WORLDS] = np.array(held, dtype=np.uint64)
+            worst = min(
+                pimc.play_fit_nb(w, hand, seat, info, LOWERED, HEURISTIC_DEFAULTS, table, hands)[1]
+                for w in worlds[:N_WORLDS]
+            )
+            pimc.play_counts_nb(
+                worlds, hand, seat, info, LOWERED, HEURISTIC_DEFAULTS, 0.1, 8, np.uint64(d), counts
+            )
+            assert counts.sum() == 8 and counts.min() >= 0
+            if worst >= 2:  # every blind world contradicts two cards: the truth takes them
+                checked += 1
+                assert counts[N_WORLDS] >= 7
+    assert checked > 0
+
+
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
+@pytest.mark.slow  # a cold cache compiles the pimc kernels: minutes
+def test_play_reading_pimc_is_the_same_at_any_thread_count() -> None:
+    """Every seat on play-reading pimc from trick 4: as on one thread with two."""
+    play = "pimc:worlds=2,early_worlds=1,solve_from=4,read_plays=0.1"
+    one = simulate_hands(2, seed=21, play=play, threads=1)
+    assert one.equals(simulate_hands(2, seed=21, play=play, threads=2))
+    assert (one.groupby("deal").tricks.sum() == 13).all()

@@ -30,7 +30,14 @@ from numba import njit
 
 from spades_sim._nb.bidding import bid_range_nb, blind_nil_wanted_nb, counting_bid_nb
 from spades_sim._nb.bitboard import popcount_nb, select_bit_nb
-from spades_sim._nb.enums import COUNT_DEFAULTS, HEURISTIC_DEFAULTS, BidPolicy, InfoSlot, RuleField
+from spades_sim._nb.enums import (
+    COUNT_DEFAULTS,
+    HEURISTIC_DEFAULTS,
+    MAX_PLAYS,
+    BidPolicy,
+    InfoSlot,
+    RuleField,
+)
 from spades_sim._nb.heuristic import heuristic_play_nb as heuristic_cards_nb
 from spades_sim._nb.policies import borrow_nb
 from spades_sim._nb.rng import LOW32, below_nb, draw_nb, mix64_nb, unit_nb
@@ -64,9 +71,9 @@ BlindNilContext = namedtuple("BlindNilContext", BLIND_NIL_FIELDS)
 
 PLAY_FIELDS = (
     "hand", "legal", "seat", "side", "players", "trick_no", "leader", "n_in_trick", "trick",
-    "led_suit", "winning_card", "winning_seat", "played", "spades_broken", "tricks_won",
-    "bids", "nils", "voids", "scores", "bags", "rules", "params", "rand", "info",
-    "rule_array",
+    "led_suit", "winning_card", "winning_seat", "played", "played_by", "history",
+    "spades_broken", "tricks_won", "bids", "nils", "voids", "scores", "bags", "rules",
+    "params", "rand", "info", "rule_array",
 )  # fmt: skip
 PlayContext = namedtuple("PlayContext", PLAY_FIELDS)
 
@@ -134,7 +141,9 @@ def play_context_nb(hand, legal, seat, info, rules, params, rand):
         info[InfoSlot.leader], info[InfoSlot.n_in_trick],
         table[InfoSlot.trick_cards : InfoSlot.trick_cards + 4], info[InfoSlot.led_suit],
         info[InfoSlot.winning_card], info[InfoSlot.winning_seat],
-        np.uint64(info[InfoSlot.played]), info[InfoSlot.broken] != 0,
+        np.uint64(info[InfoSlot.played]),
+        table[InfoSlot.played_by : InfoSlot.played_by + 4],
+        table[InfoSlot.history : InfoSlot.history + MAX_PLAYS], info[InfoSlot.broken] != 0,
         table[InfoSlot.tricks_won : InfoSlot.tricks_won + 4],
         table[InfoSlot.bids : InfoSlot.bids + 4], table[InfoSlot.nil : InfoSlot.nil + 4],
         table[InfoSlot.voids : InfoSlot.voids + 4], table[InfoSlot.scores : InfoSlot.scores + n],

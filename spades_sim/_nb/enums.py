@@ -137,10 +137,16 @@ class InfoSlotT(NamedTuple):
     sides: int = 39  # 2, or 4 in cutthroat (``partnerships`` false): side of seat s is s
     played_by: int = 40  # 4 slots: mask of the cards each seat has played this hand (public:
     # every seat saw who played what; the bid-reading samplers rebuild bid-time hands from it)
+    history: int = 44  # MAX_PLAYS slots: the cards played this hand in play order, -1 after
+    # the last (public; the seat of each is the one whose ``played_by`` holds it), so a
+    # policy can replay past decisions (``pimc``'s play reading)
 
 
 InfoSlot = InfoSlotT()
-N_INFO = 44
+MAX_PLAYS = 3 * MAX_TRICKS
+"""The most cards a hand has played (three players with the jokers: 18 tricks of 3; four
+players 52), the ``history`` slots."""
+N_INFO = InfoSlot.history + MAX_PLAYS
 
 
 # --- Output blocks: one row per column, named after it (``schema.py``) ----------------
@@ -185,7 +191,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 27  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 28  # length of every parameter vector (slot 0: the built-in id)
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -246,7 +252,7 @@ PimcParam = _positions(
     "PimcParamT",
     (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
      "read_bids", "fit_tries", "assume",
-     "nil_rollouts", "solve_from", "nil_cover", "lookahead_samples"),
+     "nil_rollouts", "solve_from", "nil_cover", "lookahead_samples", "read_plays"),
     1,
 )  # fmt: skip
 ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)

@@ -64,6 +64,7 @@ from spades_sim._nb.play import (
     first_leader_nb,
     legal_cards_nb,
     next_seat_nb,
+    record_play_nb,
     reset_trick_info_nb,
     shown_out_nb,
 )
@@ -332,7 +333,7 @@ def play_card_inline_nb(rules, info, hid, ext, seat, card):
         info[InfoSlot.voids + seat] |= shown_out_nb(suit, led, rules[RuleField.must_trump] != 0)
     if card >= 39:
         info[InfoSlot.broken] = 1
-    info[InfoSlot.played] = np.int64(np.uint64(info[InfoSlot.played]) | bit)
+    record_play_nb(info, seat, card, bit)
     info[InfoSlot.trick_cards + j] = card
     info[InfoSlot.n_in_trick] = j + 1
     if j + 1 == players:

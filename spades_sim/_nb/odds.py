@@ -49,7 +49,7 @@ from spades_sim._nb.loop import (
     prepare_hand_nb,
     score_hand_nb,
 )
-from spades_sim._nb.play import play_tricks_nb
+from spades_sim._nb.play import clear_history_nb, play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
@@ -158,6 +158,7 @@ def number_bid_with_nb(rules, hand, seat, params, bid):
     for s in range(4):
         info[InfoSlot.bids + s] = -1
     info[InfoSlot.first_to_act] = seat
+    clear_history_nb(info)
     return bid(hand, seat, info, rules, params, stream_key_nb(0, KIND_ODDS_PLAY, 0, 0))
 
 

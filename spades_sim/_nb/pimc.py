@@ -105,6 +105,20 @@ any of the above: the first tricks, where the solver searches the most cards, go
 heuristic's rollouts, which cost milliseconds; the live-nil rule then applies from
 ``solve_from`` on.
 
+Worlds weighted by the play (after Rebstock, Solinas, Buro and Sturtevant, "Policy-based
+inference in trick-taking card games", 2019). With ``read_plays`` = eps > 0, a solving
+decision (from ``solve_from`` on, outside the nil rules above) draws ``PLAY_CANDIDATES``
+worlds per world it solves (step 1, the bids read as ``read_bids`` says) and weights each
+by how well the heuristic (this row's parameters) explains the cards the other seats
+have played: the hand is replayed from its first card (``InfoSlot.history``), each
+seat holding the cards the world gives it plus those it has played, and at every past
+decision of another seat with a choice the heuristic's card either is the card played
+(a factor 1 - eps) or is not (eps). ``worlds`` worlds are then drawn from the candidates
+by those weights (systematic resampling) and solved, each counted as often as drawn.
+The model is crude (the other seats need not play the heuristic, partners included)
+and eps says how far to trust it; a table that does not record the order of play is
+read as if it told nothing.
+
 Tables. A decision allocates its own transposition table (``dd.new_table``-shaped,
 ``2**18`` slots in the first two tricks, ``2**16`` to trick five, ``2**14`` after; at
 most 18 MiB a thread, allocated in 0.1 ms to a few ms, against searches of
@@ -145,7 +159,10 @@ from spades_sim._nb.dd import (
     representatives_nb,
 )
 from spades_sim._nb.enums import (
+    HEURISTIC_DEFAULTS,
     LOOKAHEAD_DEFAULTS,
+    MAX_PLAYS,
+    N_INFO,
     N_PLAY_COMMON,
     InfoSlot,
     LookaheadParam,
@@ -154,18 +171,23 @@ from spades_sim._nb.enums import (
     RuleField,
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
+from spades_sim._nb.play import clear_history_nb, legal_cards_nb, reset_trick_info_nb
 from spades_sim._nb.policies import borrow_nb, plain_play_nb
+from spades_sim._nb.rng import draw_nb, unit_nb
 from spades_sim._nb.rollout import (
     ASSUMED_BIDDERS,
+    DRAWS_PER_WORLD,
     SAMPLE_WORLD,
+    apply_card_nb,
     bag_cost_nb,
     distinct_cards_nb,
     fitted_worlds_nb,
     lookahead_play_nb,
     parting_cards_nb,
+    readable_bids_nb,
     rollout_pick_nb,
 )
-from spades_sim._nb.score import side_score_nb
+from spades_sim._nb.score import hand_tricks_nb, side_score_nb
 
 NEG = np.int64(-(1 << 62))
 
@@ -325,12 +347,141 @@ def worlds_nb(params, trick_no):
     return max(n, 1)
 
 
+PLAY_CANDIDATES = 4
+"""With the play read (``read_plays`` > 0), the worlds a decision draws per world it
+solves: the solved worlds are drawn from these by their weights. A replay costs tens of
+heuristic calls (microseconds each), but each candidate is a world of step 1, fitted to
+the bids with up to ``fit_tries`` redraws: every seat on pimc, reading the play with
+four candidates halved the hands a second (docs/policies.md, "Worlds weighted by the
+play")."""
+
+
+@njit(cache=True)
+def readable_plays_nb(info):
+    """Whether ``info`` records the order of play (``InfoSlot.history``, as many cards as
+    were played) and who played each card (``rollout.readable_bids_nb``), which replaying
+    the hand needs; a table built without them is read as if the play told nothing."""
+    n = popcount_nb(np.uint64(info[InfoSlot.played]))
+    if n and info[InfoSlot.history + n - 1] < 0:
+        return False
+    return readable_bids_nb(info) and (n == MAX_PLAYS or info[InfoSlot.history + n] == -1)
+
+
+@njit(cache=True)
+def play_fit_nb(world, hand, seat, info, rules, params, table, hands):
+    """How the cards the other seats played fit the world ``world`` (four hands, the
+    seat's own ignored) under the heuristic with parameters ``params``: the hand is
+    replayed from its first card (every hand as the world gives it plus the cards it has
+    played, ``InfoSlot.played_by``; the table as it was, ``InfoSlot.history``), and at
+    every past decision of another seat with more than one legal card the heuristic's
+    choice is compared with the card played. Returns (agreements, disagreements).
+    ``table`` (``N_INFO``) and ``hands`` (4) are scratch."""
+    players = info[InfoSlot.players]
+    n = popcount_nb(np.uint64(info[InfoSlot.played]))
+    if n == 0:
+        return 0, 0
+    first = info[InfoSlot.history]
+    leader = seat
+    for s in range(players):
+        hands[s] = world[s] | np.uint64(info[InfoSlot.played_by + s])
+        if (np.uint64(info[InfoSlot.played_by + s]) >> np.uint64(first)) & ONE:
+            leader = s
+    hands[seat] = hand | np.uint64(info[InfoSlot.played_by + seat])
+    for j in range(N_INFO):
+        table[j] = info[j]
+    table[InfoSlot.played] = 0
+    table[InfoSlot.broken] = 0
+    for s in range(4):
+        table[InfoSlot.tricks_won + s] = 0
+        table[InfoSlot.voids + s] = 0
+        table[InfoSlot.played_by + s] = 0
+    clear_history_nb(table)
+    reset_trick_info_nb(table, 0, leader)
+    two_clubs = rules[RuleField.first_lead_two_clubs] != 0
+    any_time = rules[RuleField.spades_any_time] != 0
+    must_trump = rules[RuleField.must_trump] != 0
+    must_over = rules[RuleField.must_overtrump] != 0
+    last = hand_tricks_nb(rules) - 1
+    agree = 0
+    disagree = 0
+    for k in range(n):
+        card = info[InfoSlot.history + k]
+        s = (table[InfoSlot.leader] + table[InfoSlot.n_in_trick]) % players
+        if s != seat:
+            legal = legal_cards_nb(
+                hands[s], table[InfoSlot.led_suit], table[InfoSlot.broken] != 0,
+                table[InfoSlot.trick], two_clubs, any_time, must_trump, must_over,
+                table[InfoSlot.winning_card],
+            )  # fmt: skip
+            if legal & (legal - ONE):
+                if heuristic_play_nb(hands[s], legal, s, table, rules, params) == card:
+                    agree += 1
+                else:
+                    disagree += 1
+        apply_card_nb(hands, table, s, card, players, must_trump, last)
+    return agree, disagree
+
+
+@njit(cache=True)
+def play_counts_nb(worlds, hand, seat, info, rules, params, eps, n_solve, rand, counts):
+    """``counts[m]``: how many of ``n_solve`` solved worlds are candidate ``worlds[m]``,
+    drawn by systematic resampling (one uniform, draw ``worlds.shape[0] *
+    DRAWS_PER_WORLD`` of the stream ``rand``, past every world's draws) with weight
+    ``(1 - eps) ** agreements * eps ** disagreements`` (:func:`play_fit_nb`): the
+    likelihood of the other seats' cards under a heuristic that errs with probability
+    ``eps`` at each decision that has a choice."""
+    m_worlds = worlds.shape[0]
+    table = np.empty(N_INFO, dtype=np.int64)
+    hands = np.zeros(4, dtype=np.uint64)
+    logw = np.zeros(m_worlds, dtype=np.float64)
+    good = np.log(1.0 - eps)
+    bad = np.log(eps)
+    top = -np.inf
+    for m in range(m_worlds):
+        agree, disagree = play_fit_nb(worlds[m], hand, seat, info, rules, params, table, hands)
+        logw[m] = agree * good + disagree * bad
+        top = max(top, logw[m])
+    total = 0.0
+    for m in range(m_worlds):
+        logw[m] = np.exp(logw[m] - top)
+        total += logw[m]
+    step = total / n_solve
+    u = unit_nb(draw_nb(rand, m_worlds * DRAWS_PER_WORLD)) * step
+    acc = 0.0
+    placed = 0
+    for m in range(m_worlds):
+        acc += logw[m]
+        counts[m] = 0
+        while u < acc and placed < n_solve:
+            counts[m] += 1
+            placed += 1
+            u += step
+    if placed < n_solve:  # rounding left the last ticket unplaced: the heaviest takes it
+        heaviest = 0
+        for m in range(m_worlds):
+            if logw[m] > logw[heaviest]:
+                heaviest = m
+        counts[heaviest] += n_solve - placed
+
+
 @njit(cache=True)
 def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume=0):
     """``totals[c]``: the sum over ``n_worlds`` sampled worlds (``pimc_worlds_nb``, bids
     read with ``tries`` > 0, against the bidder ``assume``) of card ``c``'s value (the
     module's steps 1 and 2, every live nil solved) for every card of ``legal``; the
     others are set very low."""
+    return read_totals_nb(
+        hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, 0.0,
+        HEURISTIC_DEFAULTS,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, eps,
+                   params):  # fmt: skip
+    """:func:`pimc_totals_nb` with the play read when ``eps`` > 0: ``PLAY_CANDIDATES *
+    n_worlds`` worlds drawn, ``n_worlds`` of them solved as :func:`play_counts_nb` draws
+    them (the heuristic with ``params``' first slots), each counted as often as drawn."""
     for c in range(totals.shape[0]):
         totals[c] = NEG
     x = legal
@@ -346,10 +497,17 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     tricks = np.zeros(totals.shape[0], dtype=np.int64)
     safe = np.zeros((4, totals.shape[0]), dtype=np.int64)
     values = np.zeros(totals.shape[0], dtype=np.int64)
-    worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
-    misfits = np.zeros(n_worlds, dtype=np.int64)
+    read = eps > 0.0 and info[InfoSlot.played] != 0
+    n_draw = n_worlds * PLAY_CANDIDATES if read else n_worlds
+    worlds = np.zeros((n_draw, 4), dtype=np.uint64)
+    misfits = np.zeros(n_draw, dtype=np.int64)
+    counts = np.ones(n_draw, dtype=np.int64)
     pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
-    for w in range(n_worlds):
+    if read:
+        play_counts_nb(worlds, hand, seat, info, rules, params, eps, n_worlds, rand, counts)
+    for w in range(n_draw):
+        if counts[w] == 0:
+            continue
         for s in range(4):
             hands[s] = worlds[w, s]
         world_values_nb(hands, seat, info, rules, tt_keys, tt_data, stats, tricks, safe, values)
@@ -357,7 +515,7 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
         while x:
             c = lowest_card_nb(x)
             x &= x - ONE
-            totals[c] += values[c]
+            totals[c] += counts[w] * values[c]
     return stats[0]
 
 
@@ -440,7 +598,10 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     n_worlds = worlds_nb(params, info[InfoSlot.trick])
     tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
     assume = np.int64(params[PimcParam.assume])
-    pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume)
+    eps = min(params[PimcParam.read_plays], 0.5) if readable_plays_nb(info) else 0.0
+    read_totals_nb(
+        hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, eps, params
+    )
     return best_card_nb(totals, legal)
 
 

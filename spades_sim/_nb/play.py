@@ -28,7 +28,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     suit_of_nb,
 )
-from spades_sim._nb.enums import InfoSlot, ReplayError, RuleField
+from spades_sim._nb.enums import MAX_PLAYS, InfoSlot, ReplayError, RuleField
 from spades_sim._nb.rng import GOLDEN
 
 
@@ -117,6 +117,23 @@ def reset_trick_info_nb(info, trick_no, leader):
 
 
 @njit(inline="always", cache=True)
+def clear_history_nb(info):
+    """No card played yet: every ``InfoSlot.history`` slot -1."""
+    for j in range(MAX_PLAYS):
+        info[InfoSlot.history + j] = -1
+
+
+@njit(inline="always", cache=True)
+def record_play_nb(info, seat, card, bit):
+    """Note ``card`` (its mask ``bit``) played by ``seat`` in ``info``'s public record: the
+    played masks and the next ``history`` slot (as many cards as were played before)."""
+    played = np.uint64(info[InfoSlot.played])
+    info[InfoSlot.history + popcount_nb(played)] = card
+    info[InfoSlot.played] = np.int64(played | bit)
+    info[InfoSlot.played_by + seat] |= np.int64(bit)
+
+
+@njit(inline="always", cache=True)
 def play_tricks_nb(
     rules, masks, base, leader, info, params, row, play_fn0, play_fn1, key, counter, plays,
     winners,
@@ -127,9 +144,9 @@ def play_tricks_nb(
     with three players seats 0 and 2 take the first, seat 1 the second).
 
     The play policies see their own hand, the legal mask and ``info`` (kept up to date
-    here). ``plays`` (tricks x players slots, or empty) receives the cards in play order,
-    ``winners`` (at least the tricks' slots) the winning seat of each trick. Returns
-    (counter, policy_errors).
+    here, ``history`` included: it starts cleared, ``start_hand_nb``). ``plays`` (tricks
+    x players slots, or empty) receives the cards in play order, ``winners`` (at least the
+    tricks' slots) the winning seat of each trick. Returns (counter, policy_errors).
     """
     players = rules[RuleField.players]
     two_clubs = rules[RuleField.first_lead_two_clubs] != 0
@@ -181,6 +198,7 @@ def play_tricks_nb(
             info[InfoSlot.n_in_trick] = j + 1
             info[InfoSlot.played] = np.int64(played)
             info[InfoSlot.played_by + seat] |= np.int64(bit)
+            info[InfoSlot.history + n] = card
             info[InfoSlot.broken] = broken
             info[InfoSlot.winning_seat] = win_seat
             info[InfoSlot.winning_card] = win_card

@@ -42,7 +42,7 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.exchange import discard_for_nil_nb, pass_cards_nb
 from spades_sim._nb.lockstep_bidding import bid_lanes_count_four_nb, bid_lanes_four_nb
-from spades_sim._nb.play import first_leader_nb, first_to_act_nb, next_seat_nb
+from spades_sim._nb.play import clear_history_nb, first_leader_nb, first_to_act_nb, next_seat_nb
 from spades_sim._nb.policies import borrow_nb, plain_bid_nb
 from spades_sim._nb.rng import GOLDEN, KIND_HANDS, LOW32, below_nb, draw_nb, stream_key_nb
 from spades_sim._nb.score import (
@@ -186,6 +186,7 @@ def start_hand_nb(rules, dealer, info):
         info[j] = 0
     for j in range(InfoSlot.voids, N_INFO):
         info[j] = 0
+    clear_history_nb(info)
     info[InfoSlot.players] = players
     info[InfoSlot.dealer] = dealer
     info[InfoSlot.sides] = n_sides_nb(rules)

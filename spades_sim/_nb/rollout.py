@@ -65,10 +65,12 @@ from spades_sim._nb.enums import (
 from spades_sim._nb.exchange import keep_drawn_card_nb
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import (
+    clear_history_nb,
     first_leader_nb,
     has_played_nb,
     legal_cards_nb,
     next_seat_nb,
+    record_play_nb,
     reset_trick_info_nb,
     shown_out_nb,
 )
@@ -238,6 +240,7 @@ def bid_table_nb(info, s, out):
     blind nils too, declared before either seat bids), nothing played."""
     for j in range(N_INFO):
         out[j] = 0
+    clear_history_nb(out)
     players = info[InfoSlot.players]
     out[InfoSlot.players] = players
     out[InfoSlot.dealer] = info[InfoSlot.dealer]
@@ -497,8 +500,7 @@ def apply_card_nb(hands, info, seat, card, players, must_trump, last=12):
         info[InfoSlot.voids + seat] |= shown_out_nb(suit, led, must_trump)
     if card >= 39:
         info[InfoSlot.broken] = 1
-    info[InfoSlot.played] |= np.int64(bit)
-    info[InfoSlot.played_by + seat] |= np.int64(bit)
+    record_play_nb(info, seat, card, bit)
     info[InfoSlot.trick_cards + j] = card
     info[InfoSlot.n_in_trick] = j + 1
     info[InfoSlot.winning_seat] = win_seat
@@ -766,6 +768,7 @@ def monte_carlo_bid_nb(hand, seat, info, rules, params, rand):
                 scratch[InfoSlot.tricks_won + s] = 0
                 scratch[InfoSlot.voids + s] = 0
                 scratch[InfoSlot.played_by + s] = 0
+            clear_history_nb(scratch)
             reset_trick_info_nb(scratch, 0, leader)
             playout_nb(hands, scratch, rules, HEURISTIC_DEFAULTS)
             margin = margin_nb(rules, scratch, side, cost, out)
