@@ -264,7 +264,9 @@ def test_random_draws_are_reproducible_across_threads() -> None:
 @pytest.mark.slow
 def test_parameters_change_without_compiling() -> None:
     bidder = example.quick_tricks_bid
-    simulate_hands(64, seed=1, bidding=bidder, play="random")
+    # compiled (or loaded) here: the runs watched below take the same module, whose key
+    # holds the play (the default, heuristic, as for the batches test's runs above)
+    simulate_hands(64, seed=1, bidding=bidder)
     with kernels.watch_compiles() as watch:
         low = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=1))
         high = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=6))
