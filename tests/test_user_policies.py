@@ -361,8 +361,11 @@ def test_nil_odds_with_user_policies() -> None:
 
 @pytest.mark.slow
 def test_aggregate_mode_with_user_policies() -> None:
-    agg = simulate_hands(500, seed=2, bidding=example.count_twin, aggregate=["seat"])
-    builtin = simulate_hands(500, seed=2, bidding="count", aggregate=["seat"])
+    # the twins' module, whose batch kernel the twins' rows test above compiled already
+    agg = simulate_hands(
+        500, seed=2, bidding=example.count_twin, play=example.heuristic_twin, aggregate=["seat"]
+    )
+    builtin = simulate_hands(500, seed=2, bidding="count", play="heuristic", aggregate=["seat"])
     assert agg == builtin
 
 
