@@ -5,9 +5,10 @@ Under pytest-xdist, each worker of a whole tier starts by compiling its share of
 kernels nearly every test calls (:func:`_warm_up_calls`), so that on a cold cache the
 workers compile them side by side, each once, instead of both compiling the first one a
 test needs at the same time (Numba's on-disk cache hands each worker the other's share).
-Tests that share a generated module of user-written policies carry an ``xdist_group``
-mark, so that under ``--dist loadgroup`` (the README's test command) one worker compiles
-that module once for all of them.
+Tests that share a generated module of user-written policies, or kernels only they call,
+carry an ``xdist_group`` mark (the groups are listed in tests/test_groups.py), so that
+under ``--dist loadgroup`` (the README's test command) one worker compiles them once for
+all of them.
 """
 
 from __future__ import annotations

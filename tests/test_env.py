@@ -30,8 +30,14 @@ from spades_sim.env import (  # noqa: E402
 
 PRESETS = tuple(Rules.PRESETS)
 
+ENV_KERNELS = pytest.mark.xdist_group("env_kernels")
+"""On every test here but the linear player's (grouped with docs/env.md): under
+``--dist loadgroup`` one worker runs them all, so the environment's kernels are compiled
+once, not by both workers at once when each starts on this file."""
+
 
 @pytest.mark.parametrize("preset", PRESETS)
+@ENV_KERNELS
 def test_pettingzoo_api_test_passes_on_every_preset(preset: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -39,12 +45,14 @@ def test_pettingzoo_api_test_passes_on_every_preset(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat"])
+@ENV_KERNELS
 def test_pettingzoo_api_test_passes_with_game_episodes(preset: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(aec_env(preset, episode="game"), num_cycles=400)
 
 
+@ENV_KERNELS
 def test_gymnasium_check_env_passes() -> None:
     from gymnasium.utils.env_checker import check_env
 
@@ -70,6 +78,7 @@ def play_random_hand(rules: Rules, seed: int, episode: int = 0) -> tuple[Table, 
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+@ENV_KERNELS
 def test_a_hands_rewards_are_the_reference_engines_score_of_its_plays(preset: str) -> None:
     rules = Rules.preset(preset)
     for episode in range(3):
@@ -92,6 +101,7 @@ def test_a_hands_rewards_are_the_reference_engines_score_of_its_plays(preset: st
         assert tuple(points[: rules.sides]) == result.score_change
 
 
+@ENV_KERNELS
 @pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat", "jokers-deuces"])
 def test_the_table_history_is_every_play_in_order(preset: str) -> None:
     """After every card the table's ``history`` is the hand's cards so far in play order
@@ -127,6 +137,7 @@ def test_the_table_history_is_every_play_in_order(preset: str) -> None:
         assert result.tricks == tricks[: rules.players]
 
 
+@ENV_KERNELS
 def test_a_game_episode_rewards_add_up_to_the_final_scores() -> None:
     env = aec_env("standard", episode="game")
     env.reset(seed=5)
@@ -146,6 +157,7 @@ def test_a_game_episode_rewards_add_up_to_the_final_scores() -> None:
 
 
 @pytest.mark.parametrize("preset", ["standard", "two-player", "cutthroat", "jokers-deuces"])
+@ENV_KERNELS
 def test_no_observation_changes_when_only_hidden_cards_change(preset: str) -> None:
     rules = Rules.preset(preset)
     table = Table(TableConfig(rules=rules), agents=range(rules.players))
@@ -186,6 +198,7 @@ def test_no_observation_changes_when_only_hidden_cards_change(preset: str) -> No
     assert checked >= rules.tricks * rules.players and changed_own > 0
 
 
+@ENV_KERNELS
 def test_an_illegal_action_raises_one_clear_error() -> None:
     env = aec_env("standard")
     env.reset(seed=1)
@@ -219,6 +232,7 @@ def run_vector(num_envs: int, seed: int, steps: int) -> tuple[np.ndarray, np.nda
     return np.array(observations), np.array(rewards), np.array(dones)
 
 
+@ENV_KERNELS
 def test_same_seed_same_episodes_at_any_num_envs() -> None:
     small = run_vector(2, seed=9, steps=150)
     large = run_vector(7, seed=9, steps=150)
@@ -229,6 +243,7 @@ def test_same_seed_same_episodes_at_any_num_envs() -> None:
     assert not np.array_equal(small[0], other[0])
 
 
+@ENV_KERNELS
 def test_vector_env_rewards_and_spaces() -> None:
     vec = VectorSpades(4, seat=1, learner_bids=False)
     obs, _ = vec.reset(seed=2)
@@ -246,6 +261,7 @@ def test_vector_env_rewards_and_spaces() -> None:
     assert episodes >= 4
 
 
+@ENV_KERNELS
 def test_linear_player_round_trips_its_file(tmp_path) -> None:
     from spades_sim.env.linear import N_CARD_FEATURES, LinearPlayer
 
@@ -261,6 +277,7 @@ def test_linear_player_round_trips_its_file(tmp_path) -> None:
         LinearPlayer((1.0, 2.0))
 
 
+@ENV_KERNELS
 def test_the_trained_player_plays_the_card_training_scores_highest() -> None:
     from numba import njit
 
@@ -291,6 +308,7 @@ def test_the_trained_player_plays_the_card_training_scores_highest() -> None:
     assert compared == 480
 
 
+@ENV_KERNELS
 def test_a_short_training_run_learns() -> None:
     from spades_sim.env.linear import train_linear_player
 
@@ -308,8 +326,11 @@ def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> Non
 
     player = LinearPlayer(tuple(np.linspace(1.0, -1.0, N_CARD_FEATURES)))
     player.save(tmp_path / "p.json")
-    a = simulate_hands(300, seed=2, play=player.policy())
-    b = simulate_hands(300, seed=2, play=LinearPlayer.load(tmp_path / "p.json").policy())
+    # against the heuristic: the module of the ladder's seatings below (a built-in side's
+    # play is read from its parameters), not one of the player on all four seats
+    a = simulate_hands(300, seed=2, play={"ns": player.policy(), "ew": "heuristic"})
+    loaded = LinearPlayer.load(tmp_path / "p.json").policy()
+    b = simulate_hands(300, seed=2, play={"ns": loaded, "ew": "heuristic"})
     assert a.equals(b)
     c = simulate_hands(300, seed=2, play="heuristic")
     assert not a["tricks"].equals(c["tricks"])
@@ -320,6 +341,7 @@ def test_a_trained_player_from_its_file_plays_in_simulate_hands(tmp_path) -> Non
     assert len(margin) == 1 and margin["a"].iloc[0].startswith("linear")
 
 
+@ENV_KERNELS
 def test_make_vec_gives_the_vector_environment() -> None:
     vec = gymnasium.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point",
                              seat=1, opponents="random")  # fmt: skip
@@ -328,6 +350,7 @@ def test_make_vec_gives_the_vector_environment() -> None:
     assert vec.unwrapped.config.play[0] == "random"
 
 
+@ENV_KERNELS
 def test_a_seat_sees_no_card_before_its_blind_nil_turn_is_over() -> None:
     from spades_sim.env import LOOK_ACTION, OBSERVATION_FIELDS
 
@@ -367,6 +390,7 @@ def test_the_learning_example_runs_short(tmp_path) -> None:
     LinearPlayer.load(tmp_path / "player.json")
 
 
+@ENV_KERNELS
 def test_a_blind_nil_exchange_is_the_agents_decisions() -> None:
     from spades_sim.env import LOOK_ACTION, OBSERVATION_FIELDS
 
@@ -406,6 +430,7 @@ def test_a_blind_nil_exchange_is_the_agents_decisions() -> None:
         assert not any(hands[seat] >> c & 1 for c in passed[seat])
 
 
+@ENV_KERNELS
 def test_same_seed_same_episodes_at_any_thread_count() -> None:
     def run(threads: int) -> list[np.ndarray]:
         vec = VectorSpades(7, seat=2, opponents="random", threads=threads)
@@ -430,6 +455,7 @@ def test_same_seed_same_episodes_at_any_thread_count() -> None:
     assert np.array_equal(vec.observations, before)
 
 
+@ENV_KERNELS
 def test_a_learner_side_plays_both_partners() -> None:
     from spades_sim._nb import env as kernels
     from spades_sim.env import OBSERVATION_FIELDS, SpadesEnv

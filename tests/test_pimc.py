@@ -33,6 +33,12 @@ from spades_sim.solve import Position, dd_cards, nil_cards
 FOUR = Rules()
 TWO = Rules.preset("two-player")
 
+PIMC_KERNELS = pytest.mark.xdist_group("pimc_kernels")
+"""On every test here that calls the solver's and pimc's kernels directly (the slow
+tier's runs take the ``pimc_module`` group): under ``--dist loadgroup`` one worker runs
+them all, so ``card_values_nb`` and ``pimc_decide_nb`` are compiled once, not by both
+workers at once."""
+
 
 def suit(card: int) -> int:
     return 3 if card >= 52 else card // 13
@@ -176,6 +182,7 @@ def check_world(state: State, world: np.ndarray, info: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("rules", [FOUR, TWO], ids=["four", "two"])
+@PIMC_KERNELS
 def test_sampled_worlds_respect_what_the_seat_has_seen(rules: Rules) -> None:
     rng = random.Random(7)
     r = rules.lower()
@@ -195,6 +202,7 @@ def test_sampled_worlds_respect_what_the_seat_has_seen(rules: Rules) -> None:
     assert voids_seen > 150  # the states do test voids (two players: about 200)
 
 
+@PIMC_KERNELS
 def test_sampler_with_tight_voids_and_spread() -> None:
     # East holds only hearts, South only diamonds, West clubs and spades and shows out of
     # the red suits: the sampler must find the one consistent split of the reds, and
@@ -317,6 +325,7 @@ def ending(rng: random.Random, rules: Rules, left: int) -> State:
 
 
 @pytest.mark.parametrize("rules", [FOUR, TWO], ids=["four", "two"])
+@PIMC_KERNELS
 def test_card_values_are_the_solvers_answers_scored(rules: Rules) -> None:
     rng = random.Random(11)
     players = rules.players
@@ -364,6 +373,7 @@ def forced_state(rng: random.Random, left: int) -> State:
     return State(FOUR, hands, 0, [], 0, 13 - left, played, voids, won, True)
 
 
+@PIMC_KERNELS
 def test_with_the_truth_as_the_only_world_pimc_plays_a_best_card() -> None:
     rng = random.Random(5)
     params = Policy.of("pimc", "play", {"worlds": 1, "nil_from": 0, "solve_from": 0}).lower()
@@ -389,6 +399,7 @@ def test_with_the_truth_as_the_only_world_pimc_plays_a_best_card() -> None:
         assert card == min(best, key=rank.__getitem__)
 
 
+@PIMC_KERNELS
 def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
     # the solver values a nil as if every seat saw every card, so until trick nil_from
     # (by default the whole hand) a live nil hands every seat's decision to the
@@ -424,6 +435,7 @@ def test_a_live_nil_before_nil_from_is_played_by_the_heuristic() -> None:
     assert want[card] == max(want.values())
 
 
+@PIMC_KERNELS
 def test_defend_from_solves_the_other_sides_nil_and_leaves_the_own_sides_to_the_heuristic() -> None:
     # a seat whose side has no live nil only defends: from trick defend_from it values
     # the opponents' live nil with the solver; a live nil on its own side still waits for
@@ -492,6 +504,7 @@ def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
     return format_card(int(card))
 
 
+@PIMC_KERNELS
 def test_nil_rollouts_set_the_opponents_nil_and_the_nil_seat_keeps_the_maxims() -> None:
     # South's nil is live in the twelfth trick. West, last to play against it, ducks
     # under South's queen (the nil is set), though the ace would make its side's
@@ -529,6 +542,7 @@ def test_nil_rollouts_set_the_opponents_nil_and_the_nil_seat_keeps_the_maxims() 
             )
 
 
+@PIMC_KERNELS
 def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     # North covers South's live nil, last to play to South's queen. With the cover maxim
     # off the maxims duck with the four (the nil is set); with nil_cover=1 (the default)
@@ -561,6 +575,7 @@ def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "4H"
 
 
+@PIMC_KERNELS
 def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
     # North holds the ace and the four of hearts under South's queen (South's nil live):
     # every heart between them is played, but the queen on the table parts them, so
@@ -579,6 +594,7 @@ def test_lookahead_parts_cards_by_the_trick_in_progress() -> None:
         assert format_card(int(card)) == "AH"
 
 
+@PIMC_KERNELS
 def test_before_solve_from_the_card_is_lookaheads() -> None:
     # before trick solve_from a pimc seat plays what lookahead plays with its registry
     # defaults, the pimc row's heuristic parameters, bid reading and lookahead_samples, on
@@ -609,6 +625,7 @@ def test_before_solve_from_the_card_is_lookaheads() -> None:
         assert card == want
 
 
+@PIMC_KERNELS
 def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
     rng = random.Random(2)
     r = FOUR.lower()
@@ -639,6 +656,7 @@ def test_totals_are_the_sum_of_the_sampled_worlds() -> None:
 # --- the policy -----------------------------------------------------------------------
 
 
+@PIMC_KERNELS
 def test_pimc_is_a_builtin_whose_runs_take_a_generated_module() -> None:
     policy = parse_policy("pimc:worlds=20", "play")
     assert policy.is_builtin and policy.params["worlds"] == 20
@@ -663,6 +681,7 @@ def test_pimc_is_a_builtin_whose_runs_take_a_generated_module() -> None:
 
 
 @pytest.mark.parametrize("text", ["pimc:worlds=0", "pimc:worlds=abc", "pimc:early_tricks=14"])
+@PIMC_KERNELS
 def test_bad_parameters_are_one_clear_line(text: str) -> None:
     with pytest.raises(ValueError, match=r"worlds|early_tricks"):
         parse_policy(text, "play")
@@ -698,6 +717,7 @@ def test_nil_rollouts_are_reproducible_at_any_thread_count() -> None:
     assert one.equals(simulate_hands(8, seed=40, play=play, threads=2))
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow
 def test_solve_from_at_any_thread_count_and_never_solving_is_lookahead() -> None:
     hybrid = "pimc:worlds=2,early_worlds=1,solve_from=2"
@@ -711,6 +731,7 @@ def test_solve_from_at_any_thread_count_and_never_solving_is_lookahead() -> None
     assert never.equals(look)
 
 
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
 @pytest.mark.slow
 def test_two_players_mixed_sides_and_the_command_line(tmp_path) -> None:
     play = {"ns": PIMC, "ew": "heuristic"}

@@ -336,7 +336,9 @@ def test_random_draws_are_reproducible_across_threads() -> None:
 @pytest.mark.slow
 def test_parameters_change_without_compiling() -> None:
     bidder = example.quick_tricks_bid
-    simulate_hands(64, seed=1, bidding=bidder, play="random")
+    # compiled (or loaded) here: the runs watched below take the same module, whose key
+    # holds the play (the default, heuristic, as for the batches test's runs above)
+    simulate_hands(64, seed=1, bidding=bidder)
     with kernels.watch_compiles() as watch:
         low = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=1))
         high = simulate_hands(2000, seed=1, bidding=bidder.with_params(spade_length=6))
@@ -431,8 +433,11 @@ def test_nil_odds_with_user_policies() -> None:
 
 @pytest.mark.slow
 def test_aggregate_mode_with_user_policies() -> None:
-    agg = simulate_hands(500, seed=2, bidding=example.count_twin, aggregate=["seat"])
-    builtin = simulate_hands(500, seed=2, bidding="count", aggregate=["seat"])
+    # the twins' module, whose batch kernel the twins' rows test above compiled already
+    agg = simulate_hands(
+        500, seed=2, bidding=example.count_twin, play=example.heuristic_twin, aggregate=["seat"]
+    )
+    builtin = simulate_hands(500, seed=2, bidding="count", play="heuristic", aggregate=["seat"])
     assert agg == builtin
 
 
