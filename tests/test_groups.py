@@ -18,7 +18,7 @@ GROUPS = {
     "linear_player": "the linear player's modules: tests/test_env.py and docs/env.md",
     "env_kernels": "the learning environment's kernels (tests/test_env.py)",
     "pimc_module": "the generated module every run with a side playing pimc takes",
-    "pimc_kernels": "the solver's and pimc's kernels, called directly (tests/test_pimc.py)",
+    "pimc_kernels": "the solver's and pimc's kernels, called directly (test_pimc, test_worlds)",
 }
 """The groups, each with the kernels its tests share."""
 

@@ -262,6 +262,7 @@ def test_worlds_fit_the_bidder_assumed(recorded, assume) -> None:
 # --- Worlds weighted by the play ------------------------------------------------------
 
 
+@pytest.mark.xdist_group("pimc_kernels")  # pimc's kernels: compiled on one worker
 def test_the_true_deal_explains_every_heuristic_card_and_sampled_worlds_do_not(recorded) -> None:
     """The recorded hands were played by the heuristic (its defaults), so replayed in the
     true deal from the plain-Python table every other seat's card is the heuristic's
@@ -295,6 +296,7 @@ def test_the_true_deal_explains_every_heuristic_card_and_sampled_worlds_do_not(r
     assert contradicted > drawn / 2
 
 
+@pytest.mark.xdist_group("pimc_kernels")  # pimc's kernels: compiled on one worker
 def test_the_resampling_keeps_the_worlds_that_explain_the_play(recorded) -> None:
     """Among candidates that contradict the heuristic's cards and the true deal, which
     explains all of them, the solved worlds go to the truth (eps 0.1: a disagreement
