@@ -38,12 +38,13 @@ def one_error(result: Result, needle: str, status: int) -> str:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Small runs: ``a`` (seed 1, three parts), ``b`` (a copy of ``a``: same seed and
-    rules), ``c`` (seed 2), ``g`` (games)."""
+    rules), ``c`` (seed 2), ``d`` (seed 1, random play), ``g`` (games)."""
     root = tmp_path_factory.mktemp("runs")
     for name, args in {
         "a": ["--hands", "600", "--seed", "1", "--chunk-size", "200"],
         "b": ["--hands", "600", "--seed", "1", "--chunk-size", "300"],
         "c": ["--hands", "400", "--seed", "2"],
+        "d": ["--hands", "400", "--seed", "1", "--play", "random"],
     }.items():
         result = invoke("simulate", *args, "--out", root / name, "--quiet")
         assert result.exit_code == 0, result.output
@@ -95,6 +96,9 @@ def test_analyze_refuses_runs_holding_the_same_deals(runs: Path) -> None:
     one_error(invoke("analyze", runs / "a", runs / "a"), "given twice", 1)
     one_error(invoke("analyze", runs / "a", runs / "b"), "same seed (1)", 1)
     assert invoke("analyze", runs / "a", runs / "c", "--what", "nil").exit_code == 0
+    # the same deals under another play policy are other rows, told apart by policy
+    table = nil_success([str(runs / "a"), str(runs / "d")], by="policy")
+    assert set(table.policy) == {"count/heuristic", "count/random"}
     with pytest.raises(Overlapping, match="same seed"):
         nil_success([str(runs / "a"), str(runs / "b")])
 

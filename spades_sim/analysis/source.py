@@ -64,6 +64,7 @@ grouped by ``policy`` or ``rules``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -307,11 +308,15 @@ def sources(
 
 
 def _same_run_key(source: Source) -> tuple[str, ...] | None:
-    """What fixes a run's deals: where it is, or its seed, mode and rules (None: unknown)."""
+    """What fixes a run's rows: its seed, mode, rules and policies (None: unknown). Runs of
+    one seed under other policies hold the same deals played otherwise: other rows, which
+    an analysis tells apart by ``policy`` (as a study of play policies on the same deals
+    does), so they are not refused."""
     meta = source.meta or {}
     if "seed" not in meta:
         return None
-    return (str(meta.get("seed")), str(meta.get("mode")), repr(meta.get("rules")))
+    policies = json.dumps(meta.get("policies"), sort_keys=True)
+    return (str(meta.get("seed")), str(meta.get("mode")), repr(meta.get("rules")), policies)
 
 
 def _refuse_overlaps(found: Sequence[Source]) -> None:
