@@ -18,6 +18,11 @@ started again on the next one), and capped nils are left out of every measure::
 
     nohup python benchmarks/nil_leak.py solve --cache nil_leak.jsonl --nils 800 &
 
+The verdicts of those 800 seats (``--hands 20000 --seed 5``, ``--cap 15``) are kept in
+``benchmarks/data/nil_leak.jsonl`` (with its positions, ``nil_leak.npz``), so
+``measure --cache benchmarks/data/nil_leak.jsonl`` needs no solving (about 1,500 s
+of it on two cores).
+
 ``measure`` replays the hands under each ``--play`` given (``heuristic:...``; the
 default play when none) and prints a Markdown row for each: the leak and the loss
 (Wilson 95% intervals, n), the nils made over all of them, and with ``--duplicate N``
