@@ -412,8 +412,10 @@ def _heuristic_needs_nb(st, for_partner):
 # The registry defaults' switches and numbers as compile-time constants: with both sides at
 # the defaults the play loops are compiled once more with them folded in, so the maxims
 # the defaults leave off (``nil_long``, ``nil_pull``, ``second_hand_trump``) and the
-# per-lane choice of a side's switches drop out of the vector code (rows unchanged: the
-# same code, constants in place of the same values).
+# per-lane choice of a side's switches drop out of the vector code; four players as a
+# constant too, so each of the three following positions is a loop of its own with its
+# place in the trick folded in (rows unchanged: the same code, constants in place of the
+# same values).
 DEFAULT_FLAGS = sum(int(HEURISTIC_DEFAULTS[k] > 0) << (k - 1) for k in range(1, N_PLAY_COMMON + 1))
 DEFAULT_PUSH = float(HEURISTIC_DEFAULTS[HeuristicParam.set_push])
 DEFAULT_PULL = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_pull])
@@ -453,8 +455,8 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     set), side s with parameters ``params{s}``.
     Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
     equal the scalar path's; the loop over lanes has no branch and compiles to SIMD (wide
-    vectors: ``lockstep.prefer_wide_vectors_nb``). Both sides at the registry defaults
-    run a copy of the loops with the defaults as constants (``DEFAULT_FLAGS``)."""
+    vectors: ``lockstep.prefer_wide_vectors_nb``). Four players with both sides at the
+    registry defaults run a copy of the loops with those as constants (``DEFAULT_FLAGS``)."""
     prefer_wide_vectors_nb()
     deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
@@ -472,9 +474,9 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
         st[_at_nb(HeuristicField.voids, b)] = ZERO
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
-        if defaults:
+        if defaults and players == 4:
             _heuristic_trick_nb(
-                st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
+                st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
                 DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
                 DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE,
             )  # fmt: skip
