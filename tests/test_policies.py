@@ -634,14 +634,16 @@ def test_exchange_passes_danger_and_low_cards() -> None:
 @pytest.mark.parametrize(
     "play",
     [
+        ("heuristic", "heuristic"),
         ("heuristic", "heuristic:bag_avoid=0,second_hand_trump=1,cash_masters=0"),
         ("heuristic:nil_escape=1,nil_pull=6", "heuristic:nil_escape=1,nil_long=1,nil_under=0"),
     ],
-    ids=["defaults", "nil-maxims"],
+    ids=["defaults", "one-side-changed", "nil-maxims"],
 )
 def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules, play: tuple[str, str]) -> None:
     """``play_heuristic_lockstep_nb`` (branch-free, for SIMD kernels) takes exactly the
-    tricks the scalar kernel's ``heuristic`` takes, per side parameters and nils included."""
+    tricks the scalar kernel's ``heuristic`` takes, per side parameters and nils included;
+    both sides at the defaults run its copy with the defaults as constants."""
     bidding = "random:nil_rate=0.2,blind_nil_rate=0.05,max_bid=5"
     players = rules.players
     chunk = record_hands(LANES, seed=41, rules=rules, bidding=bidding, play=play)

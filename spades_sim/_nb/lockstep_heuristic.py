@@ -29,6 +29,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
 )
 from spades_sim._nb.enums import (
+    HEURISTIC_DEFAULTS,
     LANES,
     N_PLAY_COMMON,
     HeuristicField,
@@ -408,6 +409,44 @@ def _heuristic_needs_nb(st, for_partner):
         st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
 
 
+# The registry defaults' switches and numbers as compile-time constants: with both sides at
+# the defaults the play loops are compiled once more with them folded in, so the maxims
+# the defaults leave off (``nil_long``, ``nil_pull``, ``second_hand_trump``) and the
+# per-lane choice of a side's switches drop out of the vector code; four players as a
+# constant too, so each of the three following positions is a loop of its own with its
+# place in the trick folded in (rows unchanged: the same code, constants in place of the
+# same values).
+DEFAULT_FLAGS = sum(int(HEURISTIC_DEFAULTS[k] > 0) << (k - 1) for k in range(1, N_PLAY_COMMON + 1))
+DEFAULT_PUSH = float(HEURISTIC_DEFAULTS[HeuristicParam.set_push])
+DEFAULT_PULL = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_pull])
+DEFAULT_SPARE = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_spare])
+
+
+@njit(cache=True, forceinline=True)
+def at_defaults_nb(params):
+    """Whether a heuristic parameter vector holds the registry defaults (slots 1 on)."""
+    same = True
+    for k in range(1, N_PLAY_COMMON + 1):
+        same = same and params[k] == HEURISTIC_DEFAULTS[k]
+    return same
+
+
+@njit(cache=True, forceinline=True)
+def _heuristic_trick_nb(
+    st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, flags0, flags1,
+    push0, push1, pull0, pull1, spare0, spare1,
+):  # fmt: skip
+    _heuristic_position_nb(
+        st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
+        flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+    )  # fmt: skip
+    for j in range(1, players):
+        _heuristic_position_nb(
+            st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
+            deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+        )  # fmt: skip
+
+
 @njit(cache=True)
 def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over, jokers,
                                for_partner, params0, params1):  # fmt: skip
@@ -416,7 +455,8 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     set), side s with parameters ``params{s}``.
     Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
     equal the scalar path's; the loop over lanes has no branch and compiles to SIMD (wide
-    vectors: ``lockstep.prefer_wide_vectors_nb``)."""
+    vectors: ``lockstep.prefer_wide_vectors_nb``). Four players with both sides at the
+    registry defaults run a copy of the loops with those as constants (``DEFAULT_FLAGS``)."""
     prefer_wide_vectors_nb()
     deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
@@ -427,19 +467,22 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     pull1 = params1[HeuristicParam.nil_pull]
     spare0 = params0[HeuristicParam.nil_spare]
     spare1 = params1[HeuristicParam.nil_spare]
+    defaults = at_defaults_nb(params0) and at_defaults_nb(params1)
     for b in range(LANES):
         st[_at_nb(LockstepField.broken, b)] = ZERO
         st[_at_nb(HeuristicField.played, b)] = ZERO
         st[_at_nb(HeuristicField.voids, b)] = ZERO
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
-        _heuristic_position_nb(
-            st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
-        )  # fmt: skip
-        for j in range(1, players):
-            _heuristic_position_nb(
-                st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-                deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+        if defaults and players == 4:
+            _heuristic_trick_nb(
+                st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
+                DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
+                DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE,
+            )  # fmt: skip
+        else:
+            _heuristic_trick_nb(
+                st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
+                flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
             )  # fmt: skip
         end_trick_nb(st)
