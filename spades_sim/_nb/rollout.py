@@ -213,11 +213,11 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 # equally and its seat is not read (its row keeps the id ``BidPolicy.random``); a
 # ``monte-carlo`` or user-written bidder is read as ``count`` with its defaults (the
 # row ``seated_bidders`` writes for it); a row without the seated bidders (a policy's
-# vector alone, as tests and the replay tools pass) reads every seat as ``count``. Each
-# evaluated bidder is deterministic, so a world fits or not; a randomised bidder would
-# give each world the probability of the bids it saw instead, and the worlds would be
-# weighted by it (the fit test is that weight for a bidder whose probabilities are 0 and
-# 1, and the random bidder's is the same for every world).
+# vector alone, ``Policy.lower()``, passed straight to a kernel) reads every seat as
+# ``count``. Each evaluated bidder is deterministic, so a world fits or not; a
+# randomised bidder would give each world the probability of the bids it saw instead,
+# and the worlds would be weighted by it (the fit test is that weight for a bidder whose
+# probabilities are 0 and 1, and the random bidder's is the same for every world).
 #
 # Few worlds fit by chance (three exact count bids, and a nil only from a hand in the
 # count's nil region), so a world is redrawn up to ``fit_tries`` times; when none of the
