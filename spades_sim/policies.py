@@ -21,7 +21,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from spades_sim._nb.enums import PARAM_SLOTS, PARAMS_BY_POLICY, BidPolicy, DrawPolicy, PlayPolicy
+from spades_sim._nb.enums import (
+    COUNT_DEFAULTS,
+    PARAM_SLOTS,
+    PARAMS_BY_POLICY,
+    SEATED_BIDS,
+    BidPolicy,
+    DrawPolicy,
+    PlayPolicy,
+)
 from spades_sim.custom.function import (
     UserFunction,
     function_of,
@@ -262,6 +270,35 @@ def _param_text(rest: str, kind: str, value: str) -> dict[str, str]:
             raise ValueError(f"{kind} policy {value!r}: expected param=value, got {item!r}")
         params[key.strip()] = text.strip()
     return params
+
+
+# The bidders a sampling player's kernel evaluates from a hand (``_nb/rollout.py``,
+# "Worlds that fit the bids"); ``random`` is passed on too: its seat is not read.
+_READABLE_BIDDERS = ("count", "pagat", "partner-aware", "random")
+
+
+def assumed_bidder(policy: Policy) -> np.ndarray:
+    """The bidder row a sampling player that assumes the seated bidders (``assume=3``)
+    reads a seat's bids by when ``policy`` bids there: the policy's own vector for a
+    built-in the kernels evaluate (``count``, ``pagat``, ``partner-aware``, with its
+    parameters; ``random``, whose seat is then not read), else ``count``'s defaults (a
+    ``monte-carlo`` or user-written bidder: its bids depend on rollouts or on code no
+    kernel of the sampling players can call)."""
+    if policy.is_builtin and policy.name in _READABLE_BIDDERS:
+        return policy.lower()
+    return COUNT_DEFAULTS.copy()
+
+
+def seated_bidders(rows: np.ndarray, bidders: list[Policy] | tuple[Policy, ...]) -> np.ndarray:
+    """``rows`` (parameter vectors, ``PARAM_SLOTS`` each) with the bidders seated at seats
+    0..3 after each (``_nb.enums.SEATED_BIDS``, :func:`assumed_bidder`): the rows a run's
+    kernels read. ``bidders`` is one a seat, or two (N-S, E-W: seat s bids with
+    ``bidders[s & 1]``, as the kernels seat them)."""
+    tail = np.concatenate([assumed_bidder(bidders[s % len(bidders)]) for s in range(4)])
+    out = np.zeros((rows.shape[0], SEATED_BIDS + tail.shape[0]), dtype=np.float64)
+    out[:, :PARAM_SLOTS] = rows
+    out[:, SEATED_BIDS:] = tail
+    return out
 
 
 def describe(kind: Kind | None = None) -> list[PolicySpec]:
@@ -562,8 +599,9 @@ _PLAY_COMMON = (
 )
 
 _READ_BIDS_SUMMARY = (
-    "a deal is kept only when every other seat's bid by the bidder `assume` names (registry "
-    "defaults; by default `count`, the sampling players' model of the other seats), from the "
+    "a deal is kept only when every other seat's bid by the bidder `assume` names (by "
+    "default the bidder seated there, with its parameters; or `count`, `pagat` or "
+    "`partner-aware` with registry defaults for every seat), from the "
     "hand it held when it bid (its cards in the deal plus the cards it has played) and the "
     "bids before it, is the bid it made (blind nils and the seats of a nil exchange are not "
     "read); a deal is redrawn up to `fit_tries` times, and when none fits the best-fitting "
@@ -589,10 +627,12 @@ _READ_BIDS = (
     ),
     ParamSpec(
         "assume",
+        3.0,
         0.0,
-        0.0,
-        2.0,
-        "the bidder assumed for the other seats: 0 count, 1 pagat, 2 partner-aware (defaults)",
+        3.0,
+        "the bidder assumed for the other seats: 3 the bidders seated at the table, with their "
+        "parameters (count's defaults for a monte-carlo or user-written one; a random "
+        "bidder's bids are not read); 0 count, 1 pagat, 2 partner-aware (defaults)",
     ),
 )
 

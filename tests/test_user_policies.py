@@ -209,6 +209,17 @@ def test_twins_play_whole_games_as_the_builtins() -> None:
         pd.testing.assert_frame_equal(a, b)
 
 
+def test_the_sampling_players_read_a_user_bidder_as_count() -> None:
+    """A user-written bidder's bids come from code the sampling players' kernels cannot
+    call, and its parameter row is not a built-in's (``three_with_params``' row, read as
+    one, would be count with odd parameters): seated, the default ``assume`` (the seated
+    bidders) reads its seat as ``count`` at its defaults, the run of ``assume=0``."""
+    bidding = {"ns": "count", "ew": three_with_params}
+    play = "lookahead:samples=4,fit_tries=16"
+    seated = simulate_hands(8, seed=2, bidding=bidding, play=play)
+    assert seated.equals(simulate_hands(8, seed=2, bidding=bidding, play=play + ",assume=0"))
+
+
 @pytest.mark.slow
 def test_a_side_of_user_policies_against_builtins() -> None:
     mixed = simulate_hands(

@@ -17,8 +17,17 @@ from spades_sim import Rules, simulate_hands
 from spades_sim._nb import pimc, rollout
 from spades_sim._nb import policies as nbp
 from spades_sim._nb.bidding import NIL_PARTNER_MID, NIL_PARTNER_SLOPE, nil_risk_nb
-from spades_sim._nb.enums import HEURISTIC_DEFAULTS, MAX_PLAYS, N_INFO, InfoSlot
-from spades_sim.policies import parse_policy
+from spades_sim._nb.enums import (
+    HEURISTIC_DEFAULTS,
+    MAX_PLAYS,
+    N_INFO,
+    PARAM_SLOTS,
+    SEATED_BIDS,
+    InfoSlot,
+    ParamRow,
+)
+from spades_sim.policies import assumed_bidder, parse_policy, seated_bidders
+from spades_sim.run.spec import RunSpec
 from spades_sim.simulate import record_hands
 
 RULES = Rules()
@@ -107,22 +116,29 @@ def nil_bound(info: np.ndarray, s: int, threshold: float) -> float:
     return threshold
 
 
-def count_bid(hand: int, s: int, info: np.ndarray) -> int:
+def count_bid(hand: int, s: int, info: np.ndarray, row: np.ndarray = COUNT_ROW) -> int:
+    """The bid of the bidder ``row`` (count by default) from ``hand`` at seat ``s``'s
+    bid-time table, through the kernels' own bid dispatch."""
     table = bid_table(info, s)
-    return int(nbp.builtin_bid_nb(np.uint64(hand), s, table, LOWERED, COUNT_ROW, np.uint64(1)))
+    return int(nbp.builtin_bid_nb(np.uint64(hand), s, table, LOWERED, row, np.uint64(1)))
 
 
-@pytest.fixture(scope="module")
-def recorded():
-    chunk = record_hands(N_HANDS, seed=40, bidding="count", play="heuristic")
+def recorded_hands(n: int, seed: int, bidding) -> list:
+    """(dealt, plays, bids, nils, dealer) of ``n`` recorded hands, heuristic play."""
+    chunk = record_hands(n, seed=seed, bidding=bidding, play="heuristic")
     out = []
-    for i in range(N_HANDS):
+    for i in range(n):
         dealt = [int(x) for x in chunk.plays["dealt"][i]]
         plays = [int(c) for c in chunk.plays["plays"][i]]
         bids = [int(b) for b in chunk.hands["bid"][4 * i : 4 * i + 4]]
         nils = [int(n) for n in chunk.hands["nil"][4 * i : 4 * i + 4]]
         out.append((dealt, plays, bids, nils, int(chunk.hands["dealer"][4 * i])))
     return out
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    return recorded_hands(N_HANDS, seed=40, bidding="count")
 
 
 def test_the_true_deal_fits_its_own_bids(recorded) -> None:
@@ -257,6 +273,130 @@ def test_worlds_fit_the_bidder_assumed(recorded, assume) -> None:
                     assert got == misfits[w] % rollout.VOID_MISFIT
                     fits += got == 0
     assert fits > 0
+
+
+# The bidders seated at the table (``assume=3``, the default): N-S bid by pagat, E-W by
+# a count that bids nil more readily; neither is count's defaults.
+SEATED = ("pagat", "count:nil_threshold=4,bias=0.5")
+
+
+@pytest.mark.parametrize("sampler", [rollout.SAMPLE_WORLD, rollout.SAMPLE_HANDS])
+def test_worlds_fit_the_bidders_seated_at_the_table(sampler) -> None:
+    """With non-default bidders seated (pagat for N-S, a count with its own parameters for
+    E-W), the rows the run's play row carries (``RunSpec.params``, read by
+    ``assumed_rows_nb`` as the sampling players read them) give the worlds of every point
+    of recorded hands in which each other seat's *own* bidder, through the kernels' bid
+    dispatch from its bid-time hand, bids its bid: no fitted world gives a seat a hand its
+    bidder would not have bid so. Each world also keeps the sampler's guarantees (voids,
+    played cards); most worlds fit."""
+    hands = recorded_hands(16, seed=41, bidding=SEATED)
+    bidders = [parse_policy(p, "bid") for p in SEATED]
+    spec = RunSpec.build(seed=41, bidding=SEATED, play="lookahead")
+    play_row = spec.params()[ParamRow.play]
+    assumed = rollout.assumed_rows_nb(play_row, np.int64(rollout.ASSUME_SEATED))
+    assert assumed.shape == (4 * PARAM_SLOTS,)
+    for s in range(4):
+        assert np.array_equal(assumed[s * PARAM_SLOTS : (s + 1) * PARAM_SLOTS],
+                              bidders[s & 1].lower())  # fmt: skip
+    worlds = np.zeros((N_WORLDS, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS, dtype=np.int64)
+    kept = relaxed = nils_read = 0
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(hands):
+        for s in range(4):  # the recorded bids are the seated bidders' (the truth fits)
+            info0 = state_at(dealt, plays, bids, nils, dealer, 0)[0]
+            assert count_bid(dealt[s], s, info0, bidders[s & 1].lower()) == bids[s]
+        for d in POINTS:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            hand = held[seat]
+            key = np.uint64(1000 * n + d + 1)
+            relaxed += rollout.fitted_worlds_nb(
+                sampler, np.uint64(hand), seat, info, LOWERED, assumed, TRIES, key, worlds,
+                misfits,
+            )  # fmt: skip
+            seen = hand | int(info[InfoSlot.played])
+            for w in range(N_WORLDS):
+                world = [int(x) for x in worlds[w]]
+                assert world[seat] == hand
+                for s in range(4):
+                    assert world[s].bit_count() == held[s].bit_count()
+                    if s != seat:
+                        assert not world[s] & seen
+                        for c in range(54):
+                            if world[s] >> c & 1 and sampler == rollout.SAMPLE_WORLD:
+                                assert not info[InfoSlot.voids + s] >> suit(c) & 1
+                kept += 1
+                if misfits[w]:
+                    continue
+                for s in range(4):
+                    if s == seat:
+                        continue
+                    at_bid = world[s] | int(info[InfoSlot.played_by + s])
+                    assert count_bid(at_bid, s, info, bidders[s & 1].lower()) == bids[s]
+                    nils_read += nils[s] == 1
+    assert nils_read > 0
+    print(f"seated: {relaxed} of {kept} worlds relaxed ({relaxed / kept:.1%})")
+    assert relaxed < kept / 2
+
+
+def test_seated_rows_read_only_the_bidders_a_kernel_evaluates() -> None:
+    """Each seat's row is its own bidder's vector when a kernel evaluates it (count,
+    pagat, partner-aware with their parameters; random, whose seat is not read), else
+    count's defaults (monte-carlo); a row without them reads every seat as count, and
+    assume 0..2 read every seat by that bidder's defaults whatever is seated."""
+    mc = parse_policy("monte-carlo", "bid")
+    rnd = parse_policy("random", "bid")
+    pa = parse_policy("partner-aware:overbid_cut=0.25", "bid")
+    assert np.array_equal(assumed_bidder(mc), rollout.COUNT_DEFAULTS)
+    assert np.array_equal(assumed_bidder(pa), pa.lower())
+    rows = seated_bidders(np.zeros((2, PARAM_SLOTS)), [mc, rnd, pa, COUNT])
+    tail = rows[1, SEATED_BIDS:]
+    assert np.array_equal(tail[:PARAM_SLOTS], rollout.COUNT_DEFAULTS)
+    assert tail[PARAM_SLOTS] == rnd.lower()[0]
+    assert np.array_equal(tail[2 * PARAM_SLOTS : 3 * PARAM_SLOTS], pa.lower())
+    assumed = rollout.assumed_rows_nb(rows[1], np.int64(rollout.ASSUME_SEATED))
+    assert np.array_equal(assumed, tail)
+    narrow = rollout.assumed_rows_nb(rows[1, :PARAM_SLOTS], np.int64(rollout.ASSUME_SEATED))
+    assert np.array_equal(narrow, rollout.COUNT_DEFAULTS)
+    for assume in (0, 1, 2):
+        got = rollout.assumed_rows_nb(rows[1], np.int64(assume))
+        assert np.array_equal(got, rollout.ASSUMED_BIDDERS[assume])
+
+
+def test_a_random_bidders_seat_is_not_read(recorded) -> None:
+    """A seat whose seated bidder is random (its bids say nothing of its hand) adds no
+    misfit: with every other seat random, every world fits."""
+    rows = seated_bidders(np.zeros((1, PARAM_SLOTS)), [parse_policy("random", "bid")])[0]
+    assumed = rollout.assumed_rows_nb(rows, np.int64(rollout.ASSUME_SEATED))
+    worlds = np.zeros((N_WORLDS, 4), dtype=np.uint64)
+    misfits = np.zeros(N_WORLDS, dtype=np.int64)
+    dealt, plays, bids, nils, dealer = recorded[0]
+    info, seat, held = state_at(dealt, plays, bids, nils, dealer, 9)
+    got = rollout.fitted_worlds_nb(
+        rollout.SAMPLE_WORLD, np.uint64(held[seat]), seat, info, LOWERED, assumed, TRIES,
+        np.uint64(5), worlds, misfits,
+    )  # fmt: skip
+    assert got == 0 and not misfits.any()
+
+
+def test_seated_count_at_its_defaults_plays_as_assuming_count() -> None:
+    """``count`` seated at its defaults: assuming the seated bidders is assuming count (the
+    same hands, same seed); seated pagat is read as pagat (``assume=1``), not as count."""
+    play = "lookahead:samples=4,fit_tries=32"
+    seated = simulate_hands(12, seed=5, play=play)
+    assert seated.equals(simulate_hands(12, seed=5, play=play + ",assume=0"))
+    pagat = simulate_hands(12, seed=5, bidding="pagat", play=play)
+    assert pagat.equals(simulate_hands(12, seed=5, bidding="pagat", play=play + ",assume=1"))
+    assert not pagat.equals(simulate_hands(12, seed=5, bidding="pagat", play=play + ",assume=0"))
+
+
+@pytest.mark.xdist_group("pimc_module")  # one generated module for all: one worker
+@pytest.mark.slow  # a cold cache compiles the pimc kernels: minutes
+def test_seated_count_at_its_defaults_plays_pimc_as_assuming_count() -> None:
+    """The same for ``pimc`` (its lookahead tricks and its solved ones): count seated at
+    its defaults gives the run of ``assume=0``."""
+    play = "pimc:worlds=2,early_worlds=1,solve_from=4,nil_rollouts=4"
+    one = simulate_hands(2, seed=21, play=play)
+    assert one.equals(simulate_hands(2, seed=21, play=play + ",assume=0"))
 
 
 # --- Worlds weighted by the play ------------------------------------------------------

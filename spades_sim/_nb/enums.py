@@ -30,6 +30,9 @@ The contracts:
   the play (bids, scores); ``MaskSlot``/``ParamRow``: the loops' hidden hand masks and
   the rows of the per-run parameter matrix.
 
+``PARAM_SLOTS``/``SEATED_BIDS``/``ROW_SLOTS``: a policy's parameter vector, and a run's
+row of it followed by the four seated bidders' rows.
+
 Multi-entry slots (four seats, two sides) give the first entry; the next field says
 where it ends. Because the output rows come from ``schema.py``, the kernel cache digest
 (``__init__.py``) covers that file as well.
@@ -192,6 +195,12 @@ BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
 PARAM_SLOTS = 28  # length of every parameter vector (slot 0: the built-in id)
+SEATED_BIDS = PARAM_SLOTS
+"""Where a run's parameter row carries the bidders seated at the table: after the
+policy's ``PARAM_SLOTS`` slots, the bidder row of seat 0, 1, 2 and 3 (``PARAM_SLOTS``
+each; ``policies.seated_bidders``), read by the sampling players that assume the seated
+bidders (``assume`` 3). A row without them (a single policy's vector) reads as count."""
+ROW_SLOTS = SEATED_BIDS + 4 * PARAM_SLOTS  # a run's parameter row, seated bidders included
 
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
@@ -311,7 +320,7 @@ HEURISTIC_DEFAULTS = _defaults_row(
     PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0
 )
 LOOKAHEAD_DEFAULTS = _defaults_row(
-    PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 0.0
+    PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 3.0
 )  # fmt: skip
 THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
 

@@ -44,7 +44,8 @@ seat threw away in the draw and the cards exchanged after a blind nil are known 
 that seat at a real table but are not in ``info``, so the sampler does not use them
 (its worlds are drawn from a wider set than the seat could know). With ``read_bids``
 on (the default), ``pimc_worlds_nb`` keeps only the worlds in which every other seat's
-bid by the assumed bidder (``assume``: ``count`` by default) from its bid-time hand is
+bid by the assumed bidder (``assume``: by default the bidder seated there, with its
+parameters, carried in the run's row after pimc's own slots) from its bid-time hand is
 its bid (``rollout``'s "Worlds that fit the bids"), each still a draw of step 1; with it
 off, the bids are no evidence about the hands.
 
@@ -164,6 +165,7 @@ from spades_sim._nb.enums import (
     MAX_PLAYS,
     N_INFO,
     N_PLAY_COMMON,
+    PARAM_SLOTS,
     InfoSlot,
     LookaheadParam,
     PimcParam,
@@ -179,6 +181,7 @@ from spades_sim._nb.rollout import (
     DRAWS_PER_WORLD,
     SAMPLE_WORLD,
     apply_card_nb,
+    assumed_rows_nb,
     bag_cost_nb,
     distinct_cards_nb,
     fitted_worlds_nb,
@@ -199,10 +202,18 @@ def pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume
     decision's key ``rand`` at stream position ``w * DRAWS_PER_WORLD``, each redraw from
     ``mix64(rand + a * GOLDEN)``, a = 1, 2, ...) and the bidder
     ``rollout.ASSUMED_BIDDERS[assume]``. Returns the number of relaxed worlds."""
+    return pimc_fitted_nb(
+        hand, seat, info, rules, tries, rand, worlds, misfits, ASSUMED_BIDDERS[assume]
+    )
+
+
+@njit(cache=True)
+def pimc_fitted_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assumed):
+    """:func:`pimc_worlds_nb` against the bidder rows ``assumed`` (one row for every seat,
+    or four: ``rollout.assumed_rows_nb``)."""
     return fitted_worlds_nb(
-        np.int64(SAMPLE_WORLD), hand, seat, info, rules, ASSUMED_BIDDERS[assume], tries, rand,
-        worlds, misfits,
-    )  # fmt: skip
+        np.int64(SAMPLE_WORLD), hand, seat, info, rules, assumed, tries, rand, worlds, misfits
+    )
 
 
 @njit(inline="always", cache=True)
@@ -471,15 +482,16 @@ def pimc_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     module's steps 1 and 2, every live nil solved) for every card of ``legal``; the
     others are set very low."""
     return read_totals_nb(
-        hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, 0.0,
-        HEURISTIC_DEFAULTS,
+        hand, legal, seat, info, rules, n_worlds, tries, rand, totals,
+        ASSUMED_BIDDERS[assume].copy(), 0.0, HEURISTIC_DEFAULTS,
     )  # fmt: skip
 
 
 @njit(cache=True)
-def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, eps,
+def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assumed, eps,
                    params):  # fmt: skip
-    """:func:`pimc_totals_nb` with the play read when ``eps`` > 0: ``PLAY_CANDIDATES *
+    """:func:`pimc_totals_nb` against the bidder rows ``assumed`` (:func:`pimc_fitted_nb`),
+    with the play read when ``eps`` > 0: ``PLAY_CANDIDATES *
     n_worlds`` worlds drawn, ``n_worlds`` of them solved as :func:`play_counts_nb` draws
     them (the heuristic with ``params``' first slots), each counted as often as drawn."""
     for c in range(totals.shape[0]):
@@ -502,7 +514,7 @@ def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     worlds = np.zeros((n_draw, 4), dtype=np.uint64)
     misfits = np.zeros(n_draw, dtype=np.int64)
     counts = np.ones(n_draw, dtype=np.int64)
-    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
+    pimc_fitted_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assumed)
     if read:
         play_counts_nb(worlds, hand, seat, info, rules, params, eps, n_worlds, rand, counts)
     for w in range(n_draw):
@@ -543,8 +555,8 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
     tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
     worlds = np.zeros((n_worlds, 4), dtype=np.uint64)
     misfits = np.zeros(n_worlds, dtype=np.int64)
-    assume = np.int64(params[PimcParam.assume])
-    pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
+    assumed = assumed_rows_nb(params, np.int64(params[PimcParam.assume]))
+    pimc_fitted_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assumed)
     cost = bag_cost_nb(rules, -1.0)
     return rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, NIL_MARGIN)
 
@@ -553,9 +565,10 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
 def lookahead_row_nb(params):
     """The ``lookahead`` parameter row a ``pimc`` row plays by before ``solve_from``: the
     registry's defaults (``LOOKAHEAD_DEFAULTS``) with this row's heuristic parameters, its
-    reading of the bids (``read_bids``, ``fit_tries``, ``assume``) and its deals
-    (``lookahead_samples``)."""
-    row = LOOKAHEAD_DEFAULTS.copy()
+    reading of the bids (``read_bids``, ``fit_tries``, ``assume``, and the seated bidders
+    the run's row carries after its slots) and its deals (``lookahead_samples``)."""
+    row = params.copy()
+    row[:PARAM_SLOTS] = LOOKAHEAD_DEFAULTS
     row[1 : N_PLAY_COMMON + 1] = params[1 : N_PLAY_COMMON + 1]
     row[LookaheadParam.samples] = params[PimcParam.lookahead_samples]
     row[LookaheadParam.read_bids] = params[PimcParam.read_bids]
@@ -597,10 +610,10 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     totals = np.zeros(64, dtype=np.int64)
     n_worlds = worlds_nb(params, info[InfoSlot.trick])
     tries = np.int64(params[PimcParam.fit_tries]) if params[PimcParam.read_bids] else 0
-    assume = np.int64(params[PimcParam.assume])
+    assumed = assumed_rows_nb(params, np.int64(params[PimcParam.assume]))
     eps = min(params[PimcParam.read_plays], 0.5) if readable_plays_nb(info) else 0.0
     read_totals_nb(
-        hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assume, eps, params
+        hand, legal, seat, info, rules, n_worlds, tries, rand, totals, assumed, eps, params
     )
     return best_card_nb(totals, legal)
 

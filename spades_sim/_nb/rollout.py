@@ -52,7 +52,9 @@ from spades_sim._nb.enums import (
     N_INFO,
     N_SCORE_SLOTS,
     PAGAT_DEFAULTS,
+    PARAM_SLOTS,
     PARTNER_DEFAULTS,
+    SEATED_BIDS,
     THRESHOLD_DEFAULTS,
     BidParam,
     BidPolicy,
@@ -202,12 +204,20 @@ def sample_hands_nb(hand, seat, info, rules, key, out):
 # given that seat's hand *at bidding time* in the world (its sampled cards plus the cards
 # it has played, ``InfoSlot.played_by``) and the table it saw then (``bid_table_nb``),
 # bids what the seat bid. The assumed bidder is the player's ``assume`` parameter
-# (``ASSUMED_BIDDERS``: ``count``, ``pagat`` or ``partner-aware`` with its registry
-# defaults; by default ``count``, what the sampling policies already assume for the other
-# seats; a play policy does not see which bidders are seated, so it is told). Each is
-# deterministic, so a world fits or not; a randomised bidder would give each world the
-# probability of the bids it saw instead, and the worlds would be weighted by it (the
-# fit test is that weight for a bidder whose probabilities are 0 and 1).
+# (``ASSUMED_BIDDERS``): by default (``ASSUME_SEATED``) each seat's bidder seated at the
+# table, with its parameters, which a run's parameter row carries after the policy's own
+# slots (``enums.SEATED_BIDS``: the bidder row of each seat, as
+# ``policies.seated_bidders`` lowers them); else ``count``, ``pagat`` or ``partner-aware``
+# with its registry defaults for every seat. A bidder no kernel here evaluates is read as
+# follows: a random bidder's bids do not depend on its hand, so every world explains them
+# equally and its seat is not read (its row keeps the id ``BidPolicy.random``); a
+# ``monte-carlo`` or user-written bidder is read as ``count`` with its defaults (the
+# row ``seated_bidders`` writes for it); a row without the seated bidders (a policy's
+# vector alone, ``Policy.lower()``, passed straight to a kernel) reads every seat as
+# ``count``. Each evaluated bidder is deterministic, so a world fits or not; a
+# randomised bidder would give each world the probability of the bids it saw instead,
+# and the worlds would be weighted by it (the fit test is that weight for a bidder whose
+# probabilities are 0 and 1, and the random bidder's is the same for every world).
 #
 # Few worlds fit by chance (three exact count bids, and a nil only from a hand in the
 # count's nil region), so a world is redrawn up to ``fit_tries`` times; when none of the
@@ -222,10 +232,14 @@ BID_MISFIT_NIL = 3
 """What a nil read as a number bid (or a number read as a nil) adds to a world's misfit:
 a nil says more about a hand than one trick of count does."""
 
-ASSUMED_BIDDERS = np.stack((COUNT_DEFAULTS, PAGAT_DEFAULTS, PARTNER_DEFAULTS))
+ASSUME_SEATED = 3
+"""``assume``: the bidders seated at the table (the section above)."""
+
+ASSUMED_BIDDERS = np.stack((COUNT_DEFAULTS, PAGAT_DEFAULTS, PARTNER_DEFAULTS, COUNT_DEFAULTS))
 """The bidders a sampling player may assume for the other seats (its ``assume``
 parameter: 0 ``count``, 1 ``pagat``, 2 ``partner-aware``), each with its registry
-defaults."""
+defaults; row ``ASSUME_SEATED`` is what a row without the seated bidders reads them as
+(``count``)."""
 
 VOID_MISFIT = 1000
 """What a lookahead draw that had to ignore a shown void adds: kept only when no draw
@@ -287,6 +301,26 @@ def readable_bids_nb(info):
 
 
 @njit(cache=True)
+def assumed_rows_nb(params, assume):
+    """The bidder rows a sampling player with parameter row ``params`` reads the bids by
+    (``fitted_worlds_nb``'s ``assumed``): with ``assume`` = ``ASSUME_SEATED`` and a row that
+    carries them, the seated bidders' rows (``enums.SEATED_BIDS``, one a seat); else
+    ``ASSUMED_BIDDERS[assume]`` for every seat. A copy: the caller owns it."""
+    if assume == ASSUME_SEATED and params.shape[0] >= SEATED_BIDS + 4 * PARAM_SLOTS:
+        return params[SEATED_BIDS : SEATED_BIDS + 4 * PARAM_SLOTS].copy()
+    return ASSUMED_BIDDERS[min(max(assume, 0), ASSUME_SEATED)].copy()
+
+
+@njit(inline="always", cache=True)
+def seat_bidder_nb(assumed, s):
+    """Seat ``s``'s bidder row in ``assumed``: its own of four rows (``assumed_rows_nb``
+    of a seated table), or the one row every seat shares."""
+    if assumed.shape[0] >= 4 * PARAM_SLOTS:
+        return assumed[s * PARAM_SLOTS : (s + 1) * PARAM_SLOTS]
+    return assumed[:PARAM_SLOTS]
+
+
+@njit(cache=True)
 def assumed_bid_nb(hand, s, table, rules, assumed):
     """The bid the bidder ``assumed`` (a count, pagat or partner-aware parameter row)
     makes for seat ``s`` holding ``hand`` at the table ``table``, as the kernel records it
@@ -303,7 +337,10 @@ def assumed_bid_nb(hand, s, table, rules, assumed):
 def bid_misfit_nb(sampled, seat, info, rules, assumed, table, bound=1 << 30):
     """How far the world ``sampled`` is from the bids: over the seats other than ``seat``
     that bid a number or nil (not blind nil: a blind bid says nothing of the cards; not a
-    seat of an exchange: ``exchanged_nb``), the sum of |assumed bid - bid|, plus
+    seat of an exchange: ``exchanged_nb``; not a seat whose assumed bidder is ``random``,
+    whose bids say nothing of the cards either), the sum of |assumed bid - bid|, with
+    seat s's bid by its row of ``assumed`` (``seat_bidder_nb``: one row for every seat, or
+    four, one a seat), plus
     ``BID_MISFIT_NIL`` for each nil read as a number or the reverse. 0: every bid fits.
     Stops, returning a value of at least ``bound``, once the misfit reaches ``bound``
     (a draw no better than the best so far need not be read to the end). ``table`` is
@@ -313,9 +350,12 @@ def bid_misfit_nb(sampled, seat, info, rules, assumed, table, bound=1 << 30):
         bid = info[InfoSlot.bids + s]
         if s == seat or bid < 0 or info[InfoSlot.nil + s] == 2 or exchanged_nb(info, rules, s):
             continue
+        row = seat_bidder_nb(assumed, s)
+        if np.int64(row[0]) == BidPolicy.random:
+            continue
         bid_table_nb(info, s, table)
         at_bid = sampled[s] | np.uint64(info[InfoSlot.played_by + s])
-        guess = assumed_bid_nb(at_bid, s, table, rules, assumed)
+        guess = assumed_bid_nb(at_bid, s, table, rules, row)
         misfit += abs(guess - bid)
         if (guess == 0) != (bid == 0):
             misfit += BID_MISFIT_NIL
@@ -430,8 +470,9 @@ def fitted_worlds_nb(sampler, hand, seat, info, rules, assumed, tries, rand, wor
     of ``worlds.shape[0]`` worlds, each a draw of ``sampler`` (``SAMPLE_HANDS`` or
     ``SAMPLE_WORLD``) as the bid-blind player draws it. With ``tries`` > 0 each world is
     redrawn (the a-th redraw from ``mix64(key + a * GOLDEN)``, ``key`` the world's key) up
-    to ``tries`` draws in all until the other seats' bids fit the bidder ``assumed`` (a
-    parameter row; the section above), the best-fitting draw kept when none does (the
+    to ``tries`` draws in all until the other seats' bids fit the bidders ``assumed`` (a
+    parameter row for every seat, or four rows, one a seat: ``bid_misfit_nb``; the section
+    above), the best-fitting draw kept when none does (the
     earliest on a tie); ``misfits[k]`` is the misfit of the world kept (0 when it fits or
     bids are not read). Returns the number of relaxed worlds (misfit > 0)."""
     read = tries > 0 and readable_bids_nb(info)
@@ -683,8 +724,10 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     tries = np.int64(params[LookaheadParam.fit_tries]) if params[LookaheadParam.read_bids] else 0
     worlds = np.empty((samples, 4), dtype=np.uint64)
     misfits = np.empty(samples, dtype=np.int64)
-    assume = np.int64(params[LookaheadParam.assume])
-    lookahead_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
+    assumed = assumed_rows_nb(params, np.int64(params[LookaheadParam.assume]))
+    fitted_worlds_nb(
+        np.int64(SAMPLE_HANDS), hand, seat, info, rules, assumed, tries, rand, worlds, misfits
+    )
     return rollout_pick_nb(
         cands, n, default, seat, info, rules, params, worlds, cost,
         params[LookaheadParam.margin],

@@ -29,7 +29,7 @@ from spades_sim._nb import env as kernels
 from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, MaskSlot
 from spades_sim.cards import format_card, seat_name
 from spades_sim.errors import SpadesError
-from spades_sim.policies import Policy, parse_policy
+from spades_sim.policies import Policy, parse_policy, seated_bidders
 from spades_sim.rules import Rules
 
 N_ACTIONS = kernels.N_ACTIONS
@@ -140,13 +140,15 @@ class TableConfig:
 
     def params(self) -> np.ndarray:
         """The kernels' parameter rows: bid policy of seats 0..3, play policy of seats
-        0..3, the two-player draw policy (its default)."""
+        0..3, the two-player draw policy (its default); each followed by the seats'
+        bidders (``policies.seated_bidders``), which the sampling players read the bids by."""
         out = np.zeros((9, PARAM_SLOTS), dtype=np.float64)
+        bidders = [table_policy(self.bidding[s], "bid") for s in range(4)]
         for s in range(4):
-            out[s] = table_policy(self.bidding[s], "bid").lower()
+            out[s] = bidders[s].lower()
             out[4 + s] = table_policy(self.play[s], "play").lower()
         out[8] = Policy.of("threshold", "draw").lower()
-        return out
+        return seated_bidders(out, bidders)
 
 
 class Table:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from spades_sim._version import __version__
-from spades_sim.policies import Kind, Policy, parse_policy
+from spades_sim.policies import Kind, Policy, parse_policy, seated_bidders
 from spades_sim.rules import Rules
 from spades_sim.schema import SCHEMA_VERSION, Column, hand_columns
 
@@ -137,8 +137,10 @@ class RunSpec:
 
     def params(self) -> np.ndarray:
         """The kernels' parameter rows (``_nb.enums.ParamRow``): bid N-S, bid E-W, play
-        N-S, play E-W, draw."""
-        return np.stack([p.lower() for p in (*self.bidding, *self.play, self.draw)])
+        N-S, play E-W, draw; each followed by the bidders seated at the table
+        (``policies.seated_bidders``), which the sampling players read the bids by."""
+        rows = np.stack([p.lower() for p in (*self.bidding, *self.play, self.draw)])
+        return seated_bidders(rows, self.bidding)
 
     def meta(self) -> dict[str, Any]:
         """What a dataset records about the run (its results depend on nothing else)."""
