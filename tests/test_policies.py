@@ -443,7 +443,8 @@ def nil_position(
     the cards of the current trick so far (``leader`` led it), ``played`` the cards of
     earlier tricks, ``voids`` the known voids as "seat:suits" words ("3:H"), ``need`` the
     tricks the seat's side still needs (-99: no contract) with ``remaining`` tricks left,
-    ``nil_out`` the cards the nil bidder's plays show it lacks (``read_play_nb``). Each maxim is checked on both copies: they could share one mistake."""
+    ``nil_out`` the cards the nil bidder's plays show it lacks (``read_play_nb``). Each
+    maxim is checked on both copies: they could share one mistake."""
     params = parse_policy(policy, "play").lower()
     mask = np.uint64(parse_hand(hand))
     now = cards(trick) if trick else []

@@ -388,11 +388,11 @@ def heuristic_core_nb(
     seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
     on/off parameters (bit k: slot k + 1), ``set_push``, ``nil_pull`` and ``nil_spare``
     the numbers, ``nil_outs`` per seat the cards its plays show it does not hold (read
-    with ``nil_read``: ``read_play_nb``). An opponent's nil is attacked unless the side's own contract is at risk:
-    still makeable with fewer than ``nil_spare`` tricks to spare. ``partnered`` false with
-    four players is cutthroat: no partner to cover or to leave a trick to, the three
-    others opponents (the first live nil among them attacked, their voids pooled); three
-    players are always cutthroat, the two others opponents."""
+    with ``nil_read``: ``read_play_nb``). An opponent's nil is attacked unless the side's
+    own contract is at risk: still makeable with fewer than ``nil_spare`` tricks to spare.
+    ``partnered`` false with four players is cutthroat: no partner to cover or to leave a
+    trick to, the three others opponents (the first live nil among them attacked, their
+    voids pooled); three players are always cutthroat, the two others opponents."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     last = n_in == players - 1
@@ -433,9 +433,9 @@ def heuristic_core_nb(
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
             win_seat == target, partnered and four and win_seat == partner,
-            nil_voids, cover_voids, unseen, nil_unseen, flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
-            flags & HeuristicFlag.nil_under, flags & HeuristicFlag.nil_long,
-            flags & HeuristicFlag.nil_escape,
+            nil_voids, cover_voids, unseen, nil_unseen, flags & HeuristicFlag.nil_shed,
+            nil_pull, flags & HeuristicFlag.nil_lead, flags & HeuristicFlag.nil_under,
+            flags & HeuristicFlag.nil_long, flags & HeuristicFlag.nil_escape,
         )  # fmt: skip
     if card >= 0:
         return card
