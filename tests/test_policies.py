@@ -469,7 +469,7 @@ def nil_position(
         tuple(np.uint64(nil_out if s == nil_seat else 0) for s in range(4)),
     )  # fmt: skip
     scalar = heuristic_core_nb(mask, mask, seat, 4, True, n_in, *table)
-    lane = heuristic_lane_nb(mask, mask, seat, 4, n_in, n_in == 0, *table)
+    lane = heuristic_lane_nb(mask, mask, seat, 4, n_in, n_in == 0, True, *table)
     return tuple("23456789TJQKA"[c % 13] + "CDHS"[c // 13] for c in (scalar, lane))
 
 

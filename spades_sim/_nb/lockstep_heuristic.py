@@ -123,11 +123,12 @@ def lane_master_nb(masters, suit_mask, current):
 
 @njit(cache=True, forceinline=True)
 def heuristic_lane_nb(
-    hand, legal, seat, players, n_in, leading, leader, led, win_card, win_seat, unseen, alive,
+    hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen, alive,
     voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
 ):  # fmt: skip
     # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
-    # (or follow) half of the work folds away
+    # (or follow) half of the work folds away; ``reading`` (some side reads the nil
+    # bidder's plays) the same for nil_read
     four = players == 4
     last = n_in == players - 1
     partner = seat ^ 2
@@ -218,7 +219,7 @@ def heuristic_lane_nb(
     attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     # with nil_read, the unseen cards the nil bidder's plays have not ruled out; a suit
     # with none left is a void
-    reading = (flags & HeuristicFlag.nil_read) != 0
+    reading = reading and (flags & HeuristicFlag.nil_read) != 0
     nil_unseen = unseen & ~pick_nb(nil_outs, target) if reading else unseen
     read_voids = (
         np.int64((nil_unseen & lane_suit_mask_nb(0)) == ZERO)
@@ -364,7 +365,7 @@ def _heuristic_position_nb(
         o2 = st[_at_nb(HeuristicField.nil_outs + 2, b)] if reading else ZERO
         o3 = st[_at_nb(HeuristicField.nil_outs + 3, b)] if reading else ZERO
         card = heuristic_lane_nb(
-            hand, legal, seat, players, j, leading, np.int64(leader_u), led,
+            hand, legal, seat, players, j, leading, reading, np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
@@ -435,6 +436,25 @@ def _heuristic_needs_nb(st, for_partner):
         st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
 
 
+@njit(cache=True, forceinline=True)
+def _play_tricks_nb(
+    st, players, two_clubs, any_time, must_trump, must_over, for_partner, deck, flags0, flags1,
+    push0, push1, pull0, pull1, spare0, spare1, reading,
+):  # fmt: skip
+    for trick_no in range(13):
+        _heuristic_needs_nb(st, for_partner)
+        _heuristic_position_nb(
+            st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
+            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+        )  # fmt: skip
+        for j in range(1, players):
+            _heuristic_position_nb(
+                st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
+                deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+            )  # fmt: skip
+        end_trick_nb(st)
+
+
 @njit(cache=True)
 def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over, jokers,
                                for_partner, params0, params1):  # fmt: skip
@@ -454,22 +474,21 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     pull1 = params1[HeuristicParam.nil_pull]
     spare0 = params0[HeuristicParam.nil_spare]
     spare1 = params1[HeuristicParam.nil_spare]
-    reading = ((flags0 | flags1) & HeuristicFlag.nil_read) != 0
     for b in range(LANES):
         st[_at_nb(LockstepField.broken, b)] = ZERO
         st[_at_nb(HeuristicField.played, b)] = ZERO
         st[_at_nb(HeuristicField.voids, b)] = ZERO
         for s in range(4):
             st[_at_nb(HeuristicField.nil_outs + s, b)] = ZERO
-    for trick_no in range(13):
-        _heuristic_needs_nb(st, for_partner)
-        _heuristic_position_nb(
-            st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+    # two copies of the play, each with ``reading`` a constant: without nil_read the
+    # reading folds away and costs nothing
+    if ((flags0 | flags1) & HeuristicFlag.nil_read) != 0:
+        _play_tricks_nb(
+            st, players, two_clubs, any_time, must_trump, must_over, for_partner, deck, flags0,
+            flags1, push0, push1, pull0, pull1, spare0, spare1, True,
         )  # fmt: skip
-        for j in range(1, players):
-            _heuristic_position_nb(
-                st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-                deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
-            )  # fmt: skip
-        end_trick_nb(st)
+    else:
+        _play_tricks_nb(
+            st, players, two_clubs, any_time, must_trump, must_over, for_partner, deck, flags0,
+            flags1, push0, push1, pull0, pull1, spare0, spare1, False,
+        )  # fmt: skip
