@@ -523,24 +523,33 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     hand, gone = "6H 4D 9C", "2H 3H 4H 5H"
     assert nil_position(f"{on},nil_escape=1", hand, 0, "", 0, gone, need=3) == ("6H", "6H")
     assert nil_position(f"{on},nil_escape=0", hand, 0, "", 0, gone, need=3) == ("4D", "4D")
-    # read: the nil bidder ducked the 3D under North's AD, so it holds none of the 4D-KD
+    # read: the nil bidder ducked the 3D under North's 9D, so it holds none of the 4D-8D
     # (a nil ducks with the highest card that still loses); of the unseen diamonds below
     # North's 7D only the 2D can be its, against the 2H and 3H below the 4H
+    out = read_play_nb(parse_card("3D"), 1, parse_card("9D"), False, False, False)
+    assert int(out) == parse_hand("4D 5D 6D 7D 8D")
+    hand, gone = "7D 4H KC", "9D 3D 5D 6D"
+    read = f"{on},nil_escape=1,nil_read=1"
+    unread = f"{on},nil_escape=1,nil_read=0"
+    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("4H", "4H")
+    # ducked under the AD instead, with the 2D gone, it has no diamond left: a void, not
+    # a suit to lead
     out = read_play_nb(parse_card("3D"), 1, parse_card("AD"), False, False, False)
     assert int(out) == parse_hand("4D 5D 6D 7D 8D 9D TD JD QD KD")
-    hand, gone = "7D 4H KC", "AD 3D 5D 6D"
-    read = f"{on},nil_escape=1,nil_read=1"
-    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
-    assert nil_position(f"{read[:-1]}0", hand, 0, "", 0, gone, need=3, nil_out=int(out)) == (
-        "4H",
-        "4H",
-    )
-    # ...and with the 2D gone too it has no diamond left: a void, not a suit to lead
-    gone, hand = "AD 3D 5D 6D 2D", "7D 5H KC"
+    hand, gone = "7D 5H KC", "AD 3D 5D 6D 2D"
     assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("5H", "5H")
-    # the same read from the table's history, on the scalar path: North led the AD, East
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
+    # a suit where it can hold nothing above the lead comes last: it ducked the 9H under
+    # the AH, so its hearts are all below North's TH, which it would duck
+    out = read_play_nb(parse_card("9H"), 2, parse_card("AH"), False, False, False)
+    assert int(out) == parse_hand("TH JH QH KH")
+    hand, gone = "TH 4D KC", "AH 9H 4H 5H 2H 3H 6H 7H"
+    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("4D", "4D")
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("TH", "TH")
+    # the same read from the table's history, on the scalar path: North led the 9D, East
     # (nil) ducked the 3D
-    plays = cards("AD 3D 5D 6D")
+    plays = cards("9D 3D 5D 6D")
     info, seat = table_info(plays, 0, bids=(3, 0, 3, 3), nils=(0, 1, 0, 0))
     assert seat == 0
     assert play("heuristic:nil_read=1", "7D 4H KC", info, 0) == "7D"

@@ -254,7 +254,7 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
 
 
 @njit(cache=True, forceinline=True)
-def attack_lead_nb(legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape):
+def attack_lead_nb(legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape, read):
     """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
     spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
     spade: a nil holding only high spades must win it, and each round pulls one of its
@@ -270,7 +270,9 @@ def attack_lead_nb(legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_
     against the cards still out, not against the deck (the 6H with 2H-5H played is the
     lowest heart left, the 4D with the 2D and 3D out is not), and every unseen card below
     the lead is one the nil bidder could duck with. ``nil_unseen``: the unseen cards the
-    nil bidder may still hold (all of them unless its plays were read)."""
+    nil bidder may still hold (all of them unless its plays were read); with ``read``, a
+    suit where it can hold no card above the lead comes after the others (it ducks
+    whatever it holds there)."""
     m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
     sp = m & SPADE_MASK
     if pull > 0 and sp:
@@ -309,6 +311,8 @@ def attack_lead_nb(legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_
                 low = lowest_card_nb(s)
                 below = (s - ONE) & ~s  # every card id below the suit's lowest card
                 key = 16 * popcount_nb(nil_unseen & SUIT_MASKS[suit] & below) + low - 13 * suit
+                if read and not nil_unseen & SUIT_MASKS[suit] & above_nb(low):
+                    key += 256
                 if key < best_key:
                     best = low
                     best_key = key
@@ -330,7 +334,7 @@ def beatable_nb(mine, unseen):
 @njit(cache=True, forceinline=True)
 def attack_nb(
     legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
-    unseen, nil_unseen, shed, pull, avoid, under, long_suit, escape,
+    unseen, nil_unseen, shed, pull, avoid, under, long_suit, escape, read,
 ):  # fmt: skip
     """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
     overtake it (the highest card under its card). With ``shed``, the low cards are kept
@@ -345,7 +349,7 @@ def attack_nb(
     card, play on."""
     if n_in == 0:
         return attack_lead_nb(
-            legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape
+            legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape, read
         )
     follow = legal & SUIT_MASKS[led]
     if not nil_played:
@@ -436,6 +440,7 @@ def heuristic_core_nb(
             nil_voids, cover_voids, unseen, nil_unseen, flags & HeuristicFlag.nil_shed,
             nil_pull, flags & HeuristicFlag.nil_lead, flags & HeuristicFlag.nil_under,
             flags & HeuristicFlag.nil_long, flags & HeuristicFlag.nil_escape,
+            flags & HeuristicFlag.nil_read,
         )  # fmt: skip
     if card >= 0:
         return card

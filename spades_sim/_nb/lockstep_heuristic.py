@@ -123,8 +123,8 @@ def lane_master_nb(masters, suit_mask, current):
 
 @njit(cache=True, forceinline=True)
 def heuristic_lane_nb(
-    hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen, alive,
-    voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
+    hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen,
+    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
 ):  # fmt: skip
     # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
     # (or follow) half of the work folds away; ``reading`` (some side reads the nil
@@ -268,6 +268,9 @@ def heuristic_lane_nb(
         low = lane_lo_nb(in_suit)
         below = (in_suit - ONE) & ~in_suit
         key = 16 * popcount_nb(nil_unseen & suit_mask & below) + low - 13 * suit
+        # with nil_read, a suit where it can hold nothing above the lead comes last
+        none_above = (nil_unseen & suit_mask & lane_above_nb(low)) == ZERO
+        key = key + 256 if reading and none_above else key
         fewer = (in_suit != ZERO) & (key < esc_key)
         esc_lead = low if fewer else esc_lead
         esc_key = key if fewer else esc_key
