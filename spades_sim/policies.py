@@ -596,6 +596,14 @@ _PLAY_COMMON = (
         1.0,
         "1: against a nil, lead the low card with the fewest unseen cards of its suit below it",
     ),
+    ParamSpec(
+        "nil_read",
+        0.0,
+        0.0,
+        1.0,
+        "1: against a nil, count only the cards its ducks have not shown it lacks "
+        "(a nil that ducked with card c under winner w holds nothing between them)",
+    ),
 )
 
 _READ_BIDS_SUMMARY = (
@@ -668,7 +676,9 @@ register(
             "overtakes it after; the opponents lead low into the nil (a spade below "
             "`nil_pull` to pull its spades; with `nil_lead` not a suit its partner can "
             "ruff; with `nil_long` from the longest suit it holds; with `nil_escape` the "
-            "low card the fewest unseen cards of its suit could duck under), play low before "
+            "low card the fewest unseen cards of its suit could duck under; with `nil_read` "
+            "only the unseen cards the nil bidder's ducks have not ruled out count, there "
+            "and for the spade pull), play low before "
             "it (with "
             "`nil_under` the highest card under the winning one) and never overtake it, and "
             "with `nil_shed` keep their low cards as ammunition (throwing high ones when void "

@@ -48,7 +48,7 @@ from spades_sim._nb.enums import (
     PagatParam,
     PlayPolicy,
 )
-from spades_sim._nb.heuristic import heuristic_core_nb
+from spades_sim._nb.heuristic import heuristic_core_nb, read_play_nb
 from spades_sim._nb.lockstep_heuristic import (
     heuristic_flags_nb,
     heuristic_lane_nb,
@@ -95,6 +95,7 @@ def table_info(
     info[InfoSlot.bags : InfoSlot.bags + 2] = bags
     leader, trick, played, broken = first, 0, 0, 0
     cards: list[int] = []
+    info[InfoSlot.history :] = -1
 
     def reset() -> None:
         info[InfoSlot.trick], info[InfoSlot.leader], info[InfoSlot.n_in_trick] = trick, leader, 0
@@ -117,6 +118,8 @@ def table_info(
             if card > win and (suit == led or card >= 39):
                 info[InfoSlot.winning_seat], info[InfoSlot.winning_card] = seat, card
         broken |= card >= 39
+        info[InfoSlot.history + int(np.sum(info[InfoSlot.history :] >= 0))] = card
+        info[InfoSlot.played_by + seat] |= 1 << card
         played |= 1 << card
         cards.append(card)
         info[InfoSlot.trick_cards + j] = card
@@ -432,14 +435,16 @@ def nil_position(
     need: int = -99,
     remaining: int = 8,
     nil_seat: int = 1,
+    nil_out: int = 0,
 ) -> tuple[str, str]:
     """The card the scalar heuristic (``heuristic_core_nb``) and its lock-step twin
     (``heuristic_lane_nb``) pick, as text, for ``seat`` holding ``hand`` (every card
     legal) in a four-player partnership hand where ``nil_seat`` has a live nil: ``trick``
     the cards of the current trick so far (``leader`` led it), ``played`` the cards of
     earlier tricks, ``voids`` the known voids as "seat:suits" words ("3:H"), ``need`` the
-    tricks the seat's side still needs (-99: no contract) with ``remaining`` tricks left.
-    Each maxim is checked on both copies: they could share one mistake."""
+    tricks the seat's side still needs (-99: no contract) with ``remaining`` tricks left,
+    ``nil_out`` the cards the nil bidder's plays show it lacks (``read_play_nb``). Each
+    maxim is checked on both copies: they could share one mistake."""
     params = parse_policy(policy, "play").lower()
     mask = np.uint64(parse_hand(hand))
     now = cards(trick) if trick else []
@@ -461,9 +466,10 @@ def nil_position(
         leader, led, win_card, win_seat, unseen, 1 << nil_seat, void_bits, need, -99,
         remaining, heuristic_flags_nb(params), params[HeuristicParam.set_push],
         params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare],
+        tuple(np.uint64(nil_out if s == nil_seat else 0) for s in range(4)),
     )  # fmt: skip
     scalar = heuristic_core_nb(mask, mask, seat, 4, True, n_in, *table)
-    lane = heuristic_lane_nb(mask, mask, seat, 4, n_in, n_in == 0, *table)
+    lane = heuristic_lane_nb(mask, mask, seat, 4, n_in, n_in == 0, True, *table)
     return tuple("23456789TJQKA"[c % 13] + "CDHS"[c // 13] for c in (scalar, lane))
 
 
@@ -517,6 +523,37 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     hand, gone = "6H 4D 9C", "2H 3H 4H 5H"
     assert nil_position(f"{on},nil_escape=1", hand, 0, "", 0, gone, need=3) == ("6H", "6H")
     assert nil_position(f"{on},nil_escape=0", hand, 0, "", 0, gone, need=3) == ("4D", "4D")
+    # read: the nil bidder ducked the 3D under North's 9D, so it holds none of the 4D-8D
+    # (a nil ducks with the highest card that still loses); of the unseen diamonds below
+    # North's 7D only the 2D can be its, against the 2H and 3H below the 4H
+    out = read_play_nb(parse_card("3D"), 1, parse_card("9D"), False, False, False)
+    assert int(out) == parse_hand("4D 5D 6D 7D 8D")
+    hand, gone = "7D 4H KC", "9D 3D 5D 6D"
+    read = f"{on},nil_escape=1,nil_read=1"
+    unread = f"{on},nil_escape=1,nil_read=0"
+    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("4H", "4H")
+    # ducked under the AD instead, with the 2D gone, it has no diamond left: a void, not
+    # a suit to lead
+    out = read_play_nb(parse_card("3D"), 1, parse_card("AD"), False, False, False)
+    assert int(out) == parse_hand("4D 5D 6D 7D 8D 9D TD JD QD KD")
+    hand, gone = "7D 5H KC", "AD 3D 5D 6D 2D"
+    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("5H", "5H")
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
+    # a suit where it can hold nothing above the lead comes last: it ducked the 9H under
+    # the AH, so its hearts are all below North's TH, which it would duck
+    out = read_play_nb(parse_card("9H"), 2, parse_card("AH"), False, False, False)
+    assert int(out) == parse_hand("TH JH QH KH")
+    hand, gone = "TH 4D KC", "AH 9H 4H 5H 2H 3H 6H 7H"
+    assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("4D", "4D")
+    assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("TH", "TH")
+    # the same read from the table's history, on the scalar path: North led the 9D, East
+    # (nil) ducked the 3D
+    plays = cards("9D 3D 5D 6D")
+    info, seat = table_info(plays, 0, bids=(3, 0, 3, 3), nils=(0, 1, 0, 0))
+    assert seat == 0
+    assert play("heuristic:nil_read=1", "7D 4H KC", info, 0) == "7D"
+    assert play("heuristic:nil_read=0", "7D 4H KC", info, 0) == "4H"
 
 
 def test_nil_cover_decides_the_card() -> None:
@@ -637,8 +674,9 @@ def test_exchange_passes_danger_and_low_cards() -> None:
         ("heuristic", "heuristic"),
         ("heuristic", "heuristic:bag_avoid=0,second_hand_trump=1,cash_masters=0"),
         ("heuristic:nil_escape=1,nil_pull=6", "heuristic:nil_escape=1,nil_long=1,nil_under=0"),
+        ("heuristic:nil_read=1", "heuristic:nil_read=1,nil_pull=6,nil_long=1"),
     ],
-    ids=["defaults", "one-side-changed", "nil-maxims"],
+    ids=["defaults", "one-side-changed", "nil-maxims", "nil-read"],
 )
 def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules, play: tuple[str, str]) -> None:
     """``play_heuristic_lockstep_nb`` (branch-free, for SIMD kernels) takes exactly the

@@ -194,7 +194,7 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 28  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 29  # length of every parameter vector (slot 0: the built-in id)
 SEATED_BIDS = PARAM_SLOTS
 """Where a run's parameter row carries the bidders seated at the table: after the
 policy's ``PARAM_SLOTS`` slots, the bidder row of seat 0, 1, 2 and 3 (``PARAM_SLOTS``
@@ -231,6 +231,7 @@ _PLAY_COMMON = (
     "nil_under",
     "nil_long",
     "nil_escape",
+    "nil_read",
 )
 _DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
@@ -317,7 +318,7 @@ PARTNER_DEFAULTS = _defaults_row(
     0.5, 3.0, 0.5, 100.0,
 )  # fmt: skip
 HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0
+    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0
 )
 LOOKAHEAD_DEFAULTS = _defaults_row(
     PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 3.0
@@ -393,10 +394,12 @@ class HeuristicFieldT(NamedTuple):
     nils: int = N_LOCKSTEP_FIELDS + 6  # 4 fields
     alive: int = N_LOCKSTEP_FIELDS + 10  # seats with a live nil, a bit each
     need: int = N_LOCKSTEP_FIELDS + 11  # 2 fields: tricks each side still needs (-99: none)
+    nil_outs: int = N_LOCKSTEP_FIELDS + 13  # 4 fields: per seat, the cards its plays show
+    # it does not hold (``heuristic.read_play_nb``; kept only when a side reads them)
 
 
 HeuristicField = HeuristicFieldT()
-N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 13
+N_HEURISTIC_FIELDS = N_LOCKSTEP_FIELDS + 17
 
 
 class DealLaneT(NamedTuple):

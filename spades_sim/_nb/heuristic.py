@@ -19,6 +19,8 @@ from numba import njit
 from spades_sim._nb.bitboard import (
     NON_SPADE_MASK,
     ONE,
+    RANK_BITS,
+    SPADE_BITS,
     SPADE_MASK,
     SUIT_MASKS,
     SUIT_MASKS_BY_BITS,
@@ -28,12 +30,14 @@ from spades_sim._nb.bitboard import (
     deck_mask_nb,
     high_rank_card_nb,
     highest_card_nb,
+    lane_suit_mask_nb,
     low_rank_card_nb,
     lowest_card_nb,
     popcount_nb,
     suit_of_nb,
 )
 from spades_sim._nb.enums import (
+    MAX_PLAYS,
     N_PLAY_COMMON,
     HeuristicFlag,
     HeuristicParam,
@@ -80,6 +84,66 @@ def duck_nb(legal, n_in, last, led, win_card):
     if loses:
         return high_rank_card_nb(loses)
     return highest_card_nb(legal) if last else lowest_card_nb(legal)
+
+
+@njit(cache=True, forceinline=True)
+def read_play_nb(card, led, win_card, last, must_trump, must_over):
+    """The cards a nil bidder that ducks as ``duck_nb`` does is shown not to hold when it
+    plays ``card`` (not a lead) to a trick led in suit ``led`` whose winning card is
+    ``win_card``; ``last``: it plays last. Without a branch (the lock-step kernel reads
+    every play with it). Following under the winner, the card is the highest that still
+    loses: no card of the suit between it and the winner (none above it under a ruff).
+    Following over it, nothing of the suit lost (none below the winner, unless a spade
+    lead forced it over), and not last, the lowest winner was played: none between the
+    winner and it. Void, a side card is the highest rank of the cards that lose: no side
+    card of a higher rank, nor a spade of a higher rank below a winning spade. Void, a
+    spade below a winning spade is the same, but with ``must_trump`` only spades were
+    legal, so the side cards say nothing (and with ``must_over`` none was above the
+    winner); a spade over the winner means no card lost
+    (no side card unless ``must_trump`` forced the spade, no spade below the winner unless
+    ``must_over`` forced it over), and not last, no spade between the winner and it."""
+    suit = min(card // 13, 3)
+    led_mask = lane_suit_mask_nb(max(led, 0))
+    below_w = below_mask_nb(win_card)
+    below_c = below_mask_nb(card)
+    over_w = above_nb(win_card)
+    over_c = above_nb(card)
+    rank = card - 13 * suit
+    side_up = RANK_BITS & above_nb(rank)
+    side_up = side_up | (side_up << np.uint64(13)) | (side_up << np.uint64(26))
+    spades_up = (SPADE_BITS & above_nb(rank)) << np.uint64(39)
+    under = card < win_card
+    # following suit
+    # a spade lead under ``must_over``: it would have had to go over the winner
+    on_under = (led_mask & over_c & below_w) | (
+        led_mask & over_w if must_over and led == 3 else ZERO
+    )
+    forced_over = must_over and led == 3
+    on_over = (ZERO if forced_over else led_mask & below_w) | (
+        ZERO if last else led_mask & over_w & below_c
+    )
+    on_suit = on_under if under else on_over
+    # void: a side card, or a spade under or over the winner
+    trumped = win_card >= 39
+    discard = (
+        side_up
+        | ((spades_up & below_w) if trumped else ZERO)
+        | (SPADE_MASK if must_trump else ZERO)
+    )
+    side_lost = ZERO if must_trump else NON_SPADE_MASK
+    ruff_under = (
+        (SPADE_MASK & over_c & below_w)
+        | (ZERO if must_trump else side_up)
+        | (SPADE_MASK & over_w if must_over else ZERO)
+    )
+    ruff_over = (
+        side_lost
+        | (ZERO if must_over else SPADE_MASK & below_w)
+        | (ZERO if last else SPADE_MASK & over_w & below_c)
+    )
+    ruff = ruff_under if under else ruff_over
+    off_suit = ruff if suit == 3 else discard
+    return on_suit if suit == led else off_suit
 
 
 @njit(cache=True, forceinline=True)
@@ -190,7 +254,7 @@ def cover_nb(legal, n_in, led, win_card, partner_played, partner_wins, partner_v
 
 
 @njit(cache=True, forceinline=True)
-def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit, escape):
+def attack_lead_nb(legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape, read):
     """Lead into an opponent's live nil: low in a suit it still holds. With ``pull`` > 0,
     spades out above our lowest one and that spade's rank (2 = 0) below ``pull``, that
     spade: a nil holding only high spades must win it, and each round pulls one of its
@@ -205,12 +269,15 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit
     the fewest unseen cards below it (the lowest rank on equal counts): a low card is low
     against the cards still out, not against the deck (the 6H with 2H-5H played is the
     lowest heart left, the 4D with the 2D and 3D out is not), and every unseen card below
-    the lead is one the nil bidder could duck with."""
+    the lead is one the nil bidder could duck with. ``nil_unseen``: the unseen cards the
+    nil bidder may still hold (all of them unless its plays were read); with ``read``, a
+    suit where it can hold no card above the lead comes after the others (it ducks
+    whatever it holds there)."""
     m = legal & ~SUIT_MASKS_BY_BITS[nil_voids & 15]
     sp = m & SPADE_MASK
     if pull > 0 and sp:
         low = lowest_card_nb(sp)
-        if low - 39 < pull and unseen & SPADE_MASK & above_nb(low):
+        if low - 39 < pull and nil_unseen & SPADE_MASK & above_nb(low):
             return low
         side_in = m & NON_SPADE_MASK
         side = legal & NON_SPADE_MASK
@@ -243,7 +310,9 @@ def attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit
             if s:
                 low = lowest_card_nb(s)
                 below = (s - ONE) & ~s  # every card id below the suit's lowest card
-                key = 16 * popcount_nb(unseen & SUIT_MASKS[suit] & below) + low - 13 * suit
+                key = 16 * popcount_nb(nil_unseen & SUIT_MASKS[suit] & below) + low - 13 * suit
+                if read and not nil_unseen & SUIT_MASKS[suit] & above_nb(low):
+                    key += 256
                 if key < best_key:
                     best = low
                     best_key = key
@@ -265,7 +334,7 @@ def beatable_nb(mine, unseen):
 @njit(cache=True, forceinline=True)
 def attack_nb(
     legal, n_in, last, led, win_card, nil_played, nil_wins, mate_wins, nil_voids, cover_voids,
-    unseen, shed, pull, avoid, under, long_suit, escape,
+    unseen, nil_unseen, shed, pull, avoid, under, long_suit, escape, read,
 ):  # fmt: skip
     """Opponent of a live nil: lead as ``attack_lead_nb``; play low before it; never
     overtake it (the highest card under its card). With ``shed``, the low cards are kept
@@ -279,7 +348,9 @@ def attack_nb(
     SpadesBot.cs throws the highest card under the winner the same way). -1: no special
     card, play on."""
     if n_in == 0:
-        return attack_lead_nb(legal, nil_voids, cover_voids, unseen, pull, avoid, long_suit, escape)
+        return attack_lead_nb(
+            legal, nil_voids, cover_voids, nil_unseen, pull, avoid, long_suit, escape, read
+        )
     follow = legal & SUIT_MASKS[led]
     if not nil_played:
         if follow:
@@ -307,18 +378,25 @@ def attack_nb(
 
 
 @njit(cache=True, forceinline=True)
+def pick_nb(four, seat):
+    """Entry ``seat`` of a 4-tuple, by selects (no indexing by a variable)."""
+    return four[3] if seat == 3 else (four[2] if seat == 2 else (four[1] if seat == 1 else four[0]))
+
+
+@njit(cache=True, forceinline=True)
 def heuristic_core_nb(
     hand, legal, seat, players, partnered, n_in, leader, led, win_card, win_seat, unseen,
-    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare,
+    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
 ):  # fmt: skip
     """The heuristic on scalars (see ``heuristic_play_nb``): ``alive`` has bit s set when
     seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
     on/off parameters (bit k: slot k + 1), ``set_push``, ``nil_pull`` and ``nil_spare``
-    the numbers. An opponent's nil is attacked unless the side's own contract is at risk:
-    still makeable with fewer than ``nil_spare`` tricks to spare. ``partnered`` false with
-    four players is cutthroat: no partner to cover or to leave a trick to, the three
-    others opponents (the first live nil among them attacked, their voids pooled); three
-    players are always cutthroat, the two others opponents."""
+    the numbers, ``nil_outs`` per seat the cards its plays show it does not hold (read
+    with ``nil_read``: ``read_play_nb``). An opponent's nil is attacked unless the side's
+    own contract is at risk: still makeable with fewer than ``nil_spare`` tricks to spare.
+    ``partnered`` false with four players is cutthroat: no partner to cover or to leave a
+    trick to, the three others opponents (the first live nil among them attacked, their
+    voids pooled); three players are always cutthroat, the two others opponents."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     last = n_in == players - 1
@@ -348,13 +426,21 @@ def heuristic_core_nb(
         target = opp_a if (alive >> opp_a) & 1 else (opp_b if (alive >> opp_b) & 1 else opp_c)
         # the nil bidder's partner, whose voids let it ruff (none in cutthroat)
         cover_voids = (voids >> (4 * (target ^ 2))) & 15 if partnered and four else 0
+        nil_voids = (voids >> (4 * target)) & 15
+        nil_unseen = unseen
+        if flags & HeuristicFlag.nil_read:
+            # the cards its plays have not ruled out; a suit with none left is a void
+            nil_unseen = unseen & ~pick_nb(nil_outs, target)
+            for suit in range(4):
+                if not nil_unseen & SUIT_MASKS[suit]:
+                    nil_voids |= 1 << suit
         card = attack_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
             win_seat == target, partnered and four and win_seat == partner,
-            (voids >> (4 * target)) & 15, cover_voids, unseen,
-            flags & HeuristicFlag.nil_shed, nil_pull, flags & HeuristicFlag.nil_lead,
-            flags & HeuristicFlag.nil_under, flags & HeuristicFlag.nil_long,
-            flags & HeuristicFlag.nil_escape,
+            nil_voids, cover_voids, unseen, nil_unseen, flags & HeuristicFlag.nil_shed,
+            nil_pull, flags & HeuristicFlag.nil_lead, flags & HeuristicFlag.nil_under,
+            flags & HeuristicFlag.nil_long, flags & HeuristicFlag.nil_escape,
+            flags & HeuristicFlag.nil_read,
         )  # fmt: skip
     if card >= 0:
         return card
@@ -379,6 +465,44 @@ def heuristic_core_nb(
         unseen,
         flags & HeuristicFlag.cash_masters, flags & HeuristicFlag.second_hand_trump,
     )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def read_plays_nb(info, rules, players):
+    """Per seat, the cards its plays this hand show it does not hold, were it a nil bidder
+    ducking as ``duck_nb`` does (``read_play_nb`` on each card it followed with, the
+    hand replayed from ``InfoSlot.history``; the lock-step kernel keeps the same masks
+    as it plays)."""
+    must_trump = rules[RuleField.must_trump] != 0
+    must_over = rules[RuleField.must_overtrump] != 0
+    o0 = ZERO
+    o1 = ZERO
+    o2 = ZERO
+    o3 = ZERO
+    led = -1
+    win = -1
+    for i in range(MAX_PLAYS):
+        card = info[InfoSlot.history + i]
+        if card < 0:
+            break
+        j = i % players
+        if j == 0:
+            led = suit_of_nb(card)
+            win = card
+            continue
+        bit = ONE << np.uint64(card)
+        out = read_play_nb(card, led, win, j == players - 1, must_trump, must_over)
+        if np.uint64(info[InfoSlot.played_by]) & bit:
+            o0 |= out
+        elif np.uint64(info[InfoSlot.played_by + 1]) & bit:
+            o1 |= out
+        elif np.uint64(info[InfoSlot.played_by + 2]) & bit:
+            o2 |= out
+        else:
+            o3 |= out
+        if card > win and (suit_of_nb(card) == led or card >= 39):
+            win = card
+    return (o0, o1, o2, o3)
 
 
 @njit(inline="always", cache=True)
@@ -418,6 +542,9 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
     for k in range(1, N_PLAY_COMMON + 1):
         flags |= np.int64(params[k] > 0) << (k - 1)
     deck = deck_mask_nb(rules[RuleField.jokers])
+    outs = (ZERO, ZERO, ZERO, ZERO)
+    if flags & HeuristicFlag.nil_read and alive:
+        outs = read_plays_nb(info, rules, players)
     opp_need = opp_need if opp_contract > 0 else -99
     if sides > 2:
         opp_need = most_needed
@@ -427,5 +554,5 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
         info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
         voids, need if contract > 0 else -99, opp_need,
         hand_tricks_nb(rules) - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
-        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare],
+        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare], outs,
     )  # fmt: skip

@@ -37,6 +37,7 @@ from spades_sim._nb.enums import (
     HeuristicParam,
     LockstepField,
 )
+from spades_sim._nb.heuristic import pick_nb, read_play_nb
 from spades_sim._nb.lockstep import end_trick_nb, lane_trump_rules_nb, prefer_wide_vectors_nb
 
 
@@ -123,11 +124,12 @@ def lane_master_nb(masters, suit_mask, current):
 
 @njit(cache=True, forceinline=True)
 def heuristic_lane_nb(
-    hand, legal, seat, players, n_in, leading, leader, led, win_card, win_seat, unseen, alive,
-    voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare,
+    hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen,
+    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
 ):  # fmt: skip
     # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
-    # (or follow) half of the work folds away
+    # (or follow) half of the work folds away; ``reading`` (some side reads the nil
+    # bidder's plays) the same for nil_read
     four = players == 4
     last = n_in == players - 1
     partner = seat ^ 2
@@ -216,12 +218,27 @@ def heuristic_lane_nb(
     target = opp_a if (alive >> opp_a) & 1 else opp_b
     at_risk = (need > 0) & (need <= remaining) & (remaining - need < nil_spare)
     attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
-    still_in = legal & ~lane_void_mask_nb((voids >> (4 * target)) & 15)
+    # with nil_read, the unseen cards the nil bidder's plays have not ruled out; a suit
+    # with none left is a void
+    reading = reading and (flags & HeuristicFlag.nil_read) != 0
+    nil_unseen = unseen & ~pick_nb(nil_outs, target) if reading else unseen
+    read_voids = (
+        np.int64((nil_unseen & lane_suit_mask_nb(0)) == ZERO)
+        | (np.int64((nil_unseen & lane_suit_mask_nb(1)) == ZERO) << 1)
+        | (np.int64((nil_unseen & lane_suit_mask_nb(2)) == ZERO) << 2)
+        | (np.int64((nil_unseen & SPADE_MASK) == ZERO) << 3)
+    )
+    nil_voids = (voids >> (4 * target)) | (read_voids if reading else 0)
+    still_in = legal & ~lane_void_mask_nb(nil_voids & 15)
     cover_voids = (voids >> (4 * (target ^ 2))) & 15
     sp_in = still_in & SPADE_MASK
     low_sp = lane_lo_nb(sp_in)
     pulling = (nil_pull > 0) & (sp_in != ZERO)
-    pull = pulling & (low_sp - 39 < nil_pull) & ((spades_out & lane_above_nb(low_sp)) != ZERO)
+    pull = (
+        pulling
+        & (low_sp - 39 < nil_pull)
+        & ((nil_unseen & SPADE_MASK & lane_above_nb(low_sp)) != ZERO)
+    )
     side_in = still_in & NON_SPADE_MASK
     no_high_spade = side_in if side_in else (side if side else still_in)
     lead_base = no_high_spade if pulling else still_in
@@ -251,7 +268,10 @@ def heuristic_lane_nb(
         in_suit = lead_from & suit_mask
         low = lane_lo_nb(in_suit)
         below = (in_suit - ONE) & ~in_suit
-        key = 16 * popcount_nb(unseen & suit_mask & below) + low - 13 * suit
+        key = 16 * popcount_nb(nil_unseen & suit_mask & below) + low - 13 * suit
+        # with nil_read, a suit where it can hold nothing above the lead comes last
+        none_above = (nil_unseen & suit_mask & lane_above_nb(low)) == ZERO
+        key = key + 256 if reading and none_above else key
         fewer = (in_suit != ZERO) & (key < esc_key)
         esc_lead = low if fewer else esc_lead
         esc_key = key if fewer else esc_key
@@ -304,7 +324,7 @@ def heuristic_flags_nb(params):
 @njit(cache=True, forceinline=True)
 def _heuristic_position_nb(
     st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck, flags0,
-    flags1, push0, push1, pull0, pull1, spare0, spare1,
+    flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
 ):  # fmt: skip
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
@@ -344,13 +364,17 @@ def _heuristic_position_nb(
         odd = (seat & 1) == 1
         win_seat = np.int64(st[_at_nb(LockstepField.win_seat, b)])
         voids = np.int64(st[_at_nb(HeuristicField.voids, b)])
+        o0 = st[_at_nb(HeuristicField.nil_outs, b)] if reading else ZERO
+        o1 = st[_at_nb(HeuristicField.nil_outs + 1, b)] if reading else ZERO
+        o2 = st[_at_nb(HeuristicField.nil_outs + 2, b)] if reading else ZERO
+        o3 = st[_at_nb(HeuristicField.nil_outs + 3, b)] if reading else ZERO
         card = heuristic_lane_nb(
-            hand, legal, seat, players, j, leading, np.int64(leader_u), led,
+            hand, legal, seat, players, j, leading, reading, np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
             flags1 if odd else flags0, push1 if odd else push0, pull1 if odd else pull0,
-            spare1 if odd else spare0,
+            spare1 if odd else spare0, (o0, o1, o2, o3),
         )  # fmt: skip
         # play it, as play_tricks_nb does
         ucard = np.uint64(card)
@@ -372,6 +396,13 @@ def _heuristic_position_nb(
         take = leading or beats_now
         st[_at_nb(LockstepField.win_card, b)] = ucard if take else np.uint64(win_card)
         st[_at_nb(LockstepField.win_seat, b)] = np.uint64(seat) if take else np.uint64(win_seat)
+        if reading and not leading:
+            # what this play shows the seat lacks, were it a ducking nil bidder
+            out = read_play_nb(card, led_now, win_card, j == players - 1, must_trump, must_over)
+            st[_at_nb(HeuristicField.nil_outs, b)] = o0 | (out if seat == 0 else ZERO)
+            st[_at_nb(HeuristicField.nil_outs + 1, b)] = o1 | (out if seat == 1 else ZERO)
+            st[_at_nb(HeuristicField.nil_outs + 2, b)] = o2 | (out if seat == 2 else ZERO)
+            st[_at_nb(HeuristicField.nil_outs + 3, b)] = o3 | (out if seat == 3 else ZERO)
 
 
 @njit(cache=True, forceinline=True)
@@ -420,6 +451,7 @@ DEFAULT_FLAGS = sum(int(HEURISTIC_DEFAULTS[k] > 0) << (k - 1) for k in range(1, 
 DEFAULT_PUSH = float(HEURISTIC_DEFAULTS[HeuristicParam.set_push])
 DEFAULT_PULL = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_pull])
 DEFAULT_SPARE = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_spare])
+DEFAULT_READING = (DEFAULT_FLAGS & HeuristicFlag.nil_read) != 0
 
 
 @njit(cache=True, forceinline=True)
@@ -434,16 +466,16 @@ def at_defaults_nb(params):
 @njit(cache=True, forceinline=True)
 def _heuristic_trick_nb(
     st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, flags0, flags1,
-    push0, push1, pull0, pull1, spare0, spare1,
+    push0, push1, pull0, pull1, spare0, spare1, reading,
 ):  # fmt: skip
     _heuristic_position_nb(
         st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-        flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+        flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
     )  # fmt: skip
     for j in range(1, players):
         _heuristic_position_nb(
             st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-            deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+            deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
         )  # fmt: skip
 
 
@@ -472,17 +504,22 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
         st[_at_nb(LockstepField.broken, b)] = ZERO
         st[_at_nb(HeuristicField.played, b)] = ZERO
         st[_at_nb(HeuristicField.voids, b)] = ZERO
+        for s in range(4):
+            st[_at_nb(HeuristicField.nil_outs + s, b)] = ZERO
+    # ``reading`` a constant in the defaults' copy: with ``nil_read`` off by default the
+    # reading folds away there and costs nothing
+    reading = ((flags0 | flags1) & HeuristicFlag.nil_read) != 0
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
         if defaults and players == 4:
             _heuristic_trick_nb(
                 st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
                 DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
-                DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE,
+                DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE, DEFAULT_READING,
             )  # fmt: skip
         else:
             _heuristic_trick_nb(
                 st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
-                flags0, flags1, push0, push1, pull0, pull1, spare0, spare1,
+                flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
             )  # fmt: skip
         end_trick_nb(st)
