@@ -428,6 +428,32 @@ def test_the_manifest_records_the_policy_code() -> None:
     assert Policy.from_dict(json.loads(json.dumps(entry)), "bid") == example.quick_tricks_bid
 
 
+def test_both_seatings_of_two_sides_are_one_module() -> None:
+    """A duplicate seats A and B both ways round: one module for the two seatings (the
+    run seated the other way round says so in ``SEATING_SLOT`` of its four policy rows),
+    and a module of its own where the sides differ in anything but their order."""
+    from spades_sim._nb.enums import SEATING_SLOT  # the slot only this test reads
+
+    one = RunSpec.build(seed=1, bidding=example.quick_tricks_bid, play=("heuristic", "random"))
+    play_ab = RunSpec.build(seed=1, play=(example.cheapest_winner_play, "heuristic"))
+    play_ba = RunSpec.build(seed=1, play=("heuristic", example.cheapest_winner_play))
+    side_ab = RunSpec.build(seed=1, bidding=(example.quick_tricks_bid, "count"),
+                            play=(example.cheapest_winner_play, "random"))  # fmt: skip
+    side_ba = RunSpec.build(seed=1, bidding=("count", example.quick_tricks_bid),
+                            play=("random", example.cheapest_winner_play))  # fmt: skip
+    key = custom_kernels.module_key
+    for ab, ba in ((play_ab, play_ba), (side_ab, side_ba)):
+        assert key((*ab.bidding, *ab.play)) == key((*ba.bidding, *ba.play))
+        flags = {
+            float(ab.params()[:4, SEATING_SLOT].sum()),
+            float(ba.params()[:4, SEATING_SLOT].sum()),
+        }
+        assert flags == {0.0, 4.0}  # one seating the module's own, the other turned
+        assert (ab.params()[4, SEATING_SLOT], ba.params()[4, SEATING_SLOT]) == (0, 0)
+    assert (one.params()[:, SEATING_SLOT] == 0).all()  # the same policy both sides: no turn
+    assert key((*play_ab.bidding, *play_ab.play)) != key((*side_ab.bidding, *side_ab.play))
+
+
 # --- Everywhere a built-in runs -------------------------------------------------------------
 
 

@@ -194,7 +194,11 @@ class DrawPolicyT(NamedTuple):
 BidPolicy = BidPolicyT()
 PlayPolicy = PlayPolicyT()
 DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 29  # length of every parameter vector (slot 0: the built-in id)
+PARAM_SLOTS = 30  # length of every parameter vector (slot 0: the built-in id)
+SEATING_SLOT = PARAM_SLOTS - 1
+"""No policy's parameter: in a run of a generated kernel module of two different sides,
+1 on the rows of the four policies when the run seats them the other way round from the
+module's own order (``custom.kernels``: one module serves both seatings of a duplicate)."""
 SEATED_BIDS = PARAM_SLOTS
 """Where a run's parameter row carries the bidders seated at the table: after the
 policy's ``PARAM_SLOTS`` slots, the bidder row of seat 0, 1, 2 and 3 (``PARAM_SLOTS``
@@ -285,6 +289,8 @@ PARAMS_BY_POLICY = {
     ("draw", "threshold"): ThresholdParam,
     ("draw", "plan"): PlanParam,
 }
+if any(max(slots, default=0) >= SEATING_SLOT for slots in PARAMS_BY_POLICY.values()):
+    raise ImportError("a built-in's parameter slot reaches SEATING_SLOT")  # pragma: no cover
 
 
 # The heuristic's on/off parameters as bits of one ``flags`` int: bit k for slot k + 1

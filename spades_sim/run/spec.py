@@ -18,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from spades_sim._nb.enums import SEATING_SLOT
 from spades_sim._version import __version__
+from spades_sim.custom.kernels import needs_generated, seating
 from spades_sim.policies import Kind, Policy, parse_policy, seated_bidders
 from spades_sim.rules import Rules
 from spades_sim.schema import SCHEMA_VERSION, Column, hand_columns
@@ -138,8 +140,13 @@ class RunSpec:
     def params(self) -> np.ndarray:
         """The kernels' parameter rows (``_nb.enums.ParamRow``): bid N-S, bid E-W, play
         N-S, play E-W, draw; each followed by the bidders seated at the table
-        (``policies.seated_bidders``), which the sampling players read the bids by."""
+        (``policies.seated_bidders``), which the sampling players read the bids by; a run
+        of a generated module seated the other way round from the module's own order
+        carries 1 in ``SEATING_SLOT``, :func:`seating`)."""
         rows = np.stack([p.lower() for p in (*self.bidding, *self.play, self.draw)])
+        policies = (*self.bidding, *self.play)
+        if needs_generated(policies) and seating(policies)[1]:
+            rows[: len(policies), SEATING_SLOT] = 1.0
         return seated_bidders(rows, self.bidding)
 
     def meta(self) -> dict[str, Any]:
