@@ -727,9 +727,11 @@ register(
                 "nil_cover",
                 1.0,
                 0.0,
-                1.0,
+                2.0,
                 "1: the partner of a live nil searches its cards by the nil rollouts too, "
-                "the nil seat keeping the maxims (0: the partner plays the cover maxims)",
+                "the nil seat keeping the maxims (0: the partner plays the cover maxims; 2: "
+                "its searches, lookahead's included, never keep the nil in fewer worlds "
+                "than the maxims' card)",
             ),
             ParamSpec(
                 "lookahead_samples",

@@ -525,13 +525,14 @@ NIL_MARGIN = 1.0
 
 
 @njit(cache=True)
-def nil_play_nb(hand, legal, seat, info, rules, params, rand):
+def nil_play_nb(hand, legal, seat, info, rules, params, rand, keep=-1):
     """The card of a decision with a live nil before the solver values nils ("Nils by
     rollouts" in the module docstring): with ``nil_rollouts`` = 0 the heuristic's, else
     the best of ``rollout.rollout_pick_nb`` over ``nil_rollouts`` worlds of
     ``pimc_worlds_nb`` (the bids read as ``read_bids`` says), each played out by the
     heuristic for every seat and scored as the hand's score margin, bags at their
-    long-run cost (penalty / limit)."""
+    long-run cost (penalty / limit); with ``keep`` a seat, never a card that keeps that
+    seat trickless in fewer worlds than the heuristic's card does."""
     default = heuristic_play_nb(hand, legal, seat, info, rules, params)
     n_worlds = np.int64(params[PimcParam.nil_rollouts])
     if n_worlds <= 0 or not legal & (legal - ONE):
@@ -546,7 +547,9 @@ def nil_play_nb(hand, legal, seat, info, rules, params, rand):
     assume = np.int64(params[PimcParam.assume])
     pimc_worlds_nb(hand, seat, info, rules, tries, rand, worlds, misfits, assume)
     cost = bag_cost_nb(rules, -1.0)
-    return rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, NIL_MARGIN)
+    return rollout_pick_nb(
+        cands, n, default, seat, info, rules, params, worlds, cost, NIL_MARGIN, keep
+    )
 
 
 @njit(cache=True)
@@ -568,10 +571,16 @@ def lookahead_row_nb(params):
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
+    live = live_nils_nb(info)
+    cover = np.int64(params[PimcParam.nil_cover])
+    # with nil_cover=2 the partner of a live nil (its own nil, if any, lost) never plays
+    # a card that keeps the nil in fewer of its worlds than the maxims' card: the points
+    # the worlds promise for a risked nil were what lost nils against the heuristic
+    guard = seat ^ 2 if cover == 2 and (live >> (seat ^ 2)) & 1 and not (live >> seat) & 1 else -1
     if info[InfoSlot.trick] < np.int64(params[PimcParam.solve_from]):
         # the first tricks, where a solve costs the most: the heuristic's rollouts choose
-        return lookahead_play_nb(hand, legal, seat, info, rules, lookahead_row_nb(params), rand)
-    live = live_nils_nb(info)
+        row = lookahead_row_nb(params)
+        return lookahead_play_nb(hand, legal, seat, info, rules, row, rand, guard)
     if live:
         # a live nil before the solver values nils: the heuristic's nil maxims (its
         # parameters are this row's first thirteen), not the solver's all-cards-seen verdict;
@@ -582,8 +591,8 @@ def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
             # the nil seat keeps the maxims: rollouts lost more of its nils than they
             # saved ("Nils by rollouts" in the module docstring); its partner may search,
             # its rollouts then playing the nil seat by the maxims it really plays
-            if params[PimcParam.nil_cover] and not (live >> seat) & 1:
-                return nil_play_nb(hand, legal, seat, info, rules, params, rand)
+            if cover and not (live >> seat) & 1:
+                return nil_play_nb(hand, legal, seat, info, rules, params, rand, guard)
             return heuristic_play_nb(hand, legal, seat, info, rules, params)
         if not own_side and info[InfoSlot.trick] < np.int64(params[PimcParam.defend_from]):
             return nil_play_nb(hand, legal, seat, info, rules, params, rand)
