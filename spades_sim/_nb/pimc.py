@@ -95,7 +95,11 @@ maxims did (docs/policies.md, "Nil decisions by rollouts"), while the defence se
 partner of a live nil (its own nil, if any, lost) searches, the nil seat alone keeping
 the maxims: in the partner's rollouts the nil seat is then played by the heuristic, as
 it really plays; so searched, the partner made 2 to 3 more of every 100 of its side's
-nils than with the cover maxims, against the same defence.
+nils than with the cover maxims, against the same defence. With ``nil_cover`` = 2 the
+partner's searches (``lookahead``'s card before ``solve_from`` too) may not pick a card
+after which the nil takes no trick in fewer of their worlds than after the maxims'
+card (``rollout.rollout_pick_nb``'s ``keep``): a card the worlds favour by points
+elsewhere (a bag, a set) never buys them with the nil.
 
 Before trick ``solve_from`` (default 6; 0: never) the seat plays the card ``lookahead``
 would (``rollout.lookahead_play_nb`` with the row of :func:`lookahead_row_nb`: the
