@@ -545,13 +545,13 @@ def test_nil_rollouts_set_the_opponents_nil_and_the_nil_seat_keeps_the_maxims() 
 @PIMC_KERNELS
 def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     # North covers South's live nil, last to play to South's queen. With the cover maxim
-    # off the maxims duck with the four (the nil is set); with nil_cover=1 (the default)
+    # off the maxims duck with the four (the nil is set); with nil_cover=1
     # North's card is the rollouts' (nil_play_nb's, on the same stream): the ace, which
     # keeps the nil
     bids, nils = (3, 4, 0, 4), (0, 0, 1, 0)
     cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
     off = {"cover_nil": 0, "nil_rollouts": 8}
-    assert Policy.of("pimc", "play").lower()[PimcParam.nil_cover] == 1
+    assert Policy.of("pimc", "play").lower()[PimcParam.nil_cover] == 2
     assert nil_card(cover, bids, nils, off) == "AH"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 0}) == "4H"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 1}) == "AH"
