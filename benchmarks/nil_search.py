@@ -163,6 +163,10 @@ def main(argv: list[str] | None = None) -> None:
         joined = a[a.mine].merge(b[b.mine], on=["deal", "seat", "a_side"], suffixes=("", "_off"))
         diff = (joined.made.astype(int) - joined.made_off.astype(int)).to_numpy()
         print(f"  on's side's nils made less off's, both against the heuristic: {mean_ci(diff)}")
+        gain = np.asarray(results[(on, "heuristic")]["paired"]) - np.asarray(
+            results[(off, "heuristic")]["paired"]
+        )
+        print(f"  on's margin less off's, both against the heuristic (a nil deal): {mean_ci(gain)}")
 
 
 if __name__ == "__main__":
