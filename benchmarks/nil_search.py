@@ -16,7 +16,8 @@ Prints, over those deals, each in duplicate (the same deal twice, sides swapped)
 (b) the nils: the share of the heuristic's nils that its opponents set (``heuristic``,
     ``pimc`` off, ``pimc`` on defending) and the share of the nils of the side of each
     player that it made (its own and its partner's), with Wilson intervals, and the
-    paired difference, nil by nil, of on against the heuristic with its 95% interval;
+    paired difference, nil by nil, of on against the heuristic with its 95% interval
+    (and of on against off, both against the heuristic);
 (c) on against off head to head, nil by nil: each nil bid is played once by on's side
     and once by off's (the deal's two seatings), each time against the other's defence,
     so with a switch that changes only the nil side's play (``--on nil_cover=1``) the
@@ -157,6 +158,15 @@ def main(argv: list[str] | None = None) -> None:
         for label, rows, sign in (("set", theirs, -1), ("made", mine, 1)):
             diff = sign * (rows.made.astype(int) - rows.made_h.astype(int)).to_numpy()
             print(f"    nils {label} against the heuristic's play, nil by nil: {mean_ci(diff)}")
+    if (off, "heuristic") in results and (on, "heuristic") in results:
+        a, b = results[(on, "heuristic")]["nils"], results[(off, "heuristic")]["nils"]
+        joined = a[a.mine].merge(b[b.mine], on=["deal", "seat", "a_side"], suffixes=("", "_off"))
+        diff = (joined.made.astype(int) - joined.made_off.astype(int)).to_numpy()
+        print(f"  on's side's nils made less off's, both against the heuristic: {mean_ci(diff)}")
+        gain = np.asarray(results[(on, "heuristic")]["paired"]) - np.asarray(
+            results[(off, "heuristic")]["paired"]
+        )
+        print(f"  on's margin less off's, both against the heuristic (a nil deal): {mean_ci(gain)}")
 
 
 if __name__ == "__main__":

@@ -775,11 +775,13 @@ register(
             ),
             ParamSpec(
                 "nil_cover",
-                1.0,
+                2.0,
                 0.0,
-                1.0,
+                2.0,
                 "1: the partner of a live nil searches its cards by the nil rollouts too, "
-                "the nil seat keeping the maxims (0: the partner plays the cover maxims)",
+                "the nil seat keeping the maxims (0: the partner plays the cover maxims; 2: "
+                "as 1, but its searches, lookahead's included, never keep the nil in fewer "
+                "worlds than the maxims' card)",
             ),
             ParamSpec(
                 "lookahead_samples",
@@ -817,9 +819,11 @@ register(
             "decisions are searched instead by a player that sees only its seat: R worlds, "
             "each card played out by the `heuristic` for every seat and scored as the hand's "
             "score margin (bags at penalty / limit), the heuristic's card kept unless another "
-            "gains a point a world; with `nil_cover=1` (the default) so does the partner of a "
-            "live nil, the nil seat keeping the maxims. Slow beside the heuristic (hands a "
-            "second, not thousands); a run with it compiles the solver and its kernels "
+            "gains a point a world; with `nil_cover=1` so does the partner of a live nil, the "
+            "nil seat keeping the maxims, and with `nil_cover=2` (the default) the partner's "
+            "searches never keep the nil in fewer worlds than the maxims' card. Slow beside "
+            "the heuristic (hands a second, not thousands); a run with it compiles the solver "
+            "and its kernels "
             "(minutes on a cold cache, once per machine). Fractional counts are rounded down. With "
             "`read_bids=1` (the default) the worlds are read from the bids: "
             + _READ_BIDS_SUMMARY

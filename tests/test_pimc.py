@@ -545,13 +545,13 @@ def test_nil_rollouts_set_the_opponents_nil_and_the_nil_seat_keeps_the_maxims() 
 @PIMC_KERNELS
 def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     # North covers South's live nil, last to play to South's queen. With the cover maxim
-    # off the maxims duck with the four (the nil is set); with nil_cover=1 (the default)
+    # off the maxims duck with the four (the nil is set); with nil_cover=1
     # North's card is the rollouts' (nil_play_nb's, on the same stream): the ace, which
     # keeps the nil
     bids, nils = (3, 4, 0, 4), (0, 0, 1, 0)
     cover = last_two_tricks("2H QH 3H", 1, {0: "AH 4H", 1: "3C", 2: "2C", 3: "4C"})
     off = {"cover_nil": 0, "nil_rollouts": 8}
-    assert Policy.of("pimc", "play").lower()[PimcParam.nil_cover] == 1
+    assert Policy.of("pimc", "play").lower()[PimcParam.nil_cover] == 2
     assert nil_card(cover, bids, nils, off) == "AH"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 0}) == "4H"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 1}) == "AH"
@@ -573,6 +573,43 @@ def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "AH"
     both.tricks_won[:] = [0, 7, 0, 4]
     assert nil_card(both, bids, nils, {**off, "nil_cover": 1}) == "4H"
+
+
+@PIMC_KERNELS
+def test_nil_cover_2_never_risks_the_nil_for_points() -> None:
+    # Trick nine, North to lead; South's nil is live (no trick), North has its four,
+    # East-West need four of the last five. South has shown out of hearts, North of
+    # diamonds, East of hearts. The maxims lead the seven of hearts, the last heart (a
+    # sure trick, a bag). The seven of spades is deadly in the worlds where South holds
+    # the king of spades alone (it must follow and win), but on some streams the
+    # rollouts value it above the heart for the tricks it wins or sets elsewhere. With
+    # nil_cover=2 the partner never plays a card that keeps the nil in fewer of its
+    # worlds than the maxims' card does
+    from spades_sim.cards import parse_card
+
+    held = {0: "7S 3S 7H KC 3C", 1: "QS 6S 5S KD 5C", 2: "KS TC 8C 6C 4C", 3: "2S AD QD 6D 3D"}
+    hands = [bits(parse_card(c) for c in held[s].split()) for s in range(4)]
+    played = bits(range(52)) & ~(hands[0] | hands[1] | hands[2] | hands[3])
+    lead = State(FOUR, hands, 0, [], 0, 8, played, [2, 4, 4, 0], [4, 2, 0, 2], True)
+    bids, nils = (4, 4, 0, 4), (0, 0, 1, 0)
+    search = {"solve_from": 0, "nil_rollouts": 16}
+    assert nil_card(lead, bids, nils, {**search, "nil_cover": 0}) == "7H"  # the maxims
+    assert nil_card(lead, bids, nils, {**search, "nil_cover": 1}) == "7S"
+    assert nil_card(lead, bids, nils, {**search, "nil_cover": 2}) == "7H"
+    row = Policy.of("pimc", "play", {"worlds": 1, **search, "nil_cover": 2}).lower()
+    info = lead.info(bids, nils)
+    info[InfoSlot.sides] = 2
+    legal = np.uint64(bits(lead.position().legal_cards()))
+    for rand in range(12):
+        args = (np.uint64(hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(rand))
+        assert format_card(int(pimc.pimc_decide_nb(*args))) != "7S"
+    # before solve_from the partner's card is lookahead's, kept to the same guard
+    row = Policy.of("pimc", "play", {"solve_from": 13, "nil_cover": 2}).lower()
+    look = pimc.lookahead_row_nb(row)
+    for rand in range(4):
+        args = (np.uint64(hands[0]), legal, 0, info, FOUR.lower())
+        want = rollout.lookahead_play_nb(*args, look, np.uint64(rand), 2)
+        assert pimc.pimc_decide_nb(*args, row, np.uint64(rand)) == want
 
 
 @PIMC_KERNELS

@@ -667,14 +667,17 @@ def parting_cards_nb(hand, info, rules):
 
 
 @njit(cache=True)
-def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, margin):
+def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, margin, keep=-1):
     """The card of ``cands[:n]`` (distinct cards, ``distinct_cards_nb``) with the best
     total score margin (``margin_nb``, bags charged ``cost``) over the ``worlds`` (four
     masks each, ``worlds[k, seat]`` the seat's hand) when the seat plays it and every
     seat plays the rest of the hand with the heuristic (``params``' first slots), each
     card on the same worlds; ``default`` (the heuristic's card, of ``legal``) unless the
     best gains more than ``margin`` points per world over the candidate standing for it
-    (the highest candidate of its suit not above it)."""
+    (the highest candidate of its suit not above it). With ``keep`` a seat (>= 0), only
+    the cards after which that seat takes no trick in at least as many worlds as after
+    the default's candidate may be chosen: a partner's live nil is never traded for
+    points the worlds promise elsewhere."""
     home = 0
     for i in range(n):
         if cands[i] <= default and suit_of_nb(cands[i]) == suit_of_nb(default):
@@ -685,6 +688,7 @@ def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, 
     last = hand_tricks_nb(rules) - 1  # the hand's last trick
     samples = worlds.shape[0]
     totals = np.zeros(n, dtype=np.float64)
+    kept = np.zeros(n, dtype=np.int64)  # worlds in which the seat ``keep`` takes no trick
     hands = np.empty(4, dtype=np.uint64)
     scratch = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
@@ -695,9 +699,11 @@ def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, 
             apply_card_nb(hands, scratch, seat, cands[i], players, must_trump, last)
             playout_nb(hands, scratch, rules, params)
             totals[i] += margin_nb(rules, scratch, side, cost, out)
+            if keep >= 0 and scratch[InfoSlot.tricks_won + keep] == 0:
+                kept[i] += 1
     best = home
     for i in range(n):
-        if totals[i] > totals[best]:
+        if totals[i] > totals[best] and kept[i] >= kept[home]:
             best = i
     if totals[best] - totals[home] <= margin * samples:
         return default
@@ -705,12 +711,13 @@ def rollout_pick_nb(cands, n, default, seat, info, rules, params, worlds, cost, 
 
 
 @njit(cache=True)
-def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
+def lookahead_play_nb(hand, legal, seat, info, rules, params, rand, keep=-1):
     """For each distinct legal card (cards with no unseen card and no card of the trick in
     progress between them are one), the
     average score margin of the hand over ``samples`` deals of the unseen cards played out
     with the heuristic (bags charged ``bag_cost``); the heuristic's own card unless another
-    gains ``margin`` points per deal."""
+    gains ``margin`` points per deal (and, with ``keep`` a seat, keeps that seat trickless
+    in as many deals: ``rollout_pick_nb``)."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
     rand = np.uint64(rand)
@@ -730,7 +737,7 @@ def lookahead_play_nb(hand, legal, seat, info, rules, params, rand):
     )
     return rollout_pick_nb(
         cands, n, default, seat, info, rules, params, worlds, cost,
-        params[LookaheadParam.margin],
+        params[LookaheadParam.margin], keep,
     )  # fmt: skip
 
 
