@@ -218,6 +218,11 @@ def test_the_sampling_players_read_a_user_bidder_as_count() -> None:
     play = "lookahead:samples=4,fit_tries=16"
     seated = simulate_hands(8, seed=2, bidding=bidding, play=play)
     assert seated.equals(simulate_hands(8, seed=2, bidding=bidding, play=play + ",assume=0"))
+    # either seating of the two bidders is one generated module, which must hand each
+    # seat its own bidder whichever way round the run seats them
+    turned = simulate_hands(8, seed=2, bidding={"ns": three_with_params, "ew": "count"}, play=play)
+    for frame, user_side in ((seated, 1), (turned, 0)):
+        assert (frame[frame.side == user_side].bid == 3).all()
 
 
 @pytest.mark.slow

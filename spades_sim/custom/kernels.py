@@ -490,7 +490,8 @@ def kernels_for(policies: Sequence[Any]) -> types.ModuleType:
     with _LOCK:
         if key in _MODULES:
             return _MODULES[key]
-        functions = _slot_functions(policies)
+        # the module reads its functions in its own order of the sides, not the run's
+        functions = _slot_functions(seating(policies)[0])
         blind = tuple(
             f.blind_nil.compiled
             if f is not None and isinstance(f.blind_nil, UserFunction)
