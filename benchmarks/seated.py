@@ -33,59 +33,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script: import the package from this checkout
     sys.path.insert(0, str(ROOT))
 
+from worlds import decisions  # noqa: E402  (benchmarks/worlds.py)
+
 from spades_sim._nb import rollout  # noqa: E402
-from spades_sim._nb.enums import N_INFO, InfoSlot, ParamRow  # noqa: E402
+from spades_sim._nb.enums import ParamRow  # noqa: E402
 from spades_sim.analysis import duplicate  # noqa: E402
 from spades_sim.rules import Rules  # noqa: E402
 from spades_sim.run.spec import RunSpec  # noqa: E402
-from spades_sim.simulate import record_hands, simulate_hands  # noqa: E402
+from spades_sim.simulate import simulate_hands  # noqa: E402
 
-POINTS = (0, 1, 4, 9, 17, 22, 30, 37, 45)
 WORLDS = 8
 TRIES = 256
-
-
-def decisions(hands: int, seed: int, bidding: str) -> list[tuple[np.uint64, int, np.ndarray]]:
-    """(hand, seat, info) of the seat to play at ``POINTS`` of recorded hands."""
-    chunk = record_hands(hands, seed=seed, bidding=bidding, play="heuristic")
-    out = []
-    for i in range(hands):
-        dealt = [int(x) for x in chunk.plays["dealt"][i]]
-        plays = [int(c) for c in chunk.plays["plays"][i]]
-        dealer = int(chunk.hands["dealer"][4 * i])
-        for d in POINTS:
-            info = np.zeros(N_INFO, dtype=np.int64)
-            info[InfoSlot.players], info[InfoSlot.sides], info[InfoSlot.dealer] = 4, 2, dealer
-            info[InfoSlot.first_to_act] = (dealer + 1) % 4
-            for s in range(4):
-                info[InfoSlot.bids + s] = chunk.hands["bid"][4 * i + s]
-                info[InfoSlot.nil + s] = chunk.hands["nil"][4 * i + s]
-            held = list(dealt)
-            leader = next(s for s in range(4) if dealt[s] >> plays[0] & 1)
-            trick: list[int] = []
-            win = led = best = -1
-            for card in plays[:d]:
-                seat = (leader + len(trick)) % 4
-                suit = min(card // 13, 3)
-                if not trick:
-                    led, win, best = suit, seat, card
-                else:
-                    if suit != led:
-                        info[InfoSlot.voids + seat] |= 1 << led
-                    if card > best and (suit == led or card >= 39):
-                        win, best = seat, card
-                held[seat] &= ~(1 << card)
-                info[InfoSlot.played_by + seat] |= 1 << card
-                info[InfoSlot.played] |= 1 << card
-                trick.append(card)
-                if len(trick) == 4:
-                    info[InfoSlot.tricks_won + win] += 1
-                    leader, trick = win, []
-            info[InfoSlot.trick] = d // 4
-            info[InfoSlot.leader], info[InfoSlot.n_in_trick] = leader, len(trick)
-            seat = (leader + len(trick)) % 4
-            out.append((np.uint64(held[seat]), seat, info))
-    return out
 
 
 def fit_table(states, bidding: str, repeats: int) -> None:

@@ -44,9 +44,12 @@ POINTS = (0, 1, 4, 9, 17, 22, 30, 37, 45)
 WORLDS = 8
 
 
-def decisions(hands: int, seed: int) -> list[tuple[np.uint64, int, np.ndarray]]:
-    """(hand, seat, info) of the seat to play at ``POINTS`` of recorded hands."""
-    chunk = record_hands(hands, seed=seed, bidding="count", play="heuristic")
+def decisions(
+    hands: int, seed: int, bidding: str = "count"
+) -> list[tuple[np.uint64, int, np.ndarray]]:
+    """(hand, seat, info) of the seat to play at ``POINTS`` of recorded hands (``bidding``
+    bidding, heuristic play)."""
+    chunk = record_hands(hands, seed=seed, bidding=bidding, play="heuristic")
     out = []
     for i in range(hands):
         dealt = [int(x) for x in chunk.plays["dealt"][i]]
@@ -62,7 +65,7 @@ def decisions(hands: int, seed: int) -> list[tuple[np.uint64, int, np.ndarray]]:
             held = list(dealt)
             leader = next(s for s in range(4) if dealt[s] >> plays[0] & 1)
             trick: list[int] = []
-            win = led = -1
+            win = led = best = -1
             for card in plays[:d]:
                 seat = (leader + len(trick)) % 4
                 suit = min(card // 13, 3)
