@@ -491,17 +491,20 @@ def last_two_tricks(trick: str, leader: int, holding: dict[int, str]) -> State:
     )  # fmt: skip
 
 
-def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
-    """The card pimc plays at ``state`` (its seat's decision) with ``params``."""
+def decide_args(state: State, bids, nils, params: dict[str, float], rand: int = 9) -> tuple:
+    """``pimc_decide_nb``'s arguments for the decision of ``state``'s seat with ``params``
+    (one world unless they say otherwise)."""
     row = Policy.of("pimc", "play", {"worlds": 1, **params}).lower()
     legal = np.uint64(bits(state.position().legal_cards()))
     info = state.info(bids, nils)
     info[InfoSlot.sides] = 2  # the rollouts score the partnerships (the solver needs not)
-    card = pimc.pimc_decide_nb(
-        np.uint64(state.hands[state.seat]), legal, state.seat, info, FOUR.lower(), row,
-        np.uint64(9),
-    )  # fmt: skip
-    return format_card(int(card))
+    hand = np.uint64(state.hands[state.seat])
+    return (hand, legal, state.seat, info, FOUR.lower(), row, np.uint64(rand))
+
+
+def nil_card(state: State, bids, nils, params: dict[str, float]) -> str:
+    """The card pimc plays at ``state`` (its seat's decision) with ``params``."""
+    return format_card(int(pimc.pimc_decide_nb(*decide_args(state, bids, nils, params))))
 
 
 @PIMC_KERNELS
@@ -555,11 +558,7 @@ def test_nil_cover_hands_the_partners_card_to_the_rollouts() -> None:
     assert nil_card(cover, bids, nils, off) == "AH"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 0}) == "4H"
     assert nil_card(cover, bids, nils, {**off, "nil_cover": 1}) == "AH"
-    row = Policy.of("pimc", "play", {"worlds": 1, **off, "nil_cover": 1}).lower()
-    info = cover.info(bids, nils)
-    info[InfoSlot.sides] = 2
-    legal = np.uint64(bits(cover.position().legal_cards()))
-    args = (np.uint64(cover.hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(9))
+    args = decide_args(cover, bids, nils, {**off, "nil_cover": 1})
     assert pimc.pimc_decide_nb(*args) == pimc.nil_play_nb(*args)
     # with no rollout worlds the partner's card is the maxims' whatever nil_cover says
     assert nil_card(cover, bids, nils, {**off, "nil_rollouts": 0, "nil_cover": 1}) == "4H"
@@ -596,18 +595,14 @@ def test_nil_cover_2_never_risks_the_nil_for_points() -> None:
     assert nil_card(lead, bids, nils, {**search, "nil_cover": 0}) == "7H"  # the maxims
     assert nil_card(lead, bids, nils, {**search, "nil_cover": 1}) == "7S"
     assert nil_card(lead, bids, nils, {**search, "nil_cover": 2}) == "7H"
-    row = Policy.of("pimc", "play", {"worlds": 1, **search, "nil_cover": 2}).lower()
-    info = lead.info(bids, nils)
-    info[InfoSlot.sides] = 2
-    legal = np.uint64(bits(lead.position().legal_cards()))
     for rand in range(12):
-        args = (np.uint64(hands[0]), legal, 0, info, FOUR.lower(), row, np.uint64(rand))
+        args = decide_args(lead, bids, nils, {**search, "nil_cover": 2}, rand)
         assert format_card(int(pimc.pimc_decide_nb(*args))) != "7S"
     # before solve_from the partner's card is lookahead's, kept to the same guard
     row = Policy.of("pimc", "play", {"solve_from": 13, "nil_cover": 2}).lower()
     look = pimc.lookahead_row_nb(row)
+    args = decide_args(lead, bids, nils, {})[:5]  # hand, legal, seat, table, rules
     for rand in range(4):
-        args = (np.uint64(hands[0]), legal, 0, info, FOUR.lower())
         want = rollout.lookahead_play_nb(*args, look, np.uint64(rand), 2)
         assert pimc.pimc_decide_nb(*args, row, np.uint64(rand)) == want
 
