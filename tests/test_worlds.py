@@ -159,6 +159,24 @@ def test_the_true_deal_fits_its_own_bids(recorded) -> None:
             )
 
 
+def assert_a_deal_of_what_it_saw(world, seat, held, info, voids) -> None:
+    """A world drawn for ``seat`` keeps what it saw: its own hand, as many cards for every
+    seat as it holds, no card twice, none the seat holds or saw played, and (``voids``)
+    none of a suit a seat showed out of."""
+    seen = held[seat] | int(info[InfoSlot.played])
+    assert world[seat] == held[seat]
+    union = 0
+    for s in range(4):
+        assert world[s].bit_count() == held[s].bit_count(), "as many cards as it holds"
+        assert not union & world[s]
+        union |= world[s]
+        if s != seat:
+            assert not world[s] & seen, "a card the seat holds or saw played"
+            for c in range(54):
+                if voids and world[s] >> c & 1:
+                    assert not info[InfoSlot.voids + s] >> suit(c) & 1, "a shown void"
+
+
 @pytest.mark.parametrize("sampler", ["pimc", "lookahead"])
 def test_kept_worlds_break_no_void_hold_no_played_card_and_fit_the_bids(recorded, sampler) -> None:
     """Many worlds for the seat to play at many points of recorded hands: each gives
@@ -180,20 +198,9 @@ def test_kept_worlds_break_no_void_hold_no_played_card_and_fit_the_bids(recorded
             got = draw(np.uint64(hand), seat, info, LOWERED, TRIES, key, worlds, misfits)
             assert got == int((misfits > 0).sum())
             relaxed += got
-            seen = hand | int(info[InfoSlot.played])
             for w in range(N_WORLDS):
                 world = [int(x) for x in worlds[w]]
-                assert world[seat] == hand
-                union = 0
-                for s in range(4):
-                    assert world[s].bit_count() == held[s].bit_count(), "as many cards as it holds"
-                    assert not union & world[s]
-                    union |= world[s]
-                    if s != seat:
-                        assert not world[s] & seen, "a card the seat holds or saw played"
-                        for c in range(54):
-                            if world[s] >> c & 1:
-                                assert not info[InfoSlot.voids + s] >> suit(c) & 1, "a shown void"
+                assert_a_deal_of_what_it_saw(world, seat, held, info, voids=True)
                 kept += 1
                 if misfits[w]:
                     continue
@@ -313,17 +320,10 @@ def test_worlds_fit_the_bidders_seated_at_the_table(sampler) -> None:
                 sampler, np.uint64(hand), seat, info, LOWERED, assumed, TRIES, key, worlds,
                 misfits,
             )  # fmt: skip
-            seen = hand | int(info[InfoSlot.played])
             for w in range(N_WORLDS):
                 world = [int(x) for x in worlds[w]]
-                assert world[seat] == hand
-                for s in range(4):
-                    assert world[s].bit_count() == held[s].bit_count()
-                    if s != seat:
-                        assert not world[s] & seen
-                        for c in range(54):
-                            if world[s] >> c & 1 and sampler == rollout.SAMPLE_WORLD:
-                                assert not info[InfoSlot.voids + s] >> suit(c) & 1
+                voids = sampler == rollout.SAMPLE_WORLD
+                assert_a_deal_of_what_it_saw(world, seat, held, info, voids=voids)
                 kept += 1
                 if misfits[w]:
                     continue
