@@ -444,3 +444,26 @@ def test_compare_mistakes_are_one_line(tmp_path: Path) -> None:
         assert result.output.startswith("error: ") and message in result.output
         assert result.output.count("\n") == 1
     assert not (tmp_path / "cmp").exists()
+
+
+@needs_matplotlib
+def test_percent_axes_label_each_tick_with_its_own_value() -> None:
+    """A share axis (22.5% to 32.5%, where matplotlib's default ticks fall on half
+    percents) reads each tick's label as the tick's value, not a rounded one."""
+    # matplotlib imported here: the report extra may be absent (needs_matplotlib)
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from spades_sim.report.figures import percent_axis
+
+    matplotlib.use("Agg")
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2, 3], [0.19, 0.21, 0.26, 0.325])
+    percent_axis(ax.yaxis)
+    fig.canvas.draw()
+    labelled = [(t.get_loc(), t.label1.get_text()) for t in ax.yaxis.get_major_ticks()]
+    plt.close(fig)
+    assert len(labelled) >= 3
+    for loc, label in labelled:
+        assert float(label.rstrip("%").replace("\u2212", "-")) == pytest.approx(100 * loc)

@@ -161,11 +161,25 @@ def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _percent_axis(ax: Any) -> None:
-    # matplotlib only when a report draws
-    from matplotlib.ticker import PercentFormatter
+def percent_label(share: float, _position: object = None) -> str:
+    """A tick's label: the share as a percent, whole unless the tick is not.
 
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    >>> percent_label(0.25), percent_label(0.225), percent_label(-0.05)
+    ('25%', '22.5%', '-5%')
+    """
+    percent = round(100 * share, 6)
+    return f"{percent:.0f}%" if percent == round(percent) else f"{percent:g}%"
+
+
+def percent_axis(axis: Any) -> None:
+    """Label a matplotlib axis of shares as percents (:func:`percent_label`), its ticks
+    on whole percents where the range allows (leading-digit steps of 1, 2, 5 or 10, not
+    matplotlib's default 2.5, whose ticks a whole-percent label rounded: 22.5% as 23%)."""
+    # matplotlib only when a report draws
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(steps=[1, 2, 5, 10]))
+    axis.set_major_formatter(FuncFormatter(percent_label))
 
 
 def _label(series: Series, n_word: str) -> str:
@@ -214,7 +228,7 @@ def _draw_panel(ax: Any, panel: Panel) -> None:
     if panel.reference is not None:
         ax.axhline(panel.reference, color="#888888", linewidth=0.9, linestyle="--")
     if panel.percent:
-        _percent_axis(ax)
+        percent_axis(ax.yaxis)
     # matplotlib only when a report draws
     from matplotlib.ticker import MaxNLocator
 
@@ -309,10 +323,7 @@ def forest_png(
     if reference is not None:
         ax.axvline(reference, color="#888888", linestyle="--", linewidth=0.9)
     if percent:
-        # matplotlib only when a report draws
-        from matplotlib.ticker import PercentFormatter
-
-        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        percent_axis(ax.xaxis)
     fig.suptitle(f"{title}\n(points and bars: estimate and 95% interval)", fontsize=10)
     ax.set_xlabel(xlabel)
     ax.grid(axis="y", visible=False)
