@@ -474,3 +474,86 @@ def test_a_learner_side_plays_both_partners() -> None:
     assert env.action_masks().any()
     with pytest.raises(ValueError, match="four players in partnerships"):
         VectorSpades(2, rules="cutthroat", side=True)
+
+
+@ENV_KERNELS
+def test_an_action_that_is_not_a_whole_number_is_refused_and_nothing_moves() -> None:
+    from spades_sim.env import LOOK_ACTION, SpadesEnv
+
+    env = SpadesEnv()
+    obs, _ = env.reset(seed=1)
+    assert env.action_masks()[BLIND_NIL_ACTION] and env.action_masks()[LOOK_ACTION]
+    for bad in (56.99, 76.9, 75.5, np.float32(75.5), np.inf, -np.inf, np.nan, "a", "76",
+                True, np.bool_(True), None, [76], np.array([76]), 76 + 0j):  # fmt: skip
+        with pytest.raises(IllegalAction, match=r"not a whole number .*seat N") as err:
+            env.step(bad)
+        assert isinstance(err.value, ValueError)
+        assert (
+            np.array_equal(env.unwrapped._table.observe(0), obs) and env.action_masks()[LOOK_ACTION]
+        )
+    # a whole number is one in any type: the same step as the int
+    for whole in (LOOK_ACTION, np.int16(LOOK_ACTION), float(LOOK_ACTION), np.array(LOOK_ACTION)):
+        env.reset(seed=1)
+        after, *_ = env.step(whole)
+        env.reset(seed=1)
+        assert np.array_equal(after, env.step(LOOK_ACTION)[0])
+    aec = aec_env("standard")
+    aec.reset(seed=1)
+    with pytest.raises(IllegalAction, match=r"action 75\.5 .*not a whole number"):
+        aec.step(75.5)
+    assert aec.table.history == []
+
+
+@ENV_KERNELS
+def test_vector_actions_that_are_not_whole_numbers_of_one_per_table_are_refused() -> None:
+    vec = VectorSpades(4)
+    vec.reset(seed=1)
+    legal = vec.random_actions(seed=0).copy()
+    before = vec.observations.copy()
+    nan_at_2 = legal.astype(np.float64)
+    nan_at_2[2] = np.nan
+    inf_at_3 = legal.astype(np.float64)
+    inf_at_3[3] = np.inf
+    cases = [
+        (legal + 0.5, r"action 7\d\.5 at table 0 is not a whole number"),
+        (nan_at_2, r"action nan at table 2 is not a whole number"),
+        (inf_at_3, r"action inf at table 3 is not a whole number"),
+        (np.array(["a"] * 4), r"action 'a' at table 0 is not a whole number"),
+        (legal.astype(bool), r"action True at table 0 is not a whole number"),
+        (legal.reshape(2, 2), r"one action per table, shape \(4,\), got shape \(2, 2\)"),
+        (legal[:3], r"one action per table, shape \(4,\), got shape \(3,\)"),
+        (np.append(legal, 1), r"one action per table, shape \(4,\), got shape \(5,\)"),
+        (legal.astype(np.uint64) - np.uint64(100), r"illegal action \d+ .* at table"),
+        ([int(legal[0]), int(legal[1]), 2**70, int(legal[3])], r"illegal action 1180\d+ .*table 2"),
+    ]
+    for actions, message in cases:
+        with pytest.raises(IllegalAction, match=message + ".*no table moved"):
+            vec.step(actions)
+        assert np.array_equal(vec.observations, before)
+    # whole numbers in a float array, or a list, are the same step as the int array
+    obs, *_ = vec.step(legal.astype(np.float64))
+    first = obs.copy()
+    vec.reset(seed=1)
+    assert np.array_equal(vec.step(legal.tolist())[0], first)
+
+
+@ENV_KERNELS
+def test_every_environment_takes_the_same_seeds_and_refuses_the_rest() -> None:
+    from spades_sim.env import SpadesEnv
+
+    single, aec, vec = SpadesEnv(), aec_env("standard"), VectorSpades(2)
+    for env in (single, aec, vec):
+        for bad in (-1, 1.5, 1.0, np.float64(2.0), 2**63, 2**64, True, "1", [1]):
+            with pytest.raises(ValueError, match=r"seed: must be a whole number 0 \.\. 2\*\*63-1"):
+                env.reset(seed=bad)
+        for good in (0, 2**63 - 1, np.uint64(2**63 - 1)):
+            env.reset(seed=good)
+    # a NumPy integer is the seed it holds
+    vec.reset(seed=np.int64(3))
+    three = vec.observations.copy()
+    vec.reset(seed=3)
+    assert np.array_equal(vec.observations, three)
+    vec.reset(seed=1)
+    assert not np.array_equal(vec.observations, three)
+    single.reset(seed=np.int32(3))
+    assert single.reset(seed=np.int32(3))[0].tolist() == single.reset(seed=3)[0].tolist()

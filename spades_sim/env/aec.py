@@ -24,7 +24,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from spades_sim.env.table import N_ACTIONS, N_OBS, Episode, Table, TableConfig
+from spades_sim.env.table import N_ACTIONS, N_OBS, Episode, Table, TableConfig, check_seed
 from spades_sim.rules import Rules
 
 
@@ -70,8 +70,9 @@ class SpadesAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new episode: with ``seed``, episode 0 of that seed; without, the next
         episode of the last seed (a random seed the first time)."""
+        seed = check_seed(seed)
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = seed, 0
         elif self._seed is None:
             self._seed, self._episode = int(np.random.default_rng().integers(1 << 62)), 0
         self._table.reset(self._seed, self._episode)

@@ -28,8 +28,10 @@ from spades_sim.env.table import (
     N_OBS,
     Episode,
     Table,
+    check_seed,
     learner_config,
     learner_seats,
+    whole_number,
 )
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
@@ -92,9 +94,10 @@ class SpadesEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new episode: with ``seed``, episode 0 of that seed; without, the next."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
-            self._seed, self._episode = int(seed), 0
+            self._seed, self._episode = seed, 0
         elif self._seed is None:
             self._seed, self._episode = int(self.np_random.integers(1 << 62)), 0
         self._table.reset(self._seed, self._episode)
@@ -105,9 +108,11 @@ class SpadesEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         substituted = False
         if self.illegal == "substitute":
+            # only a whole number is substituted: anything else is refused as it is
             legal = self._table.legal_mask()
-            inside = isinstance(action, int | np.integer) and 0 <= action < N_ACTIONS
-            if legal.any() and not (inside and legal[action]):
+            value = whole_number(action)
+            inside = value is not None and 0 <= value < N_ACTIONS and legal[value]
+            if value is not None and legal.any() and not inside:
                 action, substituted = int(np.flatnonzero(legal)[0]), True
         self._table.apply(action)
         points = self._table.take_rewards()

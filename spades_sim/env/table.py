@@ -76,6 +76,47 @@ class IllegalAction(SpadesError):
     """An action the pending decision does not allow (a ``ValueError``)."""
 
 
+MAX_SEED = 2**63 - 1  # the seeds the engine takes (``run.spec.RunSpec``), its int64 streams
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an int if it is a whole number (an int or NumPy integer, a finite
+    float with no fraction, or a 0-d array of one; never a bool), else None.
+
+    >>> whole_number(76), whole_number(76.0), whole_number(75.5), whole_number(True)
+    (76, 76, None, None)
+    """
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating) and np.isfinite(value) and value == int(value):
+        return int(value)
+    return None
+
+
+def shown(value: object) -> str:
+    """A value as an error message quotes it: NumPy scalars as the Python value they hold,
+    anything long cut short."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` as an int (None stays None) if it is a whole number 0 .. 2**63-1, else a
+    ValueError naming it: the environments' ``reset(seed=...)``."""
+    if seed is None:
+        return None
+    value = whole_number(seed) if not isinstance(seed, float | np.floating) else None
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise ValueError(f"seed: must be a whole number 0 .. 2**63-1, got {shown(seed)}")
+    return value
+
+
 def action_name(action: int, rules: Rules | None = None) -> str:
     """The text of an action: a card (``AS``), a bid (``bid 4``, ``nil``), ``blind nil``
     or ``look``.
@@ -219,10 +260,13 @@ class Table:
     def check(self, action: int) -> int:
         """``action`` as an int if the pending decision allows it, else IllegalAction."""
         seat = self.to_act
-        try:
-            value = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"action {action!r} is not a whole number") from None
+        value = whole_number(action)
+        if value is None:
+            who = f"seat {seat_name(seat, self.players)} to act" if seat >= 0 else "episode over"
+            raise IllegalAction(
+                f"action {shown(action)} is not a whole number ({who}; actions are "
+                f"0 .. {N_ACTIONS - 1})"
+            )
         if seat < 0:
             raise IllegalAction(f"action {value} ({action_name(value)}): the episode is over")
         if not (0 <= value < N_ACTIONS and self._mask[value]):

@@ -35,8 +35,11 @@ from spades_sim.env.table import (
     Episode,
     IllegalAction,
     action_name,
+    check_seed,
     learner_config,
     learner_seats,
+    shown,
+    whole_number,
 )
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
@@ -108,8 +111,9 @@ class VectorSpades(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every table: with ``seed``, each at its episode 0 of that seed; without,
         at its next episode (a random seed the first time)."""
+        seed = check_seed(seed)
         if seed is not None:
-            self._seed = int(seed)
+            self._seed = seed
             self._episodes[:] = 0
         elif self._seed is None:
             self._seed = int(np.random.default_rng().integers(1 << 62))
@@ -132,9 +136,7 @@ class VectorSpades(VectorEnv):
         """One learner decision at every table (``actions``: one per table)."""
         if self._seed is None:
             raise RuntimeError("VectorSpades.step before reset")
-        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise ValueError(f"actions: expected {self.num_envs}, got {acts.shape[0]}")
+        acts = self._as_actions(actions)
         # every action is checked against the masks before any table moves (one thread:
         # by the step kernel itself)
         i = -1 if self.threads == 1 else kernels.vec_check_nb(acts, self.masks)
@@ -165,6 +167,50 @@ class VectorSpades(VectorEnv):
             self.dones,
             self._truncated,
             {"action_mask": self.masks},
+        )
+
+    def _as_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as one int64 per table, or IllegalAction naming the first table whose
+        action is not a whole number 0 .. N_ACTIONS-1, or the shape (nothing is truncated,
+        wrapped or flattened)."""
+        try:
+            array = np.asarray(actions)
+        except (ValueError, OverflowError) as err:  # ragged nesting
+            raise IllegalAction(
+                f"actions: one action per table expected, {err}; no table moved"
+            ) from None
+        if array.shape != (self.num_envs,):
+            raise IllegalAction(
+                f"actions: one action per table, shape ({self.num_envs},), got shape "
+                f"{array.shape}; no table moved"
+            )
+        kind = array.dtype.kind
+        if kind in "iu" or (kind == "f" and np.isfinite(array).all()):
+            # whole numbers can be compared as they are; a value outside the space is
+            # named before any cast could wrap it
+            whole = (
+                np.ones(self.num_envs, dtype=np.bool_) if kind in "iu" else array == np.floor(array)
+            )
+            inside = whole & (array >= 0) & (array < N_ACTIONS)
+            if inside.all():
+                return array.astype(np.int64, copy=False)
+            i = int(np.flatnonzero(~inside)[0])
+            value = whole_number(array[i])
+        else:
+            i, value = 0, None
+            for i, item in enumerate(array.tolist()):  # noqa: B007
+                value = whole_number(item)
+                if value is None or not 0 <= value < N_ACTIONS:
+                    break
+            else:  # an object array of whole numbers in the space
+                return array.astype(np.int64)
+        if value is None:
+            raise IllegalAction(
+                f"action {shown(array[i])} at table {i} is not a whole number; no table moved"
+            )
+        raise IllegalAction(
+            f"illegal action {value} ({action_name(value, self.config.rules)}) at table {i}; "
+            "no table moved"
         )
 
     def random_actions(self, seed: int = 0) -> np.ndarray:
