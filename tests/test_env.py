@@ -557,3 +557,49 @@ def test_every_environment_takes_the_same_seeds_and_refuses_the_rest() -> None:
     assert not np.array_equal(vec.observations, three)
     single.reset(seed=np.int32(3))
     assert single.reset(seed=np.int32(3))[0].tolist() == single.reset(seed=3)[0].tolist()
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESETS if not Rules.preset(p).partnerships])
+@ENV_KERNELS
+def test_vector_rewards_are_the_learner_seats_own_score_in_cutthroat(preset: str) -> None:
+    """Each seat scores alone: a learner at any seat is rewarded with its own score's
+    change (game episodes keep the scores on the table between hands)."""
+    rules = Rules.preset(preset)
+    for seat in range(rules.players):
+        vec = VectorSpades(6, rules=rules, seat=seat, opponents="random", episode="game")
+        vec.reset(seed=seat)
+        scores = vec.table_info[:, InfoSlot.scores : InfoSlot.scores + 4]
+        compared = differed = 0
+        for step in range(400):
+            before = scores.copy()
+            _, reward, done, _, _ = vec.step(vec.random_actions(seed=step))
+            change = scores - before
+            for i in np.flatnonzero(~done & change.any(axis=1)):  # a hand ended, the game not
+                assert reward[i] == change[i, seat], (seat, step, i)
+                compared += 1
+                differed += change[i, seat] != change[i, seat & 1]
+            assert (reward[~done & ~change.any(axis=1)] == 0).all()
+        # many hands compared; at seats 2 and 3, many where seat & 1 scored otherwise
+        assert compared >= 20 and (seat < 2 or differed >= 10), (compared, differed)
+
+
+@ENV_KERNELS
+def test_a_vector_table_auto_resets_to_its_next_episode() -> None:
+    """After a table's episode ends its state is that of ``Table.reset(seed, episode + 1)``
+    run to the learner's first decision: the next deal, not the same one again."""
+    seat, seed = 1, 17
+    vec = VectorSpades(3, seat=seat, opponents="random")
+    vec.reset(seed=seed)
+    table = Table(vec.config, agents=[seat])
+    episodes = np.zeros(3, dtype=int)
+    for step in range(200):
+        _, _, done, _, _ = vec.step(vec.random_actions(seed=step))
+        for i in np.flatnonzero(done):
+            episodes[i] += 1
+            table.reset(seed, int(episodes[i]), table=int(i))
+            assert np.array_equal(vec.table_hidden[i], table.hid)
+            assert np.array_equal(vec.table_info[i], table.info)
+            assert np.array_equal(vec.table_state[i], table.ext)
+            assert np.array_equal(vec.observations[i], table.observe(seat))
+            assert np.array_equal(vec.masks[i], table.legal_mask())
+    assert (episodes >= 3).all()
