@@ -558,3 +558,38 @@ def test_a_policy_numba_cannot_type_is_one_line_naming_the_file(tmp_path: Path) 
     assert len(errors) == 1 and "Traceback" not in result.output, result.output
     assert "Unknown attribute 'spades'" in errors[0] and "typo.py, line 2" in errors[0]
     assert not (tmp_path / "run").exists()  # nothing left: the same command can be rerun
+
+
+def star_args(*cards):  # type: ignore[no-untyped-def]
+    return 0
+
+
+def keywords_only(**named):  # type: ignore[no-untyped-def]
+    return 0
+
+
+def nothing():  # type: ignore[no-untyped-def]
+    return 0
+
+
+def needs_keyword(ctx, *, extra):  # type: ignore[no-untyped-def]
+    return 0
+
+
+@pytest.mark.parametrize(
+    ("func", "message"),
+    [
+        (star_args, r"'star_args' takes any number of arguments \(\*cards\); a policy is a "
+                    r"function of one context"),
+        (keywords_only, r"'keywords_only' takes no positional argument \(\*\*named\)"),
+        (nothing, r"'nothing' takes no argument \(\)"),
+        (needs_keyword, r"'needs_keyword' needs the keyword argument 'extra', which"),
+        (lambda *a: 0, r"'<lambda>' takes any number of arguments \(\*a\)"),
+    ],
+)  # fmt: skip
+def test_a_function_the_engine_cannot_call_with_one_context_is_named_as_it_is(
+    func, message: str
+) -> None:
+    with pytest.raises(PolicyCodeError, match=r"^player " + message) as err:
+        simulate_hands(2, seed=1, play=func)
+    assert "takes 0 arguments" not in str(err.value) and "\n" not in str(err.value)

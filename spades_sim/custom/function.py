@@ -116,20 +116,35 @@ def _origin_of(func: Callable[..., Any]) -> str | None:
 
 
 def _check_context_function(func: Callable[..., Any], what: str) -> None:
+    """Refuse a function the engine cannot call as ``func(ctx)``, saying what it takes."""
     try:
         signature = inspect.signature(func)
     except (TypeError, ValueError):
         return
-    positional = [
-        p
-        for p in signature.parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-    ]
-    if len(positional) != 1:
+    params = list(signature.parameters.values())
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = [p for p in positional if p.default is p.empty]
+    keywords = [p.name for p in params if p.kind == p.KEYWORD_ONLY and p.default is p.empty]
+    name = f"{what} {getattr(func, '__name__', func)!r}"
+    example = "a policy is a function of one context, e.g. def my_bid(ctx): ..."
+    if len(required) > 1:
         raise PolicyCodeError(
-            f"{what} {getattr(func, '__name__', func)!r} takes {len(positional)} arguments; a "
-            "policy is a function of one context, e.g. def my_bid(ctx): ... "
+            f"{name} takes {len(required)} arguments; {example} "
             "(the positional signatures are retired: see CHANGELOG.md)"
+        )
+    if not positional:
+        if any(p.kind == p.VAR_POSITIONAL for p in params):
+            takes = "any number of arguments"
+        elif params:
+            takes = "no positional argument"
+        else:
+            takes = "no argument"
+        raise PolicyCodeError(f"{name} takes {takes} {signature}; {example}")
+    if keywords:
+        names = ", ".join(repr(k) for k in keywords)
+        raise PolicyCodeError(
+            f"{name} needs the keyword argument{'s' if len(keywords) > 1 else ''} {names}, "
+            f"which the engine does not pass; {example}"
         )
 
 
