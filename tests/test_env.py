@@ -53,14 +53,16 @@ def test_pettingzoo_api_test_passes_with_game_episodes(preset: str) -> None:
 
 
 @ENV_KERNELS
-def test_gymnasium_check_env_passes() -> None:
+@pytest.mark.parametrize("render_mode", [None, "ansi"])
+def test_gymnasium_check_env_passes_without_a_warning(render_mode: str | None) -> None:
     from gymnasium.utils.env_checker import check_env
 
     env = gymnasium.make(ENV_ID, seat=1, partner="random", opponents="heuristic",
-                         illegal="substitute")  # fmt: skip
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+                         illegal="substitute", render_mode=render_mode)  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
     assert env.unwrapped.action_masks().dtype == np.bool_
 
 
@@ -603,3 +605,37 @@ def test_a_vector_table_auto_resets_to_its_next_episode() -> None:
             assert np.array_equal(vec.observations[i], table.observe(seat))
             assert np.array_equal(vec.masks[i], table.legal_mask())
     assert (episodes >= 3).all()
+
+
+@pytest.mark.parametrize(
+    "preset", ["standard", "no-bags", "ten-for-200", "cutthroat", "two-player"]
+)
+@pytest.mark.parametrize("episode", ["hand", "game"])
+@ENV_KERNELS
+def test_every_observation_lies_in_the_observation_space(preset: str, episode: str) -> None:
+    """The spaces' bounds are finite and hold: 0..1 for the one-hot and card fields, the
+    scores and bags within what the rules allow over an episode."""
+    from spades_sim.env import OBSERVATION_FIELDS, SpadesEnv
+
+    rules = Rules.preset(preset)
+    vec = VectorSpades(8, rules=rules, seat=rules.players - 1, opponents="random",
+                       episode=episode)  # fmt: skip
+    space = vec.single_observation_space
+    assert np.isfinite(space.low).all() and np.isfinite(space.high).all()
+    assert np.array_equal(SpadesEnv(rules=rules, episode=episode).observation_space.low, space.low)
+    assert aec_env(rules, episode=episode).observation_space("seat_0")["observation"] == space
+    assert vec.observation_space.shape == (8, N_OBS)
+    obs, _ = vec.reset(seed=4)
+    seen = np.zeros(N_OBS, dtype=bool)
+    steps = 1500 if episode == "game" else 300
+    for step in range(steps):
+        assert all(space.contains(o) for o in obs), step
+        seen |= (obs != 0).any(axis=0)
+        obs, *_ = vec.step(vec.random_actions(seed=step))
+    first, length = OBSERVATION_FIELDS["scores"]
+    # scores were there to check (a hand episode's own are in its last observation, which
+    # the vector environment's auto-reset replaces)
+    assert seen[first : first + length].any() == (episode == "game")
+    first, length = OBSERVATION_FIELDS["hand"]
+    assert (space.low[first : first + length] == 0).all()
+    assert (space.high[first : first + length] == 1).all()

@@ -24,7 +24,14 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from spades_sim.env.table import N_ACTIONS, N_OBS, Episode, Table, TableConfig, check_seed
+from spades_sim.env.table import (
+    N_ACTIONS,
+    Episode,
+    Table,
+    TableConfig,
+    check_seed,
+    observation_bounds,
+)
 from spades_sim.rules import Rules
 
 
@@ -47,7 +54,8 @@ class SpadesAEC(AECEnv):
         self.possible_agents = [f"seat_{s}" for s in range(players)]
         self._seat = {name: s for s, name in enumerate(self.possible_agents)}
         self._table = Table(config, agents=range(players))
-        obs_space = gymnasium.spaces.Box(-np.inf, np.inf, shape=(N_OBS,), dtype=np.float32)
+        low, high = observation_bounds(config.rules, config.episode)
+        obs_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         mask_space = gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8)
         space = gymnasium.spaces.Dict({"observation": obs_space, "action_mask": mask_space})
         self.observation_spaces = {a: space for a in self.possible_agents}

@@ -25,12 +25,12 @@ import numpy as np
 
 from spades_sim.env.table import (
     N_ACTIONS,
-    N_OBS,
     Episode,
     Table,
     check_seed,
     learner_config,
     learner_seats,
+    observation_bounds,
     whole_number,
 )
 from spades_sim.policies import Policy
@@ -58,7 +58,7 @@ class SpadesEnv(gymnasium.Env):
     """One learner seat at a Spades table (``gymnasium.make("spades_sim/Spades-v0")``)."""
 
     # an instance variable in Gymnasium's annotation, a class default here
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -83,9 +83,8 @@ class SpadesEnv(gymnasium.Env):
         self.seat = int(seat)
         seats = learner_seats(self.config.rules, self.seat, side)
         self._table = Table(self.config, agents=seats, bids=learner_bids)
-        self.observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, shape=(N_OBS,), dtype=np.float32
-        )
+        low, high = observation_bounds(self.config.rules, self.config.episode)
+        self.observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.action_space = LegalDiscrete(N_ACTIONS, self._table)
         self._seed: int | None = None
         self._episode = 0

@@ -72,6 +72,34 @@ TABLE_PLAYERS = ("random", "heuristic")
 Episode = Literal["hand", "game"]
 
 
+def observation_bounds(rules: Rules, episode: Episode) -> tuple[np.ndarray, np.ndarray]:
+    """The least and greatest value of every observation entry (``N_OBS`` float32 each),
+    the environments' observation spaces: 0 and 1 for every field but the scores and bags,
+    which are bounded by what the rules let a side win, lose or collect in the hands of an
+    episode (one, or ``max_hands``): per hand at most ten points a contract trick (times
+    the big bid multiplier), a bag a trick, both nils, the Boston bonus and a bag penalty
+    for every ``bag_limit`` bags a hand could bring on top of those carried."""
+    tricks = rules.tricks
+    hands = 1 if episode == "hand" else rules.max_hands
+    multiplier = rules.big_bid_multiplier if rules.big_bid_threshold is not None else 1
+    per_hand = (
+        10 * 2 * tricks * multiplier
+        + tricks
+        + 2 * max(rules.nil_value, rules.blind_nil_value)
+        + rules.boston_bonus
+        + rules.bag_penalty * ((rules.bag_limit - 1 + tricks) // rules.bag_limit)
+    )
+    low = np.zeros(N_OBS, dtype=np.float32)
+    high = np.ones(N_OBS, dtype=np.float32)
+    first, length = OBSERVATION_FIELDS["scores"]
+    low[first : first + length] = -hands * per_hand / rules.target
+    high[first : first + length] = hands * per_hand / rules.target
+    if rules.bag_penalty == 0:  # bags are never reduced
+        first, length = OBSERVATION_FIELDS["bags"]
+        high[first : first + length] = max(hands * tricks / rules.bag_limit, 1.0)
+    return low, high
+
+
 class IllegalAction(SpadesError):
     """An action the pending decision does not allow (a ``ValueError``)."""
 

@@ -38,6 +38,7 @@ from spades_sim.env.table import (
     check_seed,
     learner_config,
     learner_seats,
+    observation_bounds,
     shown,
     whole_number,
 )
@@ -97,12 +98,11 @@ class VectorSpades(VectorEnv):
         self._actions = np.zeros(n, dtype=np.int64)
         self._draws = 0
         self._seed: int | None = None
-        self.single_observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, shape=(N_OBS,), dtype=np.float32
-        )
+        low, high = observation_bounds(self.config.rules, episode)
+        self.single_observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
         self.observation_space = gymnasium.spaces.Box(
-            -np.inf, np.inf, shape=(n, N_OBS), dtype=np.float32
+            np.tile(low, (n, 1)), np.tile(high, (n, 1)), dtype=np.float32
         )
         self.action_space = gymnasium.spaces.MultiDiscrete(np.full(n, N_ACTIONS))
 
