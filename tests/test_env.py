@@ -639,3 +639,111 @@ def test_every_observation_lies_in_the_observation_space(preset: str, episode: s
     first, length = OBSERVATION_FIELDS["hand"]
     assert (space.low[first : first + length] == 0).all()
     assert (space.high[first : first + length] == 1).all()
+
+
+def seat_line(text: str, seat: str) -> str:
+    """The line of ``seat`` (``N``, ``P0``, ...) in an ``ansi`` render."""
+    lines = [line for line in text.splitlines() if line.split()[:1] == [seat]]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+@ENV_KERNELS
+def test_the_aec_render_shows_every_hand_the_bids_the_trick_and_the_score() -> None:
+    from spades_sim.cards import format_card, format_hand
+    from spades_sim.env import LOOK_ACTION
+
+    env = aec_env("standard", render_mode="ansi")
+    env.reset(seed=2)
+    table = env.unwrapped.table
+    blind = table.to_act
+    env.step(BLIND_NIL_ACTION)
+    while table.decision in ("blind", "bid"):
+        if table.decision == "blind":
+            env.step(LOOK_ACTION)
+        else:
+            env.step(BID_ACTION + 3 if table.legal_mask()[BID_ACTION + 3] else BID_ACTION)
+    while table.decision == "pass" or (table.decision == "card" and table.info[InfoSlot.trick] < 2):
+        env.step(int(np.flatnonzero(table.legal_mask())[0]))
+    # two cards into the third trick
+    played = []
+    for _ in range(2):
+        seat = table.to_act
+        card = int(np.flatnonzero(table.legal_mask())[0])
+        env.step(card)
+        played.append(f"{'NESW'[seat]} {format_card(card)}")
+    text = env.render()
+    assert text is not None
+    for s, name in enumerate("NESW"):
+        hand = format_hand(int(table.hid[MaskSlot.work + s]))
+        line = seat_line(text, name)
+        assert hand in line  # every hand, as it is now
+        assert ("blind nil" in line) == (s == blind)
+        assert f"tricks {int(table.info[InfoSlot.tricks_won + s])}" in line
+    assert "blind nil" in seat_line(text, "NESW"[blind])
+    assert f"trick 3 of 13: {', '.join(played)}" in text
+    assert "score: N-S 0 (bags 0), E-W 0 (bags 0)" in text
+    assert f"to act: {'NESW'[table.to_act]} (a card)" in text
+    # at the end of the hand: the score it made
+    rewards = dict.fromkeys(env.possible_agents, 0.0)
+    while not table.over:
+        env.step(int(np.flatnonzero(table.legal_mask())[0]))
+        for agent in env.possible_agents:
+            rewards[agent] += env.rewards[agent]
+    text = env.render()
+    ns, ew = int(rewards["seat_0"]), int(rewards["seat_1"])
+    bags = table.info[InfoSlot.bags : InfoSlot.bags + 2]
+    assert f"score: N-S {ns} (bags {bags[0]}), E-W {ew} (bags {bags[1]})" in text
+    assert "hand over" in text
+    assert [seat_line(text, name).split()[1] for name in "NESW"] == ["-"] * 4  # all played
+
+
+@ENV_KERNELS
+@pytest.mark.parametrize("preset", ["standard", "cutthroat", "two-player"])
+def test_the_one_seat_render_shows_the_learners_hand_only(preset: str) -> None:
+    from spades_sim.cards import format_hand, seat_name
+    from spades_sim.env import LOOK_ACTION, SpadesEnv
+
+    rules = Rules.preset(preset)
+    seat = rules.players - 1
+    env = SpadesEnv(rules=rules, seat=seat, render_mode="ansi")
+    env.reset(seed=3)
+    table = env._table
+    names = [seat_name(s, rules.players) for s in range(rules.players)]
+    if table.decision == "blind":  # the learner has not looked at its cards
+        unseen = "(before the draw)" if rules.players == 2 else "(not looked at)"
+        assert unseen in seat_line(env.render(), names[seat])
+        env.step(LOOK_ACTION)
+    while table.decision != "card":
+        env.step(int(np.flatnonzero(env.action_masks())[-1]))
+    text = env.render()
+    for s in range(rules.players):
+        hand = format_hand(int(table.hid[MaskSlot.work + s]))
+        line = seat_line(text, names[s])
+        assert (hand in line) == (s == seat) and ("(hidden)" in line) == (s != seat)
+        bid = int(table.info[InfoSlot.bids + s])
+        assert ("nil" if bid == 0 else f"bid {bid}") in line
+    sides = [names[0], names[1]] if rules.sides > 2 or rules.players < 4 else ["N-S", "E-W"]
+    assert f"score: {sides[0]} 0 (bags 0), {sides[1]} 0 (bags 0)" in text
+    assert env.render() == text  # rendering changes nothing
+
+
+@ENV_KERNELS
+def test_the_render_example_in_the_docs_is_what_the_table_shows() -> None:
+    from pathlib import Path
+
+    from spades_sim.env import LOOK_ACTION
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text()
+    section = docs[docs.index("## Rendering") : docs.index("## Decisions and actions")]
+    example = section.split("```")[1].strip("\n")
+    env = aec_env("standard", render_mode="ansi")
+    env.reset(seed=2)
+    table = env.unwrapped.table
+    assert table.to_act == 1  # East
+    env.step(BLIND_NIL_ACTION)
+    while table.decision in ("blind", "bid"):
+        env.step(LOOK_ACTION if table.decision == "blind" else BID_ACTION + 3)
+    while table.info[InfoSlot.trick] < 2 or table.info[InfoSlot.n_in_trick] < 2:
+        env.step(int(np.flatnonzero(table.legal_mask())[0]))
+    assert env.render() == example

@@ -13,7 +13,9 @@ then ends, with ``episode="game"`` the next hand is dealt until the game ends (t
 rewards over an episode add up to the side's final score). The four-player blind nil and
 nil exchanges are decisions too (each card passed, the nil bidder first); the two-player
 draw and a two-player blind nil declarer's discards are the engine's built-in choices
-(``spades_sim._nb.env``). An illegal action raises ``table.IllegalAction``.
+(``spades_sim._nb.env``). An illegal action raises ``table.IllegalAction``. With
+``render_mode="ansi"``, :meth:`SpadesAEC.render` gives the table as text with every hand
+(``Table.render``, a spectator's view).
 """
 
 from __future__ import annotations
@@ -122,11 +124,7 @@ class SpadesAEC(AECEnv):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: nothing to render")
             return None
-        table = self._table
-        info = table.info
-        players = table.players
-        bids = " ".join(str(int(info[14 + s])) for s in range(players))
-        return f"hand {table.hands_played} trick {int(info[2])} bids {bids} to act {table.to_act}"
+        return self._table.render(range(self._table.players), as_seen=False)
 
     def close(self) -> None:
         pass

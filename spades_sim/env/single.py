@@ -14,6 +14,8 @@ game (``episode``). An illegal action raises ``table.IllegalAction``; with
 ``illegal="substitute"`` it is replaced by the lowest legal action instead (and
 ``info["substituted"]`` says so): Gymnasium's ``check_env`` steps with actions sampled
 before a reset, which are not always legal after it, so it is run with that setting.
+With ``render_mode="ansi"``, :meth:`SpadesEnv.render` gives the table as text
+(``Table.render``) with the learner's hand as the learner sees it, the others hidden.
 """
 
 from __future__ import annotations
@@ -81,8 +83,8 @@ class SpadesEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.config = learner_config(rules, seat, partner, opponents, bidding, episode)
         self.seat = int(seat)
-        seats = learner_seats(self.config.rules, self.seat, side)
-        self._table = Table(self.config, agents=seats, bids=learner_bids)
+        self._seats = learner_seats(self.config.rules, self.seat, side)
+        self._table = Table(self.config, agents=self._seats, bids=learner_bids)
         low, high = observation_bounds(self.config.rules, self.config.episode)
         self.observation_space = gymnasium.spaces.Box(low, high, dtype=np.float32)
         self.action_space = LegalDiscrete(N_ACTIONS, self._table)
@@ -132,5 +134,4 @@ class SpadesEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        info = self._table.info
-        return f"hand {self._table.hands_played} trick {int(info[2])} to act {self._table.to_act}"
+        return self._table.render(self._seats, as_seen=True)

@@ -7,7 +7,9 @@ no agent plays. :class:`Table` owns one table's arrays and calls the kernels of
 and cards, the deal, the exchanges, the score); it adds only the check of an action
 against the pending decision's mask, refused with :class:`IllegalAction` (a
 ``ValueError``) naming the action and the seat. Nothing here reads a hidden card on a
-seat's behalf: :meth:`Table.observe` writes what that seat may know.
+seat's behalf: :meth:`Table.observe` writes what that seat may know, and
+:meth:`Table.render` (the ``ansi`` text) shows a hidden hand only when asked for a
+spectator's view.
 
 The action space (``N_ACTIONS`` actions, one ``Discrete`` space for every decision):
 card ids ``0 .. 55`` (``spades_sim.cards``; 52 and 53 the jokers, 52..55 the deuces-high
@@ -26,8 +28,8 @@ from typing import Literal
 import numpy as np
 
 from spades_sim._nb import env as kernels
-from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, MaskSlot
-from spades_sim.cards import format_card, seat_name
+from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, InfoSlot, MaskSlot
+from spades_sim.cards import cards_of, format_card, format_hand, seat_name, side_name
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Policy, parse_policy, seated_bidders
 from spades_sim.rules import Rules
@@ -57,6 +59,15 @@ OBSERVATION_FIELDS: dict[str, tuple[int, int]] = {
     "trick_number": (kernels.O_TRICK_NO, 1),
     "to_act": (kernels.O_TO_ACT, 4),
 }
+
+PHASES = {
+    kernels.STAGE_BLIND: "blind nil turns",
+    kernels.STAGE_BID: "bidding",
+    kernels.STAGE_EXCHANGE: "exchange",
+    kernels.STAGE_PLAY: "play",
+    kernels.STAGE_OVER: "over",
+}
+ASKED = {"blind": "blind nil or look", "bid": "a bid", "pass": "a card to pass", "card": "a card"}
 
 DECISIONS = {
     kernels.DECIDE_BLIND: "blind",
@@ -333,6 +344,89 @@ class Table:
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
+
+    def render(self, shown: Sequence[int], as_seen: bool) -> str:
+        """The table as text (the environments' ``ansi`` render): a header (hand, dealer,
+        phase), a line per seat (its hand, its bid, blind nil marked, its tricks), the
+        trick in play and the last one, the score and bags of every side, who acts. The
+        hands of the seats in ``shown`` are written: with ``as_seen`` as each sees its own
+        (nothing before it has looked), else as they are (a spectator's view); the others
+        are ``(hidden)``. It reads the table only."""
+        info, ext, players, rules = self.info, self.ext, self.players, self.rules
+        deuces = rules.deuces_high
+
+        def card(c: int) -> str:
+            return format_card(int(c), deuces_high=deuces)
+
+        def field(obs: np.ndarray, name: str) -> int:
+            first, length = OBSERVATION_FIELDS[name]
+            return sum(1 << int(c) for c in np.flatnonzero(obs[first : first + length]))
+
+        stage = int(ext[kernels.E_STAGE])
+        number = self.hands_played + (stage != kernels.STAGE_OVER)
+        dealer = seat_name(int(ext[kernels.E_DEALER]), players)
+        lines = [f"hand {number}, dealer {dealer}, {PHASES[stage]}"]
+        names = [seat_name(s, players) for s in range(players)]
+        rows = []
+        for s in range(players):
+            passing = 0
+            if s not in shown:
+                hand = "(hidden)"
+            else:
+                obs = self.observe(s)
+                passing = field(obs, "passing")
+                held = field(obs, "hand")
+                if not as_seen or stage == kernels.STAGE_OVER:  # over: the cards left
+                    slot = (
+                        MaskSlot.work
+                        if stage in (kernels.STAGE_PLAY, kernels.STAGE_OVER)
+                        else MaskSlot.hands
+                    )
+                    held = int(self.hid[slot + s]) & ~passing
+                if held or passing:
+                    hand = format_hand(held, deuces_high=deuces) if held else "-"
+                elif stage == kernels.STAGE_BLIND:
+                    hand = "(before the draw)"
+                elif stage == kernels.STAGE_BID:
+                    hand = "(not looked at)"
+                else:
+                    hand = "-"
+            bid = int(info[InfoSlot.bids + s])
+            kind = int(info[InfoSlot.nil + s])
+            said = ("no bid yet" if bid < 0 else "blind nil" if kind == 2
+                    else "nil" if kind == 1 else f"bid {bid}")  # fmt: skip
+            won = f"tricks {int(info[InfoSlot.tricks_won + s])}"
+            if passing:
+                won += ", passing " + " ".join(card(c) for c in cards_of(passing))
+            rows.append((names[s], hand, said, won))
+        widths = [max(len(row[k]) for row in rows) for k in range(3)]
+        for row in rows:
+            lines.append("  ".join(f"{row[k]:<{widths[k]}}" for k in range(3)) + "  " + row[3])
+        if stage == kernels.STAGE_PLAY:
+            leader = int(info[InfoSlot.leader])
+            n_in = int(info[InfoSlot.n_in_trick])
+            cards = [f"{names[(leader + i) % players]} {card(info[InfoSlot.trick_cards + i])}"
+                     for i in range(n_in)]  # fmt: skip
+            now = ", ".join(cards) if cards else f"{names[leader]} to lead"
+            lines.append(f"trick {int(info[InfoSlot.trick]) + 1} of {rules.tricks}: {now}")
+        prev = int(ext[kernels.E_PREV_LEADER])
+        if prev >= 0:
+            cards = [f"{names[(prev + i) % players]} "
+                     f"{card(ext[kernels.E_PREV_TRICK + (prev + i) % players])}"
+                     for i in range(players)]  # fmt: skip
+            winner = names[int(info[InfoSlot.leader])]
+            lines.append(f"last trick: {', '.join(cards)}; won by {winner}")
+        sides = []
+        for side in range(rules.sides):
+            name = side_name(side, players) if rules.sides == 2 else seat_name(side, players)
+            score = int(info[InfoSlot.scores + side])
+            sides.append(f"{name} {score} (bags {int(info[InfoSlot.bags + side])})")
+        lines.append("score: " + ", ".join(sides))
+        if self.to_act >= 0:
+            lines.append(f"to act: {names[self.to_act]} ({ASKED[self.decision or '']})")
+        elif self.over:
+            lines.append("game over" if self.config.episode == "game" else "hand over")
+        return "\n".join(lines)
 
 
 def as_rules(rules: Rules | str | None) -> Rules:
