@@ -499,6 +499,13 @@ def test_an_action_that_is_not_a_whole_number_is_refused_and_nothing_moves() -> 
         after, *_ = env.step(whole)
         env.reset(seed=1)
         assert np.array_equal(after, env.step(LOOK_ACTION)[0])
+    # substitution replaces an illegal whole number, never a value that is not one
+    lenient = SpadesEnv(illegal="substitute")
+    lenient.reset(seed=1)
+    assert lenient.step(0)[-1]["substituted"]
+    lenient.reset(seed=1)
+    with pytest.raises(IllegalAction, match="not a whole number"):
+        lenient.step(56.99)
     aec = aec_env("standard")
     aec.reset(seed=1)
     with pytest.raises(IllegalAction, match=r"action 75\.5 .*not a whole number"):

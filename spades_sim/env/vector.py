@@ -185,15 +185,16 @@ class VectorSpades(VectorEnv):
                 f"{array.shape}; no table moved"
             )
         kind = array.dtype.kind
-        if kind in "iu" or (kind == "f" and np.isfinite(array).all()):
-            # whole numbers can be compared as they are; a value outside the space is
-            # named before any cast could wrap it
-            whole = (
-                np.ones(self.num_envs, dtype=np.bool_) if kind in "iu" else array == np.floor(array)
-            )
-            inside = whole & (array >= 0) & (array < N_ACTIONS)
+        if kind == "i":  # the step kernel's check names any int64 outside the space as it is
+            return array.astype(np.int64, copy=False)
+        if kind in "uf":
+            # named before a cast could wrap or truncate it (NaN and inf fail every test)
+            with np.errstate(invalid="ignore"):
+                inside = (array >= 0) & (array < N_ACTIONS)
+                if kind == "f":
+                    inside &= array == np.floor(array)
             if inside.all():
-                return array.astype(np.int64, copy=False)
+                return array.astype(np.int64)
             i = int(np.flatnonzero(~inside)[0])
             value = whole_number(array[i])
         else:
