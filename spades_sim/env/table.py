@@ -6,7 +6,9 @@ no agent plays. :class:`Table` owns one table's arrays and calls the kernels of
 ``spades_sim._nb.env`` (which hold every rule through the engine's own kernels: legal bids
 and cards, the deal, the exchanges, the score); it adds only the check of an action
 against the pending decision's mask, refused with :class:`IllegalAction` (a
-``ValueError``) naming the action and the seat. Nothing here reads a hidden card on a
+``ValueError``) naming the action and the seat, as is anything that is not a whole number
+(:func:`whole_number`: nothing is truncated). Seeds are 0 .. 2**63-1 (:func:`check_seed`).
+Nothing here reads a hidden card on a
 seat's behalf: :meth:`Table.observe` writes what that seat may know, and
 :meth:`Table.render` (the ``ansi`` text) shows a hidden hand only when asked for a
 spectator's view.
@@ -82,6 +84,8 @@ TABLE_PLAYERS = ("random", "heuristic")
 
 Episode = Literal["hand", "game"]
 
+MAX_SEED = 2**63 - 1  # the seeds the engine takes (``run.spec.RunSpec``), its int64 streams
+
 
 def observation_bounds(rules: Rules, episode: Episode) -> tuple[np.ndarray, np.ndarray]:
     """The least and greatest value of every observation entry (``N_OBS`` float32 each),
@@ -113,9 +117,6 @@ def observation_bounds(rules: Rules, episode: Episode) -> tuple[np.ndarray, np.n
 
 class IllegalAction(SpadesError):
     """An action the pending decision does not allow (a ``ValueError``)."""
-
-
-MAX_SEED = 2**63 - 1  # the seeds the engine takes (``run.spec.RunSpec``), its int64 streams
 
 
 def whole_number(value: object) -> int | None:
@@ -345,11 +346,11 @@ class Table:
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
 
-    def render(self, shown: Sequence[int], as_seen: bool) -> str:
+    def render(self, seats: Sequence[int], as_seen: bool) -> str:
         """The table as text (the environments' ``ansi`` render): a header (hand, dealer,
         phase), a line per seat (its hand, its bid, blind nil marked, its tricks), the
         trick in play and the last one, the score and bags of every side, who acts. The
-        hands of the seats in ``shown`` are written: with ``as_seen`` as each sees its own
+        hands of ``seats`` are written: with ``as_seen`` as each sees its own
         (nothing before it has looked), else as they are (a spectator's view); the others
         are ``(hidden)``. It reads the table only."""
         info, ext, players, rules = self.info, self.ext, self.players, self.rules
@@ -370,7 +371,7 @@ class Table:
         rows = []
         for s in range(players):
             passing = 0
-            if s not in shown:
+            if s not in seats:
                 hand = "(hidden)"
             else:
                 obs = self.observe(s)

@@ -13,9 +13,9 @@ episode ``j`` is dealt from ``(seed, i, j)`` (``rng.stream_key_nb``), so a seed 
 table the same episodes at any ``num_envs`` and any ``threads`` (the tables shared out in
 contiguous blocks to that many threads of ``run.threads.run_tasks``, the kernels running
 without the GIL, each thread with its own deal scratch; one call of the kernel with one
-thread). Actions are checked against the masks first;
-an illegal one raises ``table.IllegalAction`` naming the table and the action, and no
-table moves.
+thread). Actions are checked against the masks first (one whole number per table,
+``table.whole_number``: nothing is truncated or flattened); an illegal one raises
+``table.IllegalAction`` naming the table and the action, and no table moves.
 """
 
 from __future__ import annotations
