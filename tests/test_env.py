@@ -490,9 +490,7 @@ def test_an_action_that_is_not_a_whole_number_is_refused_and_nothing_moves() -> 
         with pytest.raises(IllegalAction, match=r"not a whole number .*seat N") as err:
             env.step(bad)
         assert isinstance(err.value, ValueError)
-        assert (
-            np.array_equal(env.unwrapped._table.observe(0), obs) and env.action_masks()[LOOK_ACTION]
-        )
+        assert np.array_equal(env.table.observe(0), obs) and env.action_masks()[LOOK_ACTION]
     # a whole number is one in any type: the same step as the int
     for whole in (LOOK_ACTION, np.int16(LOOK_ACTION), float(LOOK_ACTION), np.array(LOOK_ACTION)):
         env.reset(seed=1)
@@ -715,7 +713,7 @@ def test_the_one_seat_render_shows_the_learners_hand_only(preset: str) -> None:
     seat = rules.players - 1
     env = SpadesEnv(rules=rules, seat=seat, render_mode="ansi")
     env.reset(seed=3)
-    table = env._table
+    table = env.table
     names = [seat_name(s, rules.players) for s in range(rules.players)]
     if table.decision == "blind":  # the learner has not looked at its cards
         unseen = "(before the draw)" if rules.players == 2 else "(not looked at)"

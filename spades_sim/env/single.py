@@ -91,6 +91,12 @@ class SpadesEnv(gymnasium.Env):
         self._seed: int | None = None
         self._episode = 0
 
+    @property
+    def table(self) -> Table:
+        """The table (its state arrays and history; the hidden hands too, so never the
+        learner's input)."""
+        return self._table
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
