@@ -763,6 +763,28 @@ def test_named_ids_match_the_registry() -> None:
         assert getattr(ids[spec.kind], spec.name.replace("-", "_")) == spec.policy_id
 
 
+def test_switches_and_settings_take_only_their_values() -> None:
+    # a switch read as "non-zero is on", a setting or a count read as a whole number:
+    # another value would silently act as one of theirs
+    for kind, text, message in [
+        ("play", "heuristic:nil_read=0.0001", "nil_read=0.0001 is a switch: 0 or 1"),
+        ("play", "lookahead:read_bids=0.5", "read_bids=0.5 is a switch: 0 or 1"),
+        ("play", "pimc:read_bids=0.5", "read_bids=0.5 is a switch: 0 or 1"),
+        ("play", "lookahead:assume=1.5", "assume=1.5 is one of 0, 1, 2, 3"),
+        ("play", "heuristic:set_push=2.9", "set_push=2.9 is a whole number, 0..13"),
+        ("bid", "monte-carlo:objective=0.5", "objective=0.5 is one of 0, 1"),
+        ("play", "heuristic:nil_read=1,nil_read=0", "parameter nil_read is given twice"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            parse_policy(text, kind)  # type: ignore[arg-type]
+    assert parse_policy("lookahead:assume=2,read_bids=0", "play").params["assume"] == 2
+    # every on/off parameter is marked a switch (its meaning says what 1 does)
+    for spec in describe():
+        for p in spec.params:
+            if p.help.startswith("1:") and (p.low, p.high) == (0, 1):
+                assert p.values == "switch", (spec.name, p.name)
+
+
 def test_the_policies_page_shows_the_registry() -> None:
     text = (ROOT / "docs" / "policies.md").read_text()
     match = re.search(r"<!-- policies:start -->\n(.*)<!-- policies:end -->", text, re.S)

@@ -64,6 +64,7 @@ from spades_sim.dataset.layout import first_difference, lookup
 from spades_sim.policies import Kind, Policy, describe, parse_policy
 from spades_sim.policies import lookup as lookup_policy
 from spades_sim.rules import Rules
+from spades_sim.run.interrupts import deferred_interrupts
 from spades_sim.text import policy_text
 from spades_sim.validate import check_count
 
@@ -86,6 +87,9 @@ SETUP_KEY: Final = "spades_sim_tune"
 TUNE_HINT: Final = "pip install 'spades_sim[tune]'"
 PLOT_HINT: Final = "pip install 'spades_sim[report]'"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+SEEDS: Final = 2**63
+"""Seeds are 0..2**63-1, as ``simulate``'s; Optuna's sampler takes 0..2**32-1, so it is
+seeded with the seed plus the trials done, modulo 2**32 (:func:`_sampler_seed`)."""
 PNG_MAGIC: Final = b"\x89PNG\r\n\x1a\n"
 
 Side = tuple[Policy, Policy]
@@ -95,8 +99,9 @@ Side = tuple[Policy, Policy]
 @dataclass(frozen=True)
 class ParamRange:
     """One tuned parameter: its name in the study (``bias``, or ``bid.bias`` for a
-    side's), the policy kind it belongs to, its bounds and whether only whole numbers are
-    tried."""
+    side's), the policy kind it belongs to, its bounds, whether only whole numbers are
+    tried and whether they are tried as categories (a switch or an enumerated setting,
+    whose values have no order a search could follow)."""
 
     name: str
     kind: Kind
@@ -104,6 +109,7 @@ class ParamRange:
     low: float
     high: float
     integer: bool
+    categorical: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
@@ -115,16 +121,33 @@ class ParamRange:
             )
 
     def text(self) -> str:
-        """As written on the command line.
+        """The search's distribution exactly, in the command line's form: bounds of a
+        range of any number as Python writes them (``repr``: two ranges whose texts are
+        equal are equal), categories as ``a|b``. A study records these.
 
         >>> ParamRange("bias", "bid", "bias", -3, 3, True).text()
         'bias=-3..3'
+        >>> ParamRange("bias", "bid", "bias", -3, 3, False).text()
+        'bias=-3.0..3.0'
+        >>> ParamRange("bag_avoid", "play", "bag_avoid", 0, 1, True, True).text()
+        'bag_avoid=0|1'
         """
-        fmt = (lambda x: f"{int(x)}") if self.integer else (lambda x: f"{x:g}")
-        return f"{self.name}={fmt(self.low)}..{fmt(self.high)}"
+        if self.categorical:
+            return f"{self.name}=" + "|".join(str(v) for v in self.choices())
+        if self.integer:
+            return f"{self.name}={int(self.low)}..{int(self.high)}"
+        return f"{self.name}={float(self.low)!r}..{float(self.high)!r}"
+
+    def choices(self) -> list[int]:
+        """The whole numbers of the range (the categories of a categorical one)."""
+        return list(range(int(self.low), int(self.high) + 1))
+
+    def holds(self, value: float) -> bool:
+        """Whether the search can try ``value``."""
+        return self.low <= value <= self.high and (not self.integer or value == int(value))
 
 
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _RANGE = re.compile(rf"\s*([A-Za-z_][\w.-]*)\s*=\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*")
 
 
@@ -135,7 +158,8 @@ def parse_range(text: str) -> tuple[str, float, float, bool]:
     >>> parse_range("bias=-3..3"), parse_range("play.set_push=0.5..6")
     (('bias', -3.0, 3.0, True), ('play.set_push', 0.5, 6.0, False))
     """
-    found = _RANGE.fullmatch(text)
+    # "-3...3" would read as -3..0.3 (or -3...3): two dots only, never a guess
+    found = None if "..." in text else _RANGE.fullmatch(text)
     if found is None:
         raise ValueError(f"--param {text!r}: expected NAME=LO..HI, e.g. bias=-3..3")
     name, lo, hi = found.groups()
@@ -231,14 +255,13 @@ class TuneSpec:
     def __post_init__(self) -> None:
         check_count(self.deals, "deals", 1, "the number of deals (games) each trial plays")
         check_count(self.trials, "trials", 1, "the number of trials")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed: must be an int >= 0, got {self.seed!r}")
-        if self.fresh_seed is not None and (
-            isinstance(self.fresh_seed, bool)
-            or not isinstance(self.fresh_seed, int)
-            or self.fresh_seed < 0
-        ):
-            raise ValueError(f"fresh_seed: must be an int >= 0, got {self.fresh_seed!r}")
+        for name in ("seed", "fresh_seed"):
+            value = getattr(self, name)
+            if name == "fresh_seed" and value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEEDS:
+                # the seeds simulate takes; Optuna's sampler gets one derived from it
+                raise ValueError(f"{name}: must be a whole number 0..2**63-1, got {value!r}")
         if self.fresh_seed == self.seed:
             raise ValueError(
                 f"fresh_seed: {self.fresh_seed} is the search's own seed; the best is "
@@ -257,6 +280,21 @@ class TuneSpec:
             raise ValueError(
                 "rules: tune measures a duplicate margin between two partnerships; "
                 "cutthroat (partnerships=false) has none"
+            )
+        for r in self.space:
+            # the first trial is the policy as given: it must be a value the search tries
+            policy = self.start[0 if r.kind == "bid" else 1]
+            value = float(policy.params[r.param])
+            if r.holds(value):
+                continue
+            if not r.low <= value <= r.high:
+                why = f"outside the range searched, {_fmt(r.low)}..{_fmt(r.high)}"
+            else:
+                why = f"not a whole number, and {_fmt(r.low)}..{_fmt(r.high)} tries whole numbers"
+            raise ValueError(
+                f"--param {r.name}: the policy as given has {r.param}={value:g}, {why}; the "
+                f"first trial is the policy as given: start inside the range "
+                f"({policy.name}:{r.param}=...) or widen it"
             )
 
     @classmethod
@@ -328,14 +366,12 @@ class TuneSpec:
             play = play.with_params(by_kind["play"])
         return bid, play
 
-    def start_values(self) -> dict[str, float] | None:
-        """The starting policy's values of the tuned parameters, None if one lies outside
-        its range (or is not whole in a whole-number range)."""
+    def start_values(self) -> dict[str, float]:
+        """The starting policy's values of the tuned parameters (values the search tries:
+        checked when the spec is built)."""
         out: dict[str, float] = {}
         for r in self.space:
             value = float(self.start[0 if r.kind == "bid" else 1].params[r.param])
-            if not r.low <= value <= r.high or (r.integer and value != int(value)):
-                return None
             out[r.name] = int(value) if r.integer else value
         return out
 
@@ -348,9 +384,12 @@ class TuneSpec:
         return bid if self.tuned == "bid" else play
 
     def setup(self) -> dict[str, Any]:
-        """What a study of this tuning records and a resume must match (JSON): the tuned
-        side with its tuned parameters left out (they are the search's), the ranges, the
-        baseline, the deals, seed, mode and rules."""
+        """What a study of this tuning records and a resume must match (JSON): what is
+        tuned, the search's distributions exactly (:meth:`ParamRange.text`), the tuned
+        side with its tuned parameters left out (they are the search's), the baseline,
+        hands or games and how many, seed, rules and draw policy. In this order: a resume
+        names the first difference, so the parameters searched come before the policy
+        whose fixed parameters they change."""
         tuned = {(r.kind, r.param) for r in self.space}
 
         def fixed(p: Policy) -> dict[str, Any]:
@@ -362,15 +401,15 @@ class TuneSpec:
             json.dumps(
                 {
                     "tuned": self.tuned,
-                    "policy": {"bid": fixed(self.start[0]), "play": fixed(self.start[1])},
                     "space": [r.text() for r in self.space],
+                    "policy": {"bid": fixed(self.start[0]), "play": fixed(self.start[1])},
                     "against": {
                         "bid": self.baseline[0].to_dict(),
                         "play": self.baseline[1].to_dict(),
                     },
+                    "mode": self.mode,
                     "deals": self.deals,
                     "seed": self.seed,
-                    "mode": self.mode,
                     "rules": self.rules.to_dict(),
                     "draw": self.draw,
                 }
@@ -418,6 +457,7 @@ def _space(
     for name, lo, hi, integer in items:
         kind, param = _resolve(start, tuned, name)
         policy = start[0 if kind == "bid" else 1]
+        categorical = False
         if policy.is_builtin:
             params_of = lookup_policy(policy.name, policy.kind).params
             spec = next(p for p in params_of if p.name == param)
@@ -426,8 +466,21 @@ def _space(
                     f"--param {name}={lo:g}..{hi:g}: outside {spec.low:g}..{spec.high:g}, "
                     f"the range of {param} in {kind} policy {policy.name!r}"
                 )
+            if spec.whole:
+                # a count, switch or setting takes whole values only: never a continuous
+                # range (a switch's 0.549 is on); a switch's or setting's values have no
+                # order, so they are categories
+                if lo != int(lo) or hi != int(hi):
+                    low, high = math.ceil(lo), math.floor(hi)
+                    if spec.values != "whole" or not low < high:
+                        low, high = int(spec.low), int(spec.high)
+                    raise ValueError(
+                        f"--param {name}={lo:g}..{hi:g}: {param} {spec.takes()}; give whole "
+                        f"bounds ({name}={low}..{high})"
+                    )
+                integer, categorical = True, spec.values in ("switch", "choice")
         shown = f"{kind}.{param}" if tuned == "side" else param
-        out.append(ParamRange(shown, kind, param, lo, hi, integer))  # type: ignore[arg-type]
+        out.append(ParamRange(shown, kind, param, lo, hi, integer, categorical))  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -503,8 +556,6 @@ class TuneResult:
     def _start_line(self) -> list[str]:
         """The policy as given, as the search measured it (its first trial), if it was."""
         start = self.spec.start_values()
-        if start is None:
-            return []
         done = self.trials[self.trials["state"] == "COMPLETE"]
         same = np.ones(len(done), dtype=bool)
         for name, value in start.items():
@@ -526,7 +577,7 @@ def _fmt(value: float) -> str:
 
 
 def _fresh(spec: TuneSpec) -> tuple[int, int]:
-    seed = spec.fresh_seed if spec.fresh_seed is not None else spec.seed + 1
+    seed = spec.fresh_seed if spec.fresh_seed is not None else (spec.seed + 1) % SEEDS
     return seed, spec.fresh_deals or spec.deals
 
 
@@ -594,8 +645,43 @@ def check_study_file(path: Path) -> bool:
     return True
 
 
-def check_plot_file(path: Path) -> None:
-    """A plot is written only over a PNG (one tune drew, or another) or a new file."""
+BYTES_A_HAND: Final = 1000
+"""Memory a trial holds for each hand it plays: its rows in both seatings (about 400
+bytes a seating at the peak, by ``tracemalloc`` around ``simulate_hands(20_000)``) and
+the paired margins, rounded up."""
+
+
+def check_memory(spec: TuneSpec) -> None:
+    """Refuse a trial (or re-measure) of more hands than this machine's memory holds: a
+    game plays one hand at least. One ``ValueError`` naming the option."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return  # no sysconf (Windows): the measure itself will say
+    unit = "games" if spec.mode == "games" else "deals"
+    _, fresh = _fresh(spec)
+    for option, n in ((f"--{unit}", spec.deals), ("--fresh", fresh)):
+        if n * BYTES_A_HAND > total:
+            raise ValueError(
+                f"{option} {n}: more than this machine can hold ({total / 2**30:.1f} GiB "
+                f"of memory; a trial keeps about {BYTES_A_HAND} bytes a hand): give at most "
+                f"{total // BYTES_A_HAND} {unit}"
+            )
+
+
+def check_plot_file(path: Path, study: Path) -> None:
+    """A plot is written only as a ``.png`` file, over a PNG (one tune drew, or another)
+    or a new file, and never over the study."""
+    if path.resolve() == study.resolve() or (
+        path.exists() and study.exists() and path.samefile(study)
+    ):
+        raise ValueError(
+            f"--plot {path}: is the study file {study} (the plot's default is the study's "
+            "name with .png); drawing it would replace every trial: give another --plot "
+            "or --study, or --no-plot"
+        )
+    if path.suffix.lower() != ".png":
+        raise ValueError(f"--plot {path}: the plot is a PNG image; give a name ending in .png")
     if path.is_dir():
         raise ValueError(f"--plot {path}: is a directory; give a file")
     if path.exists():
@@ -608,16 +694,15 @@ def check_plot_file(path: Path) -> None:
 
 def _open_study(spec: TuneSpec, path: Path, exists: bool) -> Any:
     """The study in ``path``: created (its setup recorded, the start values queued) or
-    loaded and checked against ``spec``."""
+    loaded and checked against ``spec`` (every check before the first write), its
+    trials left running by a killed tuning then marked failed."""
     optuna = require_optuna()
-    storage = f"sqlite:///{path.resolve()}"
+    storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}")
     setup = spec.setup()
     if exists:
         names = [s.study_name for s in optuna.study.get_all_study_summaries(storage)]
         if STUDY_NAME in names:
             study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
-            # seeded by the seed and the trials there: a resumed search repeats too
-            study.sampler = optuna.samplers.TPESampler(seed=spec.seed + len(study.trials))
             stored = study.user_attrs.get(SETUP_KEY)
             if not isinstance(stored, dict):
                 raise ValueError(
@@ -628,19 +713,54 @@ def _open_study(spec: TuneSpec, path: Path, exists: bool) -> Any:
             if where is not None:
                 raise ValueError(
                     f"--study {path}: a study of {_setup_text(stored)}, not of this tuning "
-                    f"({where}: {json.dumps(lookup(stored, where))} there, "
-                    f"{json.dumps(lookup(setup, where))} now); give another --study file"
+                    f"({_difference(stored, setup, where)}); give another --study file"
                 )
+            # a trial still RUNNING was cut off by a kill (nothing else runs the study):
+            # failed, so it is neither counted nor looked up; it is run again
+            running = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
+            study_id = storage.get_study_id_from_name(STUDY_NAME)
+            for trial in running:
+                trial_id = storage.get_trial_id_from_study_id_trial_number(study_id, trial.number)
+                storage.set_trial_state_values(trial_id, optuna.trial.TrialState.FAIL)
+            # seeded by the seed and the trials there: a resumed search repeats too
+            study.sampler = optuna.samplers.TPESampler(
+                seed=_sampler_seed(spec.seed, len(study.trials))
+            )
             return study
-    sampler = optuna.samplers.TPESampler(seed=spec.seed)
+        if names:
+            raise ValueError(
+                f"--study {path}: an Optuna storage holding another tool's studies "
+                f"({', '.join(map(repr, names))}), not tune's; give a new file"
+            )
+    sampler = optuna.samplers.TPESampler(seed=_sampler_seed(spec.seed, 0))
     study = optuna.create_study(
         study_name=STUDY_NAME, storage=storage, direction="maximize", sampler=sampler
     )
     study.set_user_attr(SETUP_KEY, setup)
-    start = spec.start_values()
-    if start is not None:
-        study.enqueue_trial(start)
+    study.enqueue_trial(spec.start_values())
     return study
+
+
+def _sampler_seed(seed: int, done: int) -> int:
+    """Optuna's sampler seed (0..2**32-1) for a study of ``seed`` with ``done`` trials."""
+    return (seed + done) % 2**32
+
+
+def _difference(stored: Mapping[str, Any], setup: Mapping[str, Any], where: str) -> str:
+    """The first difference between a study's setup and this tuning's, in the command
+    line's words: ``--param: bias=-3..3 there, ... now``, ``--deals 500 there, --games
+    50 now``."""
+    if where.startswith("space"):
+        return f"--param: {' '.join(stored.get('space', []))} there, {' '.join(setup['space'])} now"
+    if where in ("mode", "deals"):
+
+        def amount(s: Mapping[str, Any]) -> str:
+            option = "--games" if s.get("mode") == "games" else "--deals"
+            return f"{option} {s.get('deals')}"
+
+        return f"{amount(stored)} there, {amount(setup)} now"
+    before, now = json.dumps(lookup(stored, where)), json.dumps(lookup(setup, where))
+    return f"{where}: {before} there, {now} now"
 
 
 def _setup_text(setup: Mapping[str, Any]) -> str:
@@ -654,6 +774,8 @@ def _setup_text(setup: Mapping[str, Any]) -> str:
 
 
 def _suggest(trial: Any, r: ParamRange) -> float:
+    if r.categorical:
+        return float(trial.suggest_categorical(r.name, r.choices()))
     if r.integer:
         return float(trial.suggest_int(r.name, int(r.low), int(r.high)))
     return float(trial.suggest_float(r.name, r.low, r.high))
@@ -764,6 +886,11 @@ def tune(
         fresh_seed=fresh_seed,
         fresh_deals=fresh_deals,
     )
+    # Path("") is ".": an empty name would be taken for the working directory
+    if os.fspath(study) == "":
+        raise ValueError("--study: the file name is empty; give the study's file")
+    if not isinstance(plot, bool) and os.fspath(plot) == "":
+        raise ValueError("--plot: the file name is empty; give a .png file (or --no-plot)")
     study_path = Path(study)
     plot_path: Path | None
     if plot is True:
@@ -773,14 +900,19 @@ def tune(
     else:
         plot_path = Path(plot)
     # every check before the first write: a mistake leaves every file as it was
+    check_memory(spec)
     require_optuna()
     exists = check_study_file(study_path)
     if plot_path is not None:
         require_pyplot()
-        check_plot_file(plot_path)
+        check_plot_file(plot_path, study_path)
     opened = _open_study(spec, study_path, exists)
     complete = [t for t in opened.trials if t.state.name == "COMPLETE"]
     remaining = max(0, spec.trials - len(complete))
+    # Ctrl-C or SIGTERM raises only while a trial measures (nothing half written);
+    # elsewhere, above all inside the study's SQLite commit, where an exception leaves a
+    # trial RUNNING for ever, it is noted and the search stops after the trial (``noted``
+    # is bound by the ``with`` that runs the search, below)
 
     def objective(trial: Any) -> float:
         values = {r.name: _suggest(trial, r) for r in spec.space}
@@ -790,7 +922,8 @@ def tune(
                 for key, value in seen.user_attrs.items():
                     trial.set_user_attr(key, value)
                 return float(seen.value)
-        result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
+        with noted.raising():
+            result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
         trial.set_user_attr("ci_low", result.margin.low)
         trial.set_user_attr("ci_high", result.margin.high)
         trial.set_user_attr("n", result.margin.n)
@@ -809,15 +942,18 @@ def tune(
     )
 
     def after(study_: Any, trial: Any) -> None:
+        if noted.signal_number is not None:
+            study_.stop()
         bar.update()
         if trial.value is not None:
             bar.set_postfix_str(f"best {study_.best_value:+.2f}")
             if on_trial is not None:
                 on_trial(trial.number, float(trial.value))
 
-    with bar:
+    with deferred_interrupts() as noted, bar:
         if remaining:
             opened.optimize(objective, n_trials=remaining, callbacks=[after])
+    noted.check()
     best_trial = opened.best_trial
     best_values = {r.name: float(best_trial.params[r.name]) for r in spec.space}
     best = spec.policies(best_values)
