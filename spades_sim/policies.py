@@ -354,8 +354,11 @@ CLI) take one policy for every seat or one per side, `("heuristic", "random")` o
 `{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
 sweep never recompiles. A policy of your own is a function of one context, made a policy
 by `spades_sim.nb.bidder` or `spades_sim.nb.player` (see "Your own policies" below); it
-runs wherever a built-in does. Every policy sees only its own cards and the public table
-state. `spades_sim.analysis.duplicate` compares two policies on the same deals with the
+runs wherever a built-in does. A parameter's range in the tables below says what it
+takes: any number in `low .. high`, a whole number in `low .. high whole` (a count), or
+one of the values listed (`0, 1` a switch; `0, 1, 2, 3` an enumerated setting); any other
+value is refused with the values it takes. Every policy sees only its own cards and the
+public table state. `spades_sim.analysis.duplicate` compares two policies on the same deals with the
 sides swapped; `benchmarks/strength.py` measures them."""
 
 

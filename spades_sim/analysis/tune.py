@@ -16,8 +16,12 @@ or ``kind=`` when a name is both, as ``random``), the other seats' other decisio
 ``"count/heuristic"``: the policy labels' form), the baseline then a pair too. A
 parameter is named plainly, or ``bid.NAME`` / ``play.NAME`` (a pair's parameter both of
 its policies have must be named so). A range written in whole numbers (``-3..3``) tries
-whole numbers; with a decimal point (``0.0..1.0``) any number. A built-in's range must lie
-inside the parameter's own (``spades-sim policies``). The parameters not tuned keep the
+whole numbers; with a decimal point (``0.0..1.0``) any number; a built-in's parameter
+that takes only whole values (:class:`~spades_sim.policies.ParamSpec` ``values``) is
+searched over them however its bounds are written: a count as whole numbers, a switch or
+an enumerated setting as categories (no order between them). A built-in's range must lie
+inside the parameter's own (``spades-sim policies``), and the policy as given must be a
+value the search tries (it is the first trial). The parameters not tuned keep the
 values ``policy`` gives them. The baseline defaults to ``policy`` as given.
 
 **The study.** The search is Optuna's (TPE, seeded by ``seed``; the ``tune`` extra,
@@ -25,12 +29,16 @@ imported only here, on first use), kept in an SQLite file: every finished trial 
 so an interrupted tuning resumes where it stopped when called again with the same
 arguments (``trials`` is the total, not the number to add), and Optuna's own tools
 (``optuna-dashboard``, ``optuna.load_study``) read it (study name :data:`STUDY_NAME`).
-The first trial of a new study is the policy's own values (where they lie in the ranges),
-so the search never reports worse than where it started on its own deals; values a trial
-already measured are not played again (the same deals give the same margin). The study
-records what it tunes (:meth:`TuneSpec.setup`); a study file of another setup (another
-policy, ranges, baseline, deals, seed, mode or rules) is refused with the first
-difference, and so is a file that is not an Optuna SQLite file: neither is ever written.
+The first trial of a new study is the policy's own values, so the search never reports
+worse than where it started on its own deals; values a trial already measured are not
+played again (the same deals give the same margin). The study records what it tunes
+(:meth:`TuneSpec.setup`: the distributions exactly); a study file of another setup
+(another policy, ranges, baseline, deals, seed, mode or rules) is refused with the first
+difference, and so is a file that is not an Optuna SQLite file or holds another tool's
+studies: none is ever written. A resumed study's trials left RUNNING by a killed tuning
+are marked failed. Ctrl-C or SIGTERM raises while a trial measures; anywhere else (above
+all inside Optuna's SQLite commit) it is noted and the search stops after the trial,
+then raises the same ``KeyboardInterrupt``. Seeds are 0..2**63-1 as ``simulate``'s.
 
 **The answer.** A search's best is biased upward (it is the maximum of noisy figures), so
 :class:`TuneResult` gives the best trial's values with their margin **re-measured on
@@ -39,7 +47,9 @@ deals), with its 95% interval, beside the search's own figure; and a plot of the
 (:func:`plot_trials`: each trial's margin with its interval and the best so far, and the
 margin against each parameter), drawn with matplotlib (the ``report`` extra).
 
-Mistakes in the arguments are one ``ValueError`` line, raised before any file is touched.
+Mistakes in the arguments are one ``ValueError`` line, raised before any file is touched:
+a plot path that is the study or not a ``.png`` name, and more deals a trial than the
+machine's memory holds (:func:`check_memory`), included.
 """
 
 from __future__ import annotations
