@@ -474,3 +474,30 @@ def test_a_trial_left_running_by_a_kill_is_failed_on_resume(tmp_path: Path) -> N
     r = tune("count:bias=1", {"bias": (-2, 2)}, trials=3, **kwargs)
     assert list(r.trials.state) == ["COMPLETE", "COMPLETE", "FAIL", "COMPLETE"]
     assert r.ran == 1
+
+
+def test_ctrl_c_during_a_measurement_stops_it_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trial's measurement (minutes for a sampling player) is not waited for: Ctrl-C
+    there stops it, the trial is recorded failed, and the finished ones are kept."""
+    import optuna
+
+    measure = TuneSpec.measure
+    calls: list[int] = []
+
+    def interrupted_third(self: TuneSpec, *args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            os.kill(os.getpid(), signal.SIGINT)  # handled here, inside the measurement
+        return measure(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TuneSpec, "measure", interrupted_third)
+    study = tmp_path / "s.db"
+    args = ["tune", "count:bias=2", "--param", "bias=-3..2", "--against", "count"]
+    args += ["--deals", "50", "--trials", "5", "--study", str(study), "--no-plot"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 130, result.output
+    trials = optuna.load_study(study_name=STUDY_NAME, storage=f"sqlite:///{study}").trials
+    states = [t.state.name for t in trials]
+    assert states[-1] == "FAIL" and set(states[:-1]) == {"COMPLETE"}, states

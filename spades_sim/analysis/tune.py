@@ -916,53 +916,54 @@ def tune(
     if plot_path is not None:
         require_pyplot()
         check_plot_file(plot_path, study_path)
-    opened = _open_study(spec, study_path, exists)
-    complete = [t for t in opened.trials if t.state.name == "COMPLETE"]
-    remaining = max(0, spec.trials - len(complete))
-    # Ctrl-C or SIGTERM raises only while a trial measures (nothing half written);
-    # elsewhere, above all inside the study's SQLite commit, where an exception leaves a
-    # trial RUNNING for ever, it is noted and the search stops after the trial (``noted``
-    # is bound by the ``with`` that runs the search, below)
+    with deferred_interrupts() as noted:
+        # Ctrl-C or SIGTERM raises only while a trial measures (nothing half written);
+        # elsewhere, above all inside the study's SQLite commits (creating it, starting or
+        # finishing a trial), where an exception leaves a trial RUNNING for ever, it is
+        # noted: the search stops after the trial, and it is raised once out of here
+        opened = _open_study(spec, study_path, exists)
+        complete = [t for t in opened.trials if t.state.name == "COMPLETE"]
+        remaining = max(0, spec.trials - len(complete))
 
-    def objective(trial: Any) -> float:
-        values = {r.name: _suggest(trial, r) for r in spec.space}
-        for seen in opened.trials:
-            # the same values on the same deals give the same margin: not played again
-            if seen.state.name == "COMPLETE" and seen.params == trial.params:
-                for key, value in seen.user_attrs.items():
-                    trial.set_user_attr(key, value)
-                return float(seen.value)
-        with noted.raising():
-            result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
-        trial.set_user_attr("ci_low", result.margin.low)
-        trial.set_user_attr("ci_high", result.margin.high)
-        trial.set_user_attr("n", result.margin.n)
-        if result.wins is not None:
-            trial.set_user_attr("win_rate", result.wins.value)
-        return float(result.margin.value)
+        def objective(trial: Any) -> float:
+            values = {r.name: _suggest(trial, r) for r in spec.space}
+            for seen in opened.trials:
+                # the same values on the same deals give the same margin: not played again
+                if seen.state.name == "COMPLETE" and seen.params == trial.params:
+                    for key, value in seen.user_attrs.items():
+                        trial.set_user_attr(key, value)
+                    return float(seen.value)
+            with noted.raising():
+                result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
+            trial.set_user_attr("ci_low", result.margin.low)
+            trial.set_user_attr("ci_high", result.margin.high)
+            trial.set_user_attr("n", result.margin.n)
+            if result.wins is not None:
+                trial.set_user_attr("win_rate", result.wins.value)
+            return float(result.margin.value)
 
-    bar = tqdm(
-        total=spec.trials,
-        initial=len(complete),
-        unit=" trials",
-        desc="tune",
-        dynamic_ncols=True,
-        leave=False,
-        disable=not progress,
-    )
+        bar = tqdm(
+            total=spec.trials,
+            initial=len(complete),
+            unit=" trials",
+            desc="tune",
+            dynamic_ncols=True,
+            leave=False,
+            disable=not progress,
+        )
 
-    def after(study_: Any, trial: Any) -> None:
-        if noted.signal_number is not None:
-            study_.stop()
-        bar.update()
-        if trial.value is not None:
-            bar.set_postfix_str(f"best {study_.best_value:+.2f}")
-            if on_trial is not None:
-                on_trial(trial.number, float(trial.value))
+        def after(study_: Any, trial: Any) -> None:
+            if noted.signal_number is not None:
+                study_.stop()
+            bar.update()
+            if trial.value is not None:
+                bar.set_postfix_str(f"best {study_.best_value:+.2f}")
+                if on_trial is not None:
+                    on_trial(trial.number, float(trial.value))
 
-    with deferred_interrupts() as noted, bar:
-        if remaining:
-            opened.optimize(objective, n_trials=remaining, callbacks=[after])
+        with bar:
+            if remaining and noted.signal_number is None:
+                opened.optimize(objective, n_trials=remaining, callbacks=[after])
     noted.check()
     best_trial = opened.best_trial
     best_values = {r.name: float(best_trial.params[r.name]) for r in spec.space}
