@@ -84,6 +84,14 @@ class ParamSpec:
             return "is one of " + ", ".join(f"{v}" for v in self.choices())
         return f"is a whole number, {self.low:g}..{self.high:g}"
 
+    def range_text(self, dots: str = "..") -> str:
+        """The values taken, for a listing: ``0..1`` (any number), ``0, 1`` (a switch),
+        ``0, 1, 2`` (a choice) or ``1..1024 whole`` (a count)."""
+        if self.values in ("switch", "choice"):
+            return ", ".join(str(v) for v in self.choices())
+        whole = " whole" if self.values == "whole" else ""
+        return f"{self.low:g}{dots}{self.high:g}{whole}"
+
     def choices(self) -> list[int]:
         """The whole numbers in the range."""
         return list(range(math.ceil(self.low), math.floor(self.high) + 1))
@@ -362,15 +370,6 @@ public table state. `spades_sim.analysis.duplicate` compares two policies on the
 sides swapped; `benchmarks/strength.py` measures them."""
 
 
-def _range_text(p: ParamSpec) -> str:
-    """A parameter's values for the table: ``0 .. 1`` (any number), ``0, 1`` (a switch),
-    ``0, 1, 2`` (a choice) or ``1 .. 1024 whole``."""
-    if p.values in ("switch", "choice"):
-        return ", ".join(str(v) for v in p.choices())
-    whole = " whole" if p.values == "whole" else ""
-    return f"{p.low:g} .. {p.high:g}{whole}"
-
-
 def markdown() -> str:
     """Every built-in policy as Markdown: per kind, a section per policy with its summary,
     source and a table of parameters (docs/policies.md's policy section is this text).
@@ -387,7 +386,8 @@ def markdown() -> str:
             if spec.params:
                 lines += ["| parameter | default | range | meaning |", "|---|---|---|---|"]
                 for p in spec.params:
-                    lines.append(f"| `{p.name}` | {p.default:g} | {_range_text(p)} | {p.help} |")
+                    span = p.range_text(" .. ")
+                    lines.append(f"| `{p.name}` | {p.default:g} | {span} | {p.help} |")
             else:
                 lines.append("No parameters.")
             lines.append("")
