@@ -761,7 +761,8 @@ def _difference(stored: Mapping[str, Any], setup: Mapping[str, Any], where: str)
     line's words: ``--param: bias=-3..3 there, ... now``, ``--deals 500 there, --games
     50 now``."""
     if where.startswith("space"):
-        return f"--param: {' '.join(stored.get('space', []))} there, {' '.join(setup['space'])} now"
+        before = " ".join(map(str, stored.get("space", [])))
+        return f"--param: {before} there, {' '.join(setup['space'])} now"
     if where in ("mode", "deals"):
 
         def amount(s: Mapping[str, Any]) -> str:
