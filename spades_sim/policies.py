@@ -15,6 +15,7 @@ a parameter sweep never recompiles. A policy is given as text (``"count"``,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -41,15 +42,59 @@ from spades_sim.custom.function import (
 Kind = Literal["bid", "play", "draw"]
 
 
+ParamValues = Literal["any", "whole", "switch", "choice"]
+"""What values a parameter takes inside its range: any number, whole numbers (a count),
+0 or 1 (a switch), or the whole numbers of an enumerated setting (each its own meaning)."""
+
+
 @dataclass(frozen=True)
 class ParamSpec:
-    """One numeric parameter of a policy: its default, allowed range and meaning."""
+    """One numeric parameter of a policy: its default, allowed range, meaning and which
+    values in the range it takes (:meth:`check` says whether a value is one)."""
 
     name: str
     default: float
     low: float
     high: float
     help: str
+    values: ParamValues = "any"
+
+    def check(self, number: float) -> str | None:
+        """Why ``number`` is not a value of this parameter, or None if it is one.
+
+        >>> ParamSpec("read_bids", 1.0, 0.0, 1.0, "", "switch").check(0.5)
+        'read_bids=0.5 is a switch: 0 or 1'
+        """
+        if not self.low <= number <= self.high:
+            return f"{self.name}={number:g} is outside {self.low:g}..{self.high:g}"
+        if self.values == "any" or number == int(number):
+            return None
+        return f"{self.name}={number:g} {self.takes()}"
+
+    @property
+    def whole(self) -> bool:
+        """Whether only whole numbers are values (a count, a switch or a choice)."""
+        return self.values != "any"
+
+    def takes(self) -> str:
+        """The values taken, in words (``is a switch: 0 or 1``)."""
+        if self.values == "switch":
+            return "is a switch: 0 or 1"
+        if self.values == "choice":
+            return "is one of " + ", ".join(f"{v}" for v in self.choices())
+        return f"is a whole number, {self.low:g}..{self.high:g}"
+
+    def range_text(self, dots: str = "..") -> str:
+        """The values taken, for a listing: ``0..1`` (any number), ``0, 1`` (a switch),
+        ``0, 1, 2`` (a choice) or ``1..1024 whole`` (a count)."""
+        if self.values in ("switch", "choice"):
+            return ", ".join(str(v) for v in self.choices())
+        whole = " whole" if self.values == "whole" else ""
+        return f"{self.low:g}{dots}{self.high:g}{whole}"
+
+    def choices(self) -> list[int]:
+        """The whole numbers in the range."""
+        return list(range(math.ceil(self.low), math.floor(self.high) + 1))
 
 
 @dataclass(frozen=True)
@@ -98,11 +143,9 @@ class Policy:
                 raise ValueError(
                     f"{kind} policy {name!r}: parameter {key} must be a number, got {value!r}"
                 ) from None
-            if not param.low <= number <= param.high:
-                raise ValueError(
-                    f"{kind} policy {name!r}: parameter {key}={number:g} is outside "
-                    f"{param.low:g}..{param.high:g}"
-                )
+            why = param.check(number)
+            if why is not None:
+                raise ValueError(f"{kind} policy {name!r}: parameter {why}")
             values[key] = number
         return cls(kind=kind, name=name, params=values)
 
@@ -268,6 +311,8 @@ def _param_text(rest: str, kind: str, value: str) -> dict[str, str]:
         key, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"{kind} policy {value!r}: expected param=value, got {item!r}")
+        if key.strip() in params:
+            raise ValueError(f"{kind} policy {value!r}: parameter {key.strip()} is given twice")
         params[key.strip()] = text.strip()
     return params
 
@@ -317,8 +362,11 @@ CLI) take one policy for every seat or one per side, `("heuristic", "random")` o
 `{"ns": ..., "ew": ...}`; parameters are read by the compiled kernel at run time, so a
 sweep never recompiles. A policy of your own is a function of one context, made a policy
 by `spades_sim.nb.bidder` or `spades_sim.nb.player` (see "Your own policies" below); it
-runs wherever a built-in does. Every policy sees only its own cards and the public table
-state. `spades_sim.analysis.duplicate` compares two policies on the same deals with the
+runs wherever a built-in does. A parameter's range in the tables below says what it
+takes: any number in `low .. high`, a whole number in `low .. high whole` (a count), or
+one of the values listed (`0, 1` a switch; `0, 1, 2, 3` an enumerated setting); any other
+value is refused with the values it takes. Every policy sees only its own cards and the
+public table state. `spades_sim.analysis.duplicate` compares two policies on the same deals with the
 sides swapped; `benchmarks/strength.py` measures them."""
 
 
@@ -338,9 +386,8 @@ def markdown() -> str:
             if spec.params:
                 lines += ["| parameter | default | range | meaning |", "|---|---|---|---|"]
                 for p in spec.params:
-                    lines.append(
-                        f"| `{p.name}` | {p.default:g} | {p.low:g} .. {p.high:g} | {p.help} |"
-                    )
+                    span = p.range_text(" .. ")
+                    lines.append(f"| `{p.name}` | {p.default:g} | {span} | {p.help} |")
             else:
                 lines.append("No parameters.")
             lines.append("")
@@ -363,7 +410,14 @@ _BID_COMMON = (
         13.0,
         "... and, if the partner has bid, the partner bid at least this",
     ),
-    ParamSpec("blind_nil_before_partner", 1.0, 0.0, 1.0, "1: may declare before the partner bids"),
+    ParamSpec(
+        "blind_nil_before_partner",
+        1.0,
+        0.0,
+        1.0,
+        "1: may declare before the partner bids",
+        values="switch",
+    ),
     ParamSpec(
         "nil_partner_min", 2.0, 0.0, 13.0, "nil only if a partner who has bid bid at least this"
     ),
@@ -489,13 +543,20 @@ register(
         policy_id=BidPolicy.monte_carlo,
         params=(
             *_BID_COMMON,
-            ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per bid"),
+            ParamSpec(
+                "samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per bid", values="whole"
+            ),
             ParamSpec(
                 "bag_cost", -1.0, -1.0, 100.0, "points charged per bag (-1: penalty / limit)"
             ),
             ParamSpec("nil_bonus", 0.0, -200.0, 200.0, "points added to the nil option"),
             ParamSpec(
-                "window", 2.0, 0.0, 12.0, "number bids tried: the count's bid plus or minus this"
+                "window",
+                2.0,
+                0.0,
+                12.0,
+                "number bids tried: the count's bid plus or minus this",
+                values="whole",
             ),
             ParamSpec(
                 "objective",
@@ -503,6 +564,7 @@ register(
                 0.0,
                 1.0,
                 "0: best score margin; 1: least |side tricks - contract|",
+                values="choice",
             ),
             ParamSpec(
                 "bid_tolerance",
@@ -537,7 +599,14 @@ register(
         params=(
             ParamSpec("nil_rate", 0.1, 0.0, 1.0, "probability of bidding nil"),
             ParamSpec("blind_nil_rate", 0.05, 0.0, 1.0, "probability of declaring blind nil"),
-            ParamSpec("max_bid", 6.0, 1.0, 13.0, "bids are uniform on 1..max_bid otherwise"),
+            ParamSpec(
+                "max_bid",
+                6.0,
+                1.0,
+                13.0,
+                "bids are uniform on 1..max_bid otherwise",
+                values="whole",
+            ),
         ),
         summary="Random bids and nils: a baseline and a generator of unusual situations.",
         source="baseline",
@@ -545,21 +614,38 @@ register(
 )
 
 _PLAY_COMMON = (
-    ParamSpec("bag_avoid", 1.0, 0.0, 1.0, "1: once the side has made its bid, duck tricks"),
     ParamSpec(
-        "set_push", 4.0, 0.0, 13.0, "...but keep winning if this many more tricks set the others"
+        "bag_avoid",
+        1.0,
+        0.0,
+        1.0,
+        "1: once the side has made its bid, duck tricks",
+        values="switch",
     ),
-    ParamSpec("cover_nil", 1.0, 0.0, 1.0, "1: cover a partner's nil"),
-    ParamSpec("attack_nil", 1.0, 0.0, 1.0, "1: try to set an opponent's nil"),
-    ParamSpec("second_hand_trump", 0.0, 0.0, 1.0, "1: trump in second seat when void"),
-    ParamSpec("cash_masters", 1.0, 0.0, 1.0, "1: lead and take with sure winners"),
-    ParamSpec("draw_trumps", 1.0, 0.0, 1.0, "1: lead the top spade to draw trumps"),
+    ParamSpec(
+        "set_push",
+        4.0,
+        0.0,
+        13.0,
+        "...but keep winning if this many more tricks set the others",
+        values="whole",
+    ),
+    ParamSpec("cover_nil", 1.0, 0.0, 1.0, "1: cover a partner's nil", values="switch"),
+    ParamSpec("attack_nil", 1.0, 0.0, 1.0, "1: try to set an opponent's nil", values="switch"),
+    ParamSpec(
+        "second_hand_trump", 0.0, 0.0, 1.0, "1: trump in second seat when void", values="switch"
+    ),
+    ParamSpec("cash_masters", 1.0, 0.0, 1.0, "1: lead and take with sure winners", values="switch"),
+    ParamSpec(
+        "draw_trumps", 1.0, 0.0, 1.0, "1: lead the top spade to draw trumps", values="switch"
+    ),
     ParamSpec(
         "nil_shed",
         1.0,
         0.0,
         1.0,
         "1: against a nil, keep low cards and throw high ones when they cannot hurt it",
+        values="switch",
     ),
     ParamSpec(
         "nil_pull",
@@ -570,7 +656,12 @@ _PLAY_COMMON = (
         "spades, and no higher one (0: off)",
     ),
     ParamSpec(
-        "nil_lead", 1.0, 0.0, 1.0, "1: against a nil, avoid leading suits its partner can ruff"
+        "nil_lead",
+        1.0,
+        0.0,
+        1.0,
+        "1: against a nil, avoid leading suits its partner can ruff",
+        values="switch",
     ),
     ParamSpec(
         "nil_spare",
@@ -585,9 +676,15 @@ _PLAY_COMMON = (
         0.0,
         1.0,
         "1: against a nil, before it plays, throw the highest card under the winning one",
+        values="switch",
     ),
     ParamSpec(
-        "nil_long", 0.0, 0.0, 1.0, "1: against a nil, lead low from the longest suit it holds"
+        "nil_long",
+        0.0,
+        0.0,
+        1.0,
+        "1: against a nil, lead low from the longest suit it holds",
+        values="switch",
     ),
     ParamSpec(
         "nil_escape",
@@ -595,6 +692,7 @@ _PLAY_COMMON = (
         0.0,
         1.0,
         "1: against a nil, lead the low card with the fewest unseen cards of its suit below it",
+        values="switch",
     ),
     ParamSpec(
         "nil_read",
@@ -603,6 +701,7 @@ _PLAY_COMMON = (
         1.0,
         "1: against a nil, count only the cards its ducks have not shown it lacks "
         "(a nil that ducked with card c under winner w holds nothing between them)",
+        values="switch",
     ),
 )
 
@@ -625,6 +724,7 @@ _READ_BIDS = (
         0.0,
         1.0,
         "1: keep only worlds in which every other seat's assumed bid is its bid; 0: bid-blind",
+        values="switch",
     ),
     ParamSpec(
         "fit_tries",
@@ -632,6 +732,7 @@ _READ_BIDS = (
         1.0,
         4096.0,
         "draws per world until the bids fit; then the best-fitting draw (a relaxed world)",
+        values="whole",
     ),
     ParamSpec(
         "assume",
@@ -641,6 +742,7 @@ _READ_BIDS = (
         "the bidder assumed for the other seats: 3 the bidders seated at the table, with their "
         "parameters (count's defaults for a monte-carlo or user-written one; a random "
         "bidder's bids are not read); 0 count, 1 pagat, 2 partner-aware (defaults)",
+        values="choice",
     ),
 )
 
@@ -701,7 +803,14 @@ register(
         policy_id=PlayPolicy.lookahead,
         params=(
             *_PLAY_COMMON,
-            ParamSpec("samples", 16.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
+            ParamSpec(
+                "samples",
+                16.0,
+                1.0,
+                1024.0,
+                "deals of the unseen cards per decision",
+                values="whole",
+            ),
             ParamSpec(
                 "margin", 1.0, 0.0, 100.0, "points per deal a card must gain over the heuristic's"
             ),
@@ -732,21 +841,27 @@ register(
         policy_id=PlayPolicy.pimc,
         params=(
             *_PLAY_COMMON,
-            ParamSpec("worlds", 8.0, 1.0, 1024.0, "deals of the unseen cards per decision"),
+            ParamSpec(
+                "worlds", 8.0, 1.0, 1024.0, "deals of the unseen cards per decision", values="whole"
+            ),
             ParamSpec(
                 "early_worlds",
                 2.0,
                 0.0,
                 1024.0,
                 "worlds in the first early_tricks tricks (0: worlds throughout)",
+                values="whole",
             ),
-            ParamSpec("early_tricks", 2.0, 0.0, 13.0, "tricks that use early_worlds"),
+            ParamSpec(
+                "early_tricks", 2.0, 0.0, 13.0, "tricks that use early_worlds", values="whole"
+            ),
             ParamSpec(
                 "nil_from",
                 13.0,
                 0.0,
                 13.0,
                 "solve live nils from this trick on, the heuristic playing before it (13: never)",
+                values="whole",
             ),
             ParamSpec(
                 "defend_from",
@@ -754,6 +869,7 @@ register(
                 0.0,
                 13.0,
                 "with only the other side's nils live, solve them from this trick on (13: never)",
+                values="whole",
             ),
             *_READ_BIDS,
             ParamSpec(
@@ -763,6 +879,7 @@ register(
                 1024.0,
                 "defending a live nil before defend_from: worlds played out by the heuristic "
                 "per card (0: the heuristic's card)",
+                values="whole",
             ),
             ParamSpec(
                 "solve_from",
@@ -772,6 +889,7 @@ register(
                 "before this trick play lookahead's card (its defaults, these heuristic and "
                 "bid-reading parameters, lookahead_samples deals), from it on solve (0: "
                 "solve every trick)",
+                values="whole",
             ),
             ParamSpec(
                 "nil_cover",
@@ -782,6 +900,7 @@ register(
                 "the nil seat keeping the maxims (0: the partner plays the cover maxims; 2: "
                 "as 1, but its searches, lookahead's included, never keep the nil in fewer "
                 "worlds than the maxims' card)",
+                values="choice",
             ),
             ParamSpec(
                 "lookahead_samples",
@@ -790,6 +909,7 @@ register(
                 1024.0,
                 "deals of the unseen cards per decision of lookahead's card before "
                 "solve_from (lookahead's own samples)",
+                values="whole",
             ),
             ParamSpec(
                 "read_plays",
@@ -824,7 +944,7 @@ register(
             "searches never keep the nil in fewer worlds than the maxims' card. Slow beside "
             "the heuristic (hands a second, not thousands); a run with it compiles the solver "
             "and its kernels "
-            "(minutes on a cold cache, once per machine). Fractional counts are rounded down. With "
+            "(minutes on a cold cache, once per machine). Counts are whole numbers. With "
             "`read_bids=1` (the default) the worlds are read from the bids: "
             + _READ_BIDS_SUMMARY
             + " Before trick `solve_from` (default 6: the first six tricks) the seat plays the "

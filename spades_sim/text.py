@@ -202,9 +202,7 @@ def policies_listing() -> str:
                 spec.summary, width=92, initial_indent="      ", subsequent_indent="      "
             )
             for prm in spec.params:
-                lines.append(
-                    f"      {prm.name}={prm.default:g} ({prm.low:g}..{prm.high:g}): {prm.help}"
-                )
+                lines.append(f"      {prm.name}={prm.default:g} ({prm.range_text()}): {prm.help}")
             lines.append(f"      source: {spec.source}")
     return "\n".join(lines)
 

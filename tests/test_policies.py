@@ -475,62 +475,68 @@ def nil_position(
 
 def test_nil_defence_maxims_decide_the_card() -> None:
     """East (seat 1) bid nil; North and South defend, West covers."""
-    on = "heuristic:nil_shed=1,nil_pull=8,nil_lead=1,nil_spare=1"
+    base = {"nil_shed": 1, "nil_pull": 8, "nil_lead": 1, "nil_spare": 1}
+
+    def row(**changes: int) -> str:
+        # a parameter is given once: the changes replace the base's values
+        return "heuristic:" + ",".join(f"{k}={v}" for k, v in {**base, **changes}.items())
+
+    on = row()
     # never over the nil: South, last, plays the highest heart under East's 9H
     assert nil_position(on, "KH 8H 2H 5C", 2, "3H 9H", 0, need=3) == ("8H", "8H")
     # shed: North, void in hearts before the nil plays, throws its highest side card
     # that is not a sure trick (the KC, the AC being out) and keeps the low ones
     hand, trick = "KC 9C 3C 8D 2D 4S", "5H"
     assert nil_position(on, hand, 0, trick, 3, need=3) == ("KC", "KC")
-    assert nil_position(f"{on},nil_shed=0", hand, 0, trick, 3, need=3) == ("2D", "2D")
+    assert nil_position(row(nil_shed=0), hand, 0, trick, 3, need=3) == ("2D", "2D")
     # ...and once the nil has played under West's ace, South follows with its highest
     # heart that is not a sure trick (the KH is out), keeping the 2H as ammunition
     hand, trick = "QH 8H 2H 5C", "AH 3H 9H"
     assert nil_position(on, hand, 2, trick, 3, need=3) == ("QH", "QH")
-    assert nil_position(f"{on},nil_shed=0", hand, 2, trick, 3, need=3) == ("2H", "2H")
+    assert nil_position(row(nil_shed=0), hand, 2, trick, 3, need=3) == ("2H", "2H")
     # pull: once spades are out, North leads its low spade into the nil
     played = "AD 3D 4D 6D  2S 5S 6S KD"
     hand = "2H 3S 9S KC"
     assert nil_position(on, hand, 0, "", 0, played, need=3) == ("3S", "3S")
-    assert nil_position(f"{on},nil_pull=0", hand, 0, "", 0, played, need=3) == ("2H", "2H")
+    assert nil_position(row(nil_pull=0), hand, 0, "", 0, played, need=3) == ("2H", "2H")
     # ...but never a high spade the nil bidder could shed its own under (it is void in
     # hearts and clubs, so the QS is North's only card of a suit it holds)
     hand, voids = "QS 2H 3C", "1:HC"
     assert nil_position(on, hand, 0, "", 0, played, voids, need=3) == ("2H", "2H")
-    assert nil_position(f"{on},nil_pull=0", hand, 0, "", 0, played, voids, 3) == ("QS", "QS")
+    assert nil_position(row(nil_pull=0), hand, 0, "", 0, played, voids, 3) == ("QS", "QS")
     # lead: not a suit the nil's partner (West) has shown out of: it would ruff
     hand, voids = "2H 5C 9D", "3:H"
     assert nil_position(on, hand, 0, "", 0, played, voids, need=3) == ("5C", "5C")
-    assert nil_position(f"{on},nil_lead=0", hand, 0, "", 0, played, voids, 3) == ("2H", "2H")
+    assert nil_position(row(nil_lead=0), hand, 0, "", 0, played, voids, 3) == ("2H", "2H")
     # spare: with every remaining trick needed, North cashes for its bid instead of
     # leading low into the nil
     hand = "2H AC KC"
     assert nil_position(on, hand, 0, "", 0, played, need=3, remaining=3) == ("KC", "KC")
     assert nil_position(on, hand, 0, "", 0, played, need=2, remaining=3) == ("2H", "2H")
-    off = f"{on},nil_spare=0"
+    off = row(nil_spare=0)
     assert nil_position(off, hand, 0, "", 0, played, need=3, remaining=3) == ("2H", "2H")
     # under: West led the KH; North, before the nil, throws its highest heart under the
     # king that is not a sure trick (the AH is out) and keeps the 2H for a later lead
     hand, trick = "QH 8H 2H 5C", "KH"
-    assert nil_position(f"{on},nil_under=1", hand, 0, trick, 3, need=3) == ("QH", "QH")
-    assert nil_position(f"{on},nil_under=0", hand, 0, trick, 3, need=3) == ("2H", "2H")
+    assert nil_position(row(nil_under=1), hand, 0, trick, 3, need=3) == ("QH", "QH")
+    assert nil_position(row(nil_under=0), hand, 0, trick, 3, need=3) == ("2H", "2H")
     # long: North leads low from its longest suit the nil holds, not its lowest card
     hand = "2H 5D 7D 9D 3C"
-    assert nil_position(f"{on},nil_long=1", hand, 0, "", 0, played, need=3) == ("5D", "5D")
-    assert nil_position(f"{on},nil_long=0", hand, 0, "", 0, played, need=3) == ("2H", "2H")
+    assert nil_position(row(nil_long=1), hand, 0, "", 0, played, need=3) == ("5D", "5D")
+    assert nil_position(row(nil_long=0), hand, 0, "", 0, played, need=3) == ("2H", "2H")
     # escape: with the 2H-5H played, North's 6H is the lowest heart left and the nil
     # bidder cannot duck under it; under the 4D it could duck with the 2D or the 3D
     hand, gone = "6H 4D 9C", "2H 3H 4H 5H"
-    assert nil_position(f"{on},nil_escape=1", hand, 0, "", 0, gone, need=3) == ("6H", "6H")
-    assert nil_position(f"{on},nil_escape=0", hand, 0, "", 0, gone, need=3) == ("4D", "4D")
+    assert nil_position(row(nil_escape=1), hand, 0, "", 0, gone, need=3) == ("6H", "6H")
+    assert nil_position(row(nil_escape=0), hand, 0, "", 0, gone, need=3) == ("4D", "4D")
     # read: the nil bidder ducked the 3D under North's 9D, so it holds none of the 4D-8D
     # (a nil ducks with the highest card that still loses); of the unseen diamonds below
     # North's 7D only the 2D can be its, against the 2H and 3H below the 4H
     out = read_play_nb(parse_card("3D"), 1, parse_card("9D"), False, False, False)
     assert int(out) == parse_hand("4D 5D 6D 7D 8D")
     hand, gone = "7D 4H KC", "9D 3D 5D 6D"
-    read = f"{on},nil_escape=1,nil_read=1"
-    unread = f"{on},nil_escape=1,nil_read=0"
+    read = row(nil_escape=1, nil_read=1)
+    unread = row(nil_escape=1, nil_read=0)
     assert nil_position(read, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("7D", "7D")
     assert nil_position(unread, hand, 0, "", 0, gone, need=3, nil_out=int(out)) == ("4H", "4H")
     # ducked under the AD instead, with the 2D gone, it has no diamond left: a void, not
@@ -761,6 +767,28 @@ def test_named_ids_match_the_registry() -> None:
     ids = {"bid": BidPolicy, "play": PlayPolicy, "draw": DrawPolicy}
     for spec in describe():
         assert getattr(ids[spec.kind], spec.name.replace("-", "_")) == spec.policy_id
+
+
+def test_switches_and_settings_take_only_their_values() -> None:
+    # a switch read as "non-zero is on", a setting or a count read as a whole number:
+    # another value would silently act as one of theirs
+    for kind, text, message in [
+        ("play", "heuristic:nil_read=0.0001", "nil_read=0.0001 is a switch: 0 or 1"),
+        ("play", "lookahead:read_bids=0.5", "read_bids=0.5 is a switch: 0 or 1"),
+        ("play", "pimc:read_bids=0.5", "read_bids=0.5 is a switch: 0 or 1"),
+        ("play", "lookahead:assume=1.5", "assume=1.5 is one of 0, 1, 2, 3"),
+        ("play", "heuristic:set_push=2.9", "set_push=2.9 is a whole number, 0..13"),
+        ("bid", "monte-carlo:objective=0.5", "objective=0.5 is one of 0, 1"),
+        ("play", "heuristic:nil_read=1,nil_read=0", "parameter nil_read is given twice"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            parse_policy(text, kind)  # type: ignore[arg-type]
+    assert parse_policy("lookahead:assume=2,read_bids=0", "play").params["assume"] == 2
+    # every on/off parameter is marked a switch (its meaning says what 1 does)
+    for spec in describe():
+        for p in spec.params:
+            if p.help.startswith("1:") and (p.low, p.high) == (0, 1):
+                assert p.values == "switch", (spec.name, p.name)
 
 
 def test_the_policies_page_shows_the_registry() -> None:

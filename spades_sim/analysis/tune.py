@@ -16,8 +16,12 @@ or ``kind=`` when a name is both, as ``random``), the other seats' other decisio
 ``"count/heuristic"``: the policy labels' form), the baseline then a pair too. A
 parameter is named plainly, or ``bid.NAME`` / ``play.NAME`` (a pair's parameter both of
 its policies have must be named so). A range written in whole numbers (``-3..3``) tries
-whole numbers; with a decimal point (``0.0..1.0``) any number. A built-in's range must lie
-inside the parameter's own (``spades-sim policies``). The parameters not tuned keep the
+whole numbers; with a decimal point (``0.0..1.0``) any number; a built-in's parameter
+that takes only whole values (:class:`~spades_sim.policies.ParamSpec` ``values``) is
+searched over them however its bounds are written: a count as whole numbers, a switch or
+an enumerated setting as categories (no order between them). A built-in's range must lie
+inside the parameter's own (``spades-sim policies``), and the policy as given must be a
+value the search tries (it is the first trial). The parameters not tuned keep the
 values ``policy`` gives them. The baseline defaults to ``policy`` as given.
 
 **The study.** The search is Optuna's (TPE, seeded by ``seed``; the ``tune`` extra,
@@ -25,12 +29,16 @@ imported only here, on first use), kept in an SQLite file: every finished trial 
 so an interrupted tuning resumes where it stopped when called again with the same
 arguments (``trials`` is the total, not the number to add), and Optuna's own tools
 (``optuna-dashboard``, ``optuna.load_study``) read it (study name :data:`STUDY_NAME`).
-The first trial of a new study is the policy's own values (where they lie in the ranges),
-so the search never reports worse than where it started on its own deals; values a trial
-already measured are not played again (the same deals give the same margin). The study
-records what it tunes (:meth:`TuneSpec.setup`); a study file of another setup (another
-policy, ranges, baseline, deals, seed, mode or rules) is refused with the first
-difference, and so is a file that is not an Optuna SQLite file: neither is ever written.
+The first trial of a new study is the policy's own values, so the search never reports
+worse than where it started on its own deals; values a trial already measured are not
+played again (the same deals give the same margin). The study records what it tunes
+(:meth:`TuneSpec.setup`: the distributions exactly); a study file of another setup
+(another policy, ranges, baseline, deals, seed, mode or rules) is refused with the first
+difference, and so is a file that is not an Optuna SQLite file or holds another tool's
+studies: none is ever written. A resumed study's trials left RUNNING by a killed tuning
+are marked failed. Ctrl-C or SIGTERM raises while a trial measures; anywhere else (above
+all inside Optuna's SQLite commit) it is noted and the search stops after the trial,
+then raises the same ``KeyboardInterrupt``. Seeds are 0..2**63-1 as ``simulate``'s.
 
 **The answer.** A search's best is biased upward (it is the maximum of noisy figures), so
 :class:`TuneResult` gives the best trial's values with their margin **re-measured on
@@ -39,7 +47,9 @@ deals), with its 95% interval, beside the search's own figure; and a plot of the
 (:func:`plot_trials`: each trial's margin with its interval and the best so far, and the
 margin against each parameter), drawn with matplotlib (the ``report`` extra).
 
-Mistakes in the arguments are one ``ValueError`` line, raised before any file is touched.
+Mistakes in the arguments are one ``ValueError`` line, raised before any file is touched:
+a plot path that is the study or not a ``.png`` name, and more deals a trial than the
+machine's memory holds (:func:`check_memory`), included.
 """
 
 from __future__ import annotations
@@ -64,6 +74,7 @@ from spades_sim.dataset.layout import first_difference, lookup
 from spades_sim.policies import Kind, Policy, describe, parse_policy
 from spades_sim.policies import lookup as lookup_policy
 from spades_sim.rules import Rules
+from spades_sim.run.interrupts import deferred_interrupts
 from spades_sim.text import policy_text
 from spades_sim.validate import check_count
 
@@ -86,6 +97,9 @@ SETUP_KEY: Final = "spades_sim_tune"
 TUNE_HINT: Final = "pip install 'spades_sim[tune]'"
 PLOT_HINT: Final = "pip install 'spades_sim[report]'"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"
+SEEDS: Final = 2**63
+"""Seeds are 0..2**63-1, as ``simulate``'s; Optuna's sampler takes 0..2**32-1, so it is
+seeded with the seed plus the trials done, modulo 2**32 (:func:`_sampler_seed`)."""
 PNG_MAGIC: Final = b"\x89PNG\r\n\x1a\n"
 
 Side = tuple[Policy, Policy]
@@ -95,8 +109,9 @@ Side = tuple[Policy, Policy]
 @dataclass(frozen=True)
 class ParamRange:
     """One tuned parameter: its name in the study (``bias``, or ``bid.bias`` for a
-    side's), the policy kind it belongs to, its bounds and whether only whole numbers are
-    tried."""
+    side's), the policy kind it belongs to, its bounds, whether only whole numbers are
+    tried and whether they are tried as categories (a switch or an enumerated setting,
+    whose values have no order a search could follow)."""
 
     name: str
     kind: Kind
@@ -104,6 +119,7 @@ class ParamRange:
     low: float
     high: float
     integer: bool
+    categorical: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.low) and math.isfinite(self.high)):
@@ -115,16 +131,33 @@ class ParamRange:
             )
 
     def text(self) -> str:
-        """As written on the command line.
+        """The search's distribution exactly, in the command line's form: bounds of a
+        range of any number as Python writes them (``repr``: two ranges whose texts are
+        equal are equal), categories as ``a|b``. A study records these.
 
         >>> ParamRange("bias", "bid", "bias", -3, 3, True).text()
         'bias=-3..3'
+        >>> ParamRange("bias", "bid", "bias", -3, 3, False).text()
+        'bias=-3.0..3.0'
+        >>> ParamRange("bag_avoid", "play", "bag_avoid", 0, 1, True, True).text()
+        'bag_avoid=0|1'
         """
-        fmt = (lambda x: f"{int(x)}") if self.integer else (lambda x: f"{x:g}")
-        return f"{self.name}={fmt(self.low)}..{fmt(self.high)}"
+        if self.categorical:
+            return f"{self.name}=" + "|".join(str(v) for v in self.choices())
+        if self.integer:
+            return f"{self.name}={int(self.low)}..{int(self.high)}"
+        return f"{self.name}={float(self.low)!r}..{float(self.high)!r}"
+
+    def choices(self) -> list[int]:
+        """The whole numbers of the range (the categories of a categorical one)."""
+        return list(range(int(self.low), int(self.high) + 1))
+
+    def holds(self, value: float) -> bool:
+        """Whether the search can try ``value``."""
+        return self.low <= value <= self.high and (not self.integer or value == int(value))
 
 
-_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?"
 _RANGE = re.compile(rf"\s*([A-Za-z_][\w.-]*)\s*=\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*")
 
 
@@ -135,7 +168,8 @@ def parse_range(text: str) -> tuple[str, float, float, bool]:
     >>> parse_range("bias=-3..3"), parse_range("play.set_push=0.5..6")
     (('bias', -3.0, 3.0, True), ('play.set_push', 0.5, 6.0, False))
     """
-    found = _RANGE.fullmatch(text)
+    # "-3...3" would read as -3..0.3 (or -3...3): two dots only, never a guess
+    found = None if "..." in text else _RANGE.fullmatch(text)
     if found is None:
         raise ValueError(f"--param {text!r}: expected NAME=LO..HI, e.g. bias=-3..3")
     name, lo, hi = found.groups()
@@ -231,14 +265,13 @@ class TuneSpec:
     def __post_init__(self) -> None:
         check_count(self.deals, "deals", 1, "the number of deals (games) each trial plays")
         check_count(self.trials, "trials", 1, "the number of trials")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed: must be an int >= 0, got {self.seed!r}")
-        if self.fresh_seed is not None and (
-            isinstance(self.fresh_seed, bool)
-            or not isinstance(self.fresh_seed, int)
-            or self.fresh_seed < 0
-        ):
-            raise ValueError(f"fresh_seed: must be an int >= 0, got {self.fresh_seed!r}")
+        for name in ("seed", "fresh_seed"):
+            value = getattr(self, name)
+            if name == "fresh_seed" and value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < SEEDS:
+                # the seeds simulate takes; Optuna's sampler gets one derived from it
+                raise ValueError(f"{name}: must be a whole number 0..2**63-1, got {value!r}")
         if self.fresh_seed == self.seed:
             raise ValueError(
                 f"fresh_seed: {self.fresh_seed} is the search's own seed; the best is "
@@ -257,6 +290,21 @@ class TuneSpec:
             raise ValueError(
                 "rules: tune measures a duplicate margin between two partnerships; "
                 "cutthroat (partnerships=false) has none"
+            )
+        for r in self.space:
+            # the first trial is the policy as given: it must be a value the search tries
+            policy = self.start[0 if r.kind == "bid" else 1]
+            value = float(policy.params[r.param])
+            if r.holds(value):
+                continue
+            if not r.low <= value <= r.high:
+                why = f"outside the range searched, {_fmt(r.low)}..{_fmt(r.high)}"
+            else:
+                why = f"not a whole number, and {_fmt(r.low)}..{_fmt(r.high)} tries whole numbers"
+            raise ValueError(
+                f"--param {r.name}: the policy as given has {r.param}={value:g}, {why}; the "
+                f"first trial is the policy as given: start inside the range "
+                f"({policy.name}:{r.param}=...) or widen it"
             )
 
     @classmethod
@@ -328,14 +376,12 @@ class TuneSpec:
             play = play.with_params(by_kind["play"])
         return bid, play
 
-    def start_values(self) -> dict[str, float] | None:
-        """The starting policy's values of the tuned parameters, None if one lies outside
-        its range (or is not whole in a whole-number range)."""
+    def start_values(self) -> dict[str, float]:
+        """The starting policy's values of the tuned parameters (values the search tries:
+        checked when the spec is built)."""
         out: dict[str, float] = {}
         for r in self.space:
             value = float(self.start[0 if r.kind == "bid" else 1].params[r.param])
-            if not r.low <= value <= r.high or (r.integer and value != int(value)):
-                return None
             out[r.name] = int(value) if r.integer else value
         return out
 
@@ -348,9 +394,12 @@ class TuneSpec:
         return bid if self.tuned == "bid" else play
 
     def setup(self) -> dict[str, Any]:
-        """What a study of this tuning records and a resume must match (JSON): the tuned
-        side with its tuned parameters left out (they are the search's), the ranges, the
-        baseline, the deals, seed, mode and rules."""
+        """What a study of this tuning records and a resume must match (JSON): what is
+        tuned, the search's distributions exactly (:meth:`ParamRange.text`), the tuned
+        side with its tuned parameters left out (they are the search's), the baseline,
+        hands or games and how many, seed, rules and draw policy. In this order: a resume
+        names the first difference, so the parameters searched come before the policy
+        whose fixed parameters they change."""
         tuned = {(r.kind, r.param) for r in self.space}
 
         def fixed(p: Policy) -> dict[str, Any]:
@@ -362,15 +411,15 @@ class TuneSpec:
             json.dumps(
                 {
                     "tuned": self.tuned,
-                    "policy": {"bid": fixed(self.start[0]), "play": fixed(self.start[1])},
                     "space": [r.text() for r in self.space],
+                    "policy": {"bid": fixed(self.start[0]), "play": fixed(self.start[1])},
                     "against": {
                         "bid": self.baseline[0].to_dict(),
                         "play": self.baseline[1].to_dict(),
                     },
+                    "mode": self.mode,
                     "deals": self.deals,
                     "seed": self.seed,
-                    "mode": self.mode,
                     "rules": self.rules.to_dict(),
                     "draw": self.draw,
                 }
@@ -418,6 +467,7 @@ def _space(
     for name, lo, hi, integer in items:
         kind, param = _resolve(start, tuned, name)
         policy = start[0 if kind == "bid" else 1]
+        categorical = False
         if policy.is_builtin:
             params_of = lookup_policy(policy.name, policy.kind).params
             spec = next(p for p in params_of if p.name == param)
@@ -426,8 +476,21 @@ def _space(
                     f"--param {name}={lo:g}..{hi:g}: outside {spec.low:g}..{spec.high:g}, "
                     f"the range of {param} in {kind} policy {policy.name!r}"
                 )
+            if spec.whole:
+                # a count, switch or setting takes whole values only: never a continuous
+                # range (a switch's 0.549 is on); a switch's or setting's values have no
+                # order, so they are categories
+                if lo != int(lo) or hi != int(hi):
+                    low, high = math.ceil(lo), math.floor(hi)
+                    if spec.values != "whole" or not low < high:
+                        low, high = int(spec.low), int(spec.high)
+                    raise ValueError(
+                        f"--param {name}={lo:g}..{hi:g}: {param} {spec.takes()}; give whole "
+                        f"bounds ({name}={low}..{high})"
+                    )
+                integer, categorical = True, spec.values in ("switch", "choice")
         shown = f"{kind}.{param}" if tuned == "side" else param
-        out.append(ParamRange(shown, kind, param, lo, hi, integer))  # type: ignore[arg-type]
+        out.append(ParamRange(shown, kind, param, lo, hi, integer, categorical))  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -503,8 +566,6 @@ class TuneResult:
     def _start_line(self) -> list[str]:
         """The policy as given, as the search measured it (its first trial), if it was."""
         start = self.spec.start_values()
-        if start is None:
-            return []
         done = self.trials[self.trials["state"] == "COMPLETE"]
         same = np.ones(len(done), dtype=bool)
         for name, value in start.items():
@@ -526,7 +587,7 @@ def _fmt(value: float) -> str:
 
 
 def _fresh(spec: TuneSpec) -> tuple[int, int]:
-    seed = spec.fresh_seed if spec.fresh_seed is not None else spec.seed + 1
+    seed = spec.fresh_seed if spec.fresh_seed is not None else (spec.seed + 1) % SEEDS
     return seed, spec.fresh_deals or spec.deals
 
 
@@ -594,8 +655,43 @@ def check_study_file(path: Path) -> bool:
     return True
 
 
-def check_plot_file(path: Path) -> None:
-    """A plot is written only over a PNG (one tune drew, or another) or a new file."""
+BYTES_A_HAND: Final = 1000
+"""Memory a trial holds for each hand it plays, rounded up: its rows in both seatings
+and the paired margins (the peak resident size grew by about 590 bytes a hand over
+``duplicate("count:bias=1", "count", 400_000, kind="bid")``)."""
+
+
+def check_memory(spec: TuneSpec) -> None:
+    """Refuse a trial (or re-measure) of more hands than this machine's memory holds: a
+    game plays one hand at least. One ``ValueError`` naming the option."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return  # no sysconf (Windows): the measure itself will say
+    unit = "games" if spec.mode == "games" else "deals"
+    _, fresh = _fresh(spec)
+    for option, n in ((f"--{unit}", spec.deals), ("--fresh", fresh)):
+        if n * BYTES_A_HAND > total:
+            raise ValueError(
+                f"{option} {n}: more than this machine can hold ({total / 2**30:.1f} GiB "
+                f"of memory; a trial keeps about {BYTES_A_HAND} bytes a hand): give at most "
+                f"{total // BYTES_A_HAND} {unit}"
+            )
+
+
+def check_plot_file(path: Path, study: Path) -> None:
+    """A plot is written only as a ``.png`` file, over a PNG (one tune drew, or another)
+    or a new file, and never over the study."""
+    if path.resolve() == study.resolve() or (
+        path.exists() and study.exists() and path.samefile(study)
+    ):
+        raise ValueError(
+            f"--plot {path}: is the study file {study} (the plot's default is the study's "
+            "name with .png); drawing it would replace every trial: give another --plot "
+            "or --study, or --no-plot"
+        )
+    if path.suffix.lower() != ".png":
+        raise ValueError(f"--plot {path}: the plot is a PNG image; give a name ending in .png")
     if path.is_dir():
         raise ValueError(f"--plot {path}: is a directory; give a file")
     if path.exists():
@@ -608,16 +704,15 @@ def check_plot_file(path: Path) -> None:
 
 def _open_study(spec: TuneSpec, path: Path, exists: bool) -> Any:
     """The study in ``path``: created (its setup recorded, the start values queued) or
-    loaded and checked against ``spec``."""
+    loaded and checked against ``spec`` (every check before the first write), its
+    trials left running by a killed tuning then marked failed."""
     optuna = require_optuna()
-    storage = f"sqlite:///{path.resolve()}"
+    storage = optuna.storages.RDBStorage(f"sqlite:///{path.resolve()}")
     setup = spec.setup()
     if exists:
         names = [s.study_name for s in optuna.study.get_all_study_summaries(storage)]
         if STUDY_NAME in names:
             study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
-            # seeded by the seed and the trials there: a resumed search repeats too
-            study.sampler = optuna.samplers.TPESampler(seed=spec.seed + len(study.trials))
             stored = study.user_attrs.get(SETUP_KEY)
             if not isinstance(stored, dict):
                 raise ValueError(
@@ -628,19 +723,55 @@ def _open_study(spec: TuneSpec, path: Path, exists: bool) -> Any:
             if where is not None:
                 raise ValueError(
                     f"--study {path}: a study of {_setup_text(stored)}, not of this tuning "
-                    f"({where}: {json.dumps(lookup(stored, where))} there, "
-                    f"{json.dumps(lookup(setup, where))} now); give another --study file"
+                    f"({_difference(stored, setup, where)}); give another --study file"
                 )
+            # a trial still RUNNING was cut off by a kill (nothing else runs the study):
+            # failed, so it is neither counted nor looked up; it is run again
+            running = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
+            study_id = storage.get_study_id_from_name(STUDY_NAME)
+            for trial in running:
+                trial_id = storage.get_trial_id_from_study_id_trial_number(study_id, trial.number)
+                storage.set_trial_state_values(trial_id, optuna.trial.TrialState.FAIL)
+            # seeded by the seed and the trials there: a resumed search repeats too
+            study.sampler = optuna.samplers.TPESampler(
+                seed=_sampler_seed(spec.seed, len(study.trials))
+            )
             return study
-    sampler = optuna.samplers.TPESampler(seed=spec.seed)
+        if names:
+            raise ValueError(
+                f"--study {path}: an Optuna storage holding another tool's studies "
+                f"({', '.join(map(repr, names))}), not tune's; give a new file"
+            )
+    sampler = optuna.samplers.TPESampler(seed=_sampler_seed(spec.seed, 0))
     study = optuna.create_study(
         study_name=STUDY_NAME, storage=storage, direction="maximize", sampler=sampler
     )
     study.set_user_attr(SETUP_KEY, setup)
-    start = spec.start_values()
-    if start is not None:
-        study.enqueue_trial(start)
+    study.enqueue_trial(spec.start_values())
     return study
+
+
+def _sampler_seed(seed: int, done: int) -> int:
+    """Optuna's sampler seed (0..2**32-1) for a study of ``seed`` with ``done`` trials."""
+    return (seed + done) % 2**32
+
+
+def _difference(stored: Mapping[str, Any], setup: Mapping[str, Any], where: str) -> str:
+    """The first difference between a study's setup and this tuning's, in the command
+    line's words: ``--param: bias=-3..3 there, ... now``, ``--deals 500 there, --games
+    50 now``."""
+    if where.startswith("space"):
+        before = " ".join(map(str, stored.get("space", [])))
+        return f"--param: {before} there, {' '.join(setup['space'])} now"
+    if where in ("mode", "deals"):
+
+        def amount(s: Mapping[str, Any]) -> str:
+            option = "--games" if s.get("mode") == "games" else "--deals"
+            return f"{option} {s.get('deals')}"
+
+        return f"{amount(stored)} there, {amount(setup)} now"
+    before, now = json.dumps(lookup(stored, where)), json.dumps(lookup(setup, where))
+    return f"{where}: {before} there, {now} now"
 
 
 def _setup_text(setup: Mapping[str, Any]) -> str:
@@ -654,6 +785,8 @@ def _setup_text(setup: Mapping[str, Any]) -> str:
 
 
 def _suggest(trial: Any, r: ParamRange) -> float:
+    if r.categorical:
+        return float(trial.suggest_categorical(r.name, r.choices()))
     if r.integer:
         return float(trial.suggest_int(r.name, int(r.low), int(r.high)))
     return float(trial.suggest_float(r.name, r.low, r.high))
@@ -764,6 +897,11 @@ def tune(
         fresh_seed=fresh_seed,
         fresh_deals=fresh_deals,
     )
+    # Path("") is ".": an empty name would be taken for the working directory
+    if os.fspath(study) == "":
+        raise ValueError("--study: the file name is empty; give the study's file")
+    if not isinstance(plot, bool) and os.fspath(plot) == "":
+        raise ValueError("--plot: the file name is empty; give a .png file (or --no-plot)")
     study_path = Path(study)
     plot_path: Path | None
     if plot is True:
@@ -773,51 +911,61 @@ def tune(
     else:
         plot_path = Path(plot)
     # every check before the first write: a mistake leaves every file as it was
+    check_memory(spec)
     require_optuna()
     exists = check_study_file(study_path)
     if plot_path is not None:
         require_pyplot()
-        check_plot_file(plot_path)
-    opened = _open_study(spec, study_path, exists)
-    complete = [t for t in opened.trials if t.state.name == "COMPLETE"]
-    remaining = max(0, spec.trials - len(complete))
+        check_plot_file(plot_path, study_path)
+    with deferred_interrupts() as noted:
+        # Ctrl-C or SIGTERM raises only while a trial measures (nothing half written);
+        # elsewhere, above all inside the study's SQLite commits (creating it, starting or
+        # finishing a trial), where an exception leaves a trial RUNNING for ever, it is
+        # noted: the search stops after the trial, and it is raised once out of here
+        opened = _open_study(spec, study_path, exists)
+        complete = [t for t in opened.trials if t.state.name == "COMPLETE"]
+        remaining = max(0, spec.trials - len(complete))
 
-    def objective(trial: Any) -> float:
-        values = {r.name: _suggest(trial, r) for r in spec.space}
-        for seen in opened.trials:
-            # the same values on the same deals give the same margin: not played again
-            if seen.state.name == "COMPLETE" and seen.params == trial.params:
-                for key, value in seen.user_attrs.items():
-                    trial.set_user_attr(key, value)
-                return float(seen.value)
-        result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
-        trial.set_user_attr("ci_low", result.margin.low)
-        trial.set_user_attr("ci_high", result.margin.high)
-        trial.set_user_attr("n", result.margin.n)
-        if result.wins is not None:
-            trial.set_user_attr("win_rate", result.wins.value)
-        return float(result.margin.value)
+        def objective(trial: Any) -> float:
+            values = {r.name: _suggest(trial, r) for r in spec.space}
+            for seen in opened.trials:
+                # the same values on the same deals give the same margin: not played again
+                if seen.state.name == "COMPLETE" and seen.params == trial.params:
+                    for key, value in seen.user_attrs.items():
+                        trial.set_user_attr(key, value)
+                    return float(seen.value)
+            with noted.raising():
+                result = spec.measure(spec.policies(values), spec.seed, spec.deals, threads)
+            trial.set_user_attr("ci_low", result.margin.low)
+            trial.set_user_attr("ci_high", result.margin.high)
+            trial.set_user_attr("n", result.margin.n)
+            if result.wins is not None:
+                trial.set_user_attr("win_rate", result.wins.value)
+            return float(result.margin.value)
 
-    bar = tqdm(
-        total=spec.trials,
-        initial=len(complete),
-        unit=" trials",
-        desc="tune",
-        dynamic_ncols=True,
-        leave=False,
-        disable=not progress,
-    )
+        bar = tqdm(
+            total=spec.trials,
+            initial=len(complete),
+            unit=" trials",
+            desc="tune",
+            dynamic_ncols=True,
+            leave=False,
+            disable=not progress,
+        )
 
-    def after(study_: Any, trial: Any) -> None:
-        bar.update()
-        if trial.value is not None:
-            bar.set_postfix_str(f"best {study_.best_value:+.2f}")
-            if on_trial is not None:
-                on_trial(trial.number, float(trial.value))
+        def after(study_: Any, trial: Any) -> None:
+            if noted.signal_number is not None:
+                study_.stop()
+            bar.update()
+            if trial.value is not None:
+                bar.set_postfix_str(f"best {study_.best_value:+.2f}")
+                if on_trial is not None:
+                    on_trial(trial.number, float(trial.value))
 
-    with bar:
-        if remaining:
-            opened.optimize(objective, n_trials=remaining, callbacks=[after])
+        with bar:
+            if remaining and noted.signal_number is None:
+                opened.optimize(objective, n_trials=remaining, callbacks=[after])
+    noted.check()
     best_trial = opened.best_trial
     best_values = {r.name: float(best_trial.params[r.name]) for r in spec.space}
     best = spec.policies(best_values)

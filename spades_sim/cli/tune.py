@@ -8,18 +8,18 @@ searched, how the study file resumes and why the best is re-measured on fresh de
 shows a progress bar on a terminal, and prints the best values with their margin on the
 search's deals and on fresh ones (95% intervals), and where the study and the plot are.
 
-Every mistake in the command (an unknown policy or parameter, a range that is empty or
-outside the parameter's own, a study file that is not one or is a study of another
-tuning, a plot path that is not a PNG, a missing extra) is one ``error:`` line with exit
-status 2, before any file is written; Ctrl-C (or SIGTERM) keeps the finished trials in
-the study, says so in one line (run the same command again to go on) and exits 130
-(143).
+Every mistake in the command (an unknown policy or parameter, a range that is empty,
+malformed or outside the parameter's own, a study file that is not one or is a study of
+another tuning, a plot path that is not a PNG or is the study, more deals than memory
+holds, a missing extra) is one ``error:`` line with exit status 2, before any file is
+written; Ctrl-C (or SIGTERM) keeps the finished trials in the study (a signal during the
+study's own write stops the search after that trial), says so in one line (run the same
+command again to go on) and exits 130 (143).
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -40,7 +40,9 @@ __all__ = ["tune"]
     required=True,
     metavar="NAME=LO..HI",
     help="A parameter to search and its range; repeat for more. Whole-number bounds try "
-    "whole numbers only. A side's parameter can be named bid.NAME or play.NAME.",
+    "whole numbers only; a count is searched as whole numbers and a switch or setting "
+    "(0 or 1, 0..3) as categories. The policy as given must lie in the ranges. A side's "
+    "parameter can be named bid.NAME or play.NAME.",
 )
 @click.option(
     "--against",
@@ -71,7 +73,8 @@ __all__ = ["tune"]
 )
 @click.option(
     "--study",
-    type=click.Path(path_type=Path),
+    # text, not a Path: Path("") is "." (tune names an empty path as such)
+    type=click.Path(),
     required=True,
     metavar="FILE",
     help="The Optuna study (SQLite); created, or resumed when it is this tuning's.",
@@ -112,9 +115,10 @@ __all__ = ["tune"]
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(),
     metavar="PNG",
-    help="Where to draw the trials [default: the study FILE with .png]; replaces only a PNG.",
+    help="Where to draw the trials, a .png file [default: the study FILE with .png]; "
+    "replaces only a PNG, never the study.",
 )
 @click.option("--no-plot", is_flag=True, help="Draw no plot (no matplotlib needed).")
 def tune(
@@ -125,7 +129,7 @@ def tune(
     deals: int | None,
     games: int | None,
     trials: int,
-    study: Path,
+    study: str,
     seed: int,
     fresh_seed: int | None,
     fresh_deals: int | None,
@@ -134,7 +138,7 @@ def tune(
     preset: str,
     assignments: tuple[str, ...],
     threads: int | None,
-    plot: Path | None,
+    plot: str | None,
     no_plot: bool,
 ) -> None:
     """Search POLICY's parameters for the best duplicate margin against BASELINE.
@@ -149,7 +153,7 @@ def tune(
     \b
     Examples:
       spades-sim tune count:bias=2 --param bias=-3..3 --against count --deals 2000 --trials 20 --study bias.db
-      spades-sim tune heuristic --param set_push=0..13 --param bag_avoid=0.0..1.0 --games 200 --study play.db
+      spades-sim tune heuristic --param set_push=0..13 --param bag_avoid=0..1 --games 200 --study play.db
       spades-sim tune count/heuristic --param nil_threshold=1.0..4.0 --param set_push=2..6 --deals 2000 --study side.db
     """  # noqa: E501
     if deals is not None and games is not None:
@@ -182,7 +186,7 @@ def _run(
     deals: int | None,
     games: int | None,
     trials: int,
-    study: Path,
+    study: str,
     seed: int,
     fresh_seed: int | None,
     fresh_deals: int | None,
@@ -190,7 +194,7 @@ def _run(
     bidding: str,
     play: str,
     threads: int | None,
-    plot: Path | None,
+    plot: str | None,
     no_plot: bool,
 ) -> Any:
     # imported when the command runs: `spades-sim --help` loads no kernels
