@@ -222,8 +222,9 @@ def test_load_gives_a_solved_runs_dd_columns_and_the_documented_joins_agree(
     assert list(picked.columns) == ["dd_nil_safe", "bid"]
     north_south = want[want.seat == 2].reset_index(drop=True)
     assert picked["dd_nil_safe"].tolist() == north_south["dd_nil_safe"].tolist()
-    with pytest.raises(ValueError, match="dd_nil_safe is joined after the read"):
-        load(run, filters=[("dd_nil_safe", "==", True)])
+    for columns in (None, ["deal"]):
+        with pytest.raises(ValueError, match="dd_nil_safe is joined after the read"):
+            load(run, columns=columns, filters=[("dd_nil_safe", "==", True)])
     # docs/schema.md's pandas join
     hands = pd.read_parquet(run)
     dd = pd.read_parquet(run / "_dd")
