@@ -463,6 +463,44 @@ def test_ctrl_c_while_solving_stops_between_deals_and_keeps_every_deal_solved(
     pd.testing.assert_frame_equal(table, dd_table(rows, rules=Rules()))
 
 
+def test_a_partial_file_of_another_run_or_other_rules_is_refused_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deals an interrupt kept in a part's partial file answer only for the deals and
+    rules they were solved from: resuming into that directory from another run (the same
+    deal ids, other hands) or under other rules is refused, the partial file kept."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    for name, seed in (("a", 1), ("b", 2)):
+        run_dataset(RunSpec.build(seed=seed), 5, tmp_path / name)
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    out = tmp_path / "table"
+    with pytest.raises(KeyboardInterrupt):
+        dd_table(tmp_path / "a", out=out)
+    partial = out / "part-00000.partial.parquet"
+    kept = partial.read_bytes()
+    assert len(pd.read_parquet(partial)) == 2
+    use_kernel(monkeypatch, stand_in)
+    with pytest.raises(SpadesError, match=r"other deals or other rules \(of .*a\)"):
+        dd_table(tmp_path / "b", out=out)
+    rows = load(tmp_path / "a", columns=["deal", "seat", "hand", "dealer"])
+    rows = rows.sort_values(["deal", "seat"])
+    masks = rows["hand"].to_numpy(np.uint64).reshape(-1, 4)
+    dealers = rows["dealer"].to_numpy()[::4]
+    with pytest.raises(SpadesError, match="other deals or other rules"):
+        dd_table(masks, dealers, rules=Rules.preset("must-trump"), out=out)
+    assert partial.read_bytes() == kept and not (out / "part-00000.parquet").exists()
+    # the run's own resume takes the partial file and gives what solving in one go gives
+    pd.testing.assert_frame_equal(dd_table(tmp_path / "a", out=out), dd_table(tmp_path / "a"))
+
+
 def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
