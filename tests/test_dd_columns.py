@@ -501,6 +501,39 @@ def test_a_partial_file_of_another_run_or_other_rules_is_refused_on_resume(
     pd.testing.assert_frame_equal(dd_table(tmp_path / "a", out=out), dd_table(tmp_path / "a"))
 
 
+@pytest.mark.parametrize("into", ["out", "run"])
+def test_an_interrupted_solve_says_what_it_kept_and_the_resume_what_it_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, into: str
+) -> None:
+    """``solve RUN`` and ``solve RUN --out DIR``, interrupted, say how many deals are kept
+    where and how to go on (exit 130); the resume says how many it solved now and before."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    run = tmp_path / "run"
+    run_dataset(RunSpec.build(seed=1), 5, run)
+    out = tmp_path / "table" if into == "out" else run / "_dd"
+    args = ["solve", str(run), *(["--out", str(out)] if into == "out" else [])]
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 130, stopped.output
+    assert stopped.output.count("\n") == 1, stopped.output
+    assert f"interrupted: 2 of 5 deals solved are kept in {out}" in stopped.output
+    assert "run the same command again to solve the other 3" in stopped.output
+    use_kernel(monkeypatch, stand_in)
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    assert f"5 deals solved into {out} (3 now, 2 solved before)" in done.output, done.output
+    again = CliRunner().invoke(cli, args)
+    assert f"5 deals solved into {out} (0 now, 5 solved before)" in again.output, again.output
+
+
 def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
