@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -554,6 +555,71 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     assert seat == 0
     assert play("heuristic:nil_read=1", "7D 4H KC", info, 0) == "7D"
     assert play("heuristic:nil_read=0", "7D 4H KC", info, 0) == "4H"
+
+
+def naive_duck(legal: int, last: bool, led: int, win_card: int) -> int:
+    """Plain Python of the nil bidder's follow (``duck_nb``, not leading): the card of
+    highest rank that still loses; every card winning, the highest when last, else the
+    lowest (a later card may still overtake)."""
+    beats = legal & naive.above(win_card) & (naive.suit_mask(led) | naive.suit_mask(3))
+    loses = legal & ~beats
+    if loses:
+        return naive.high_rank_card(loses)
+    return naive.highest_card(legal) if last else naive.lowest_card(legal)
+
+
+@pytest.mark.parametrize("preset", ["standard", "must-trump", "must-overtrump"])
+def test_a_nil_read_rules_out_no_card_a_ducking_nil_could_hold(preset: str) -> None:
+    """Brute force over the tricks a nil bidder follows to, last and not last, under and
+    over the winner, following, ruffing and discarding: whenever ``read_play_nb`` says
+    playing card c shows the bidder does not hold X, the plain-Python duck holding just
+    c and X does not play c. Two cards are enough: adding cards to a hand never makes the
+    duck choose c over X (it takes the top of one order among the cards that lose, or of
+    the cards that win). A nil that plays over the winner last takes the trick with its
+    highest card, so it shows nothing between the winner and it."""
+    rules = Rules.preset(preset)
+    must_trump, must_over = rules.must_trump, rules.must_overtrump
+    tricks = ["9D", "9D 4D 2D", "9D 5S", "9D 5S 3D", "7S", "7S 2S 3S", "9D 2C 5D", "QS 4S"]
+    for trick in tricks:
+        now = cards(trick)
+        led, last = now[0] // 13, len(now) == 3
+        win = max(now, key=lambda c: (c >= 39, c // 13 == led, c))
+        gone = sum(1 << c for c in now)
+        free = [c for c in range(52) if not gone >> c & 1]
+        for c in free:
+            out = int(read_play_nb(c, led, win, last, must_trump, must_over))
+            assert not out & (1 << c)
+            for x in free:
+                if x == c or not out >> x & 1:
+                    continue
+                hand = (1 << c) | (1 << x)
+                legal = naive.legal_cards(hand, led, True, 1, False, False, must_trump,
+                                          must_over, win)  # fmt: skip
+                where = (preset, trick, c, x)
+                assert not legal >> c & 1 or naive_duck(legal, last, led, win) != c, where
+
+
+def test_a_nil_bidder_over_the_winner_shows_what_it_lacks_only_when_not_last() -> None:
+    """Not last, a nil that goes over the winner plays its lowest winner (a later card may
+    still overtake it): none of the suit below the winner, none between the winner and
+    it. Last, it takes the trick with its highest card: only the cards below the winner
+    are ruled out. Ruffing, the same with every side card ruled out (it had none to lose
+    with)."""
+
+    def out(card: str, trick: str) -> int:
+        now = cards(trick)
+        led = now[0] // 13
+        win = max(now, key=lambda c: (c >= 39, c // 13 == led, c))
+        last = len(now) == 3
+        return int(read_play_nb(parse_card(card), led, win, last, False, False))
+
+    diamonds_below_nine = parse_hand("2D 3D 4D 5D 6D 7D 8D")
+    assert out("KD", "9D") == diamonds_below_nine | parse_hand("TD JD QD")
+    assert out("KD", "9D 4D 2D") == diamonds_below_nine
+    side = sum(1 << c for c in range(39))
+    spades_below_five = parse_hand("2S 3S 4S")
+    assert out("8S", "9D 5S") == side | spades_below_five | parse_hand("6S 7S")
+    assert out("8S", "9D 5S 3D") == side | spades_below_five
 
 
 def test_nil_cover_decides_the_card() -> None:
