@@ -153,6 +153,30 @@ def test_number_bids_follow_the_tables_tricks() -> None:
     refused(run("nil-odds", "Q73.J52.T84.9632", "--number-bid", "14", "-n", "20"), 2, "1..13")
 
 
+def test_nil_odds_without_partners_names_the_option_and_no_seat_opposite() -> None:
+    """Three-player cutthroat has no seat opposite and four-player cutthroat no partner:
+    ``--partner`` is refused naming ``--given`` (not the library's ``given=``), and the
+    answer says the seat scores, not a side."""
+    from spades_sim import Rules
+    from spades_sim.odds import nil_odds
+
+    hand = "Q73.J5432.T8432.9643"
+    three = ["--rules", "cutthroat", "--seat", "P2", "--partner", "AKJ.AK.AKQ.AKQJT9"]
+    four = ["--rules", "cutthroat-4", "--partner", "AKJ.AK.AK.AKQJT9"]
+    for args, mine in ((three, hand), (four, "Q73.J52.T84.9632")):
+        result = run("nil-odds", mine, *args)
+        refused(result, 2, "--partner", "--given SEAT=CARDS", "no partner")
+        assert "given=" not in result.output and "opposite" not in result.output
+    with pytest.raises(ValueError, match="partner: ") as err:
+        nil_odds(hand, seat="P2", rules=Rules.preset("cutthroat"), partner="AKJ.AK.AKQ.AKQJT9")
+    assert "opposite" not in str(err.value) and "given=" in str(err.value)
+    alone = run("nil-odds", hand, "--rules", "cutthroat", "--seat", "P2", "-n", "20")
+    assert alone.exit_code == 0, alone.output
+    assert "P2 scores" in alone.output and "side" not in alone.output, alone.output
+    pairs = run("nil-odds", "Q73.J52.T84.9632", "-n", "20")
+    assert pairs.exit_code == 0 and "The side scores" in pairs.output, pairs.output
+
+
 def test_ladder_compares_policies_not_their_spelling_and_prints_no_minus_zero(
     tmp_path: Path,
 ) -> None:

@@ -222,8 +222,9 @@ def test_load_gives_a_solved_runs_dd_columns_and_the_documented_joins_agree(
     assert list(picked.columns) == ["dd_nil_safe", "bid"]
     north_south = want[want.seat == 2].reset_index(drop=True)
     assert picked["dd_nil_safe"].tolist() == north_south["dd_nil_safe"].tolist()
-    with pytest.raises(ValueError, match="dd_nil_safe is joined after the read"):
-        load(run, filters=[("dd_nil_safe", "==", True)])
+    for columns in (None, ["deal"]):
+        with pytest.raises(ValueError, match="dd_nil_safe is joined after the read"):
+            load(run, columns=columns, filters=[("dd_nil_safe", "==", True)])
     # docs/schema.md's pandas join
     hands = pd.read_parquet(run)
     dd = pd.read_parquet(run / "_dd")
@@ -460,6 +461,77 @@ def test_ctrl_c_while_solving_stops_between_deals_and_keeps_every_deal_solved(
     assert sorted(p.name for p in out.iterdir()) == ["part-00000.parquet"]
     rows = load(tmp_path / "run", columns=["deal", "seat", "hand", "dealer"])
     pd.testing.assert_frame_equal(table, dd_table(rows, rules=Rules()))
+
+
+def test_a_partial_file_of_another_run_or_other_rules_is_refused_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The deals an interrupt kept in a part's partial file answer only for the deals and
+    rules they were solved from: resuming into that directory from another run (the same
+    deal ids, other hands) or under other rules is refused, the partial file kept."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    for name, seed in (("a", 1), ("b", 2)):
+        run_dataset(RunSpec.build(seed=seed), 5, tmp_path / name)
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    out = tmp_path / "table"
+    with pytest.raises(KeyboardInterrupt):
+        dd_table(tmp_path / "a", out=out)
+    partial = out / "part-00000.partial.parquet"
+    kept = partial.read_bytes()
+    assert len(pd.read_parquet(partial)) == 2
+    use_kernel(monkeypatch, stand_in)
+    with pytest.raises(SpadesError, match=r"other deals or other rules \(of .*a\)"):
+        dd_table(tmp_path / "b", out=out)
+    rows = load(tmp_path / "a", columns=["deal", "seat", "hand", "dealer"])
+    rows = rows.sort_values(["deal", "seat"])
+    masks = rows["hand"].to_numpy(np.uint64).reshape(-1, 4)
+    dealers = rows["dealer"].to_numpy()[::4]
+    with pytest.raises(SpadesError, match="other deals or other rules"):
+        dd_table(masks, dealers, rules=Rules.preset("must-trump"), out=out)
+    assert partial.read_bytes() == kept and not (out / "part-00000.parquet").exists()
+    # the run's own resume takes the partial file and gives what solving in one go gives
+    pd.testing.assert_frame_equal(dd_table(tmp_path / "a", out=out), dd_table(tmp_path / "a"))
+
+
+@pytest.mark.parametrize("into", ["out", "run"])
+def test_an_interrupted_solve_says_what_it_kept_and_the_resume_what_it_solved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, into: str
+) -> None:
+    """``solve RUN`` and ``solve RUN --out DIR``, interrupted, say how many deals are kept
+    where and how to go on (exit 130); the resume says how many it solved now and before."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    run = tmp_path / "run"
+    run_dataset(RunSpec.build(seed=1), 5, run)
+    out = tmp_path / "table" if into == "out" else run / "_dd"
+    args = ["solve", str(run), *(["--out", str(out)] if into == "out" else [])]
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 130, stopped.output
+    assert stopped.output.count("\n") == 1, stopped.output
+    assert f"interrupted: 2 of 5 deals solved are kept in {out}" in stopped.output
+    assert "run the same command again to solve the other 3" in stopped.output
+    use_kernel(monkeypatch, stand_in)
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    assert f"5 deals solved into {out} (3 now, 2 solved before)" in done.output, done.output
+    again = CliRunner().invoke(cli, args)
+    assert f"5 deals solved into {out} (0 now, 5 solved before)" in again.output, again.output
 
 
 def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(

@@ -279,6 +279,53 @@ def test_linear_player_round_trips_its_file(tmp_path) -> None:
         LinearPlayer((1.0, 2.0))
 
 
+def test_a_bad_linear_player_file_is_one_line_naming_it(tmp_path) -> None:
+    """Whatever is wrong with a player's file, ``load`` says so in one ``ValueError`` line
+    naming the file; only numbers are weights; ``save`` replaces no file of another
+    kind (a player's own file it does replace)."""
+    import json
+
+    from spades_sim.env.linear import CARD_FEATURES, FILE_KIND, N_CARD_FEATURES, LinearPlayer
+
+    good = {"kind": FILE_KIND, "features": list(CARD_FEATURES), "weights": [0.5] * 16}
+    numbers = [0.5] * N_CARD_FEATURES
+    cases = {
+        "no weights": ({k: v for k, v in good.items() if k != "weights"}, "weights"),
+        "null": ({**good, "weights": None}, "weights"),
+        "nested": ({**good, "weights": [numbers[:8], numbers[8:]]}, "weights"),
+        "strings": ({**good, "weights": ["0.5"] * 16}, "'0.5' is not a number"),
+        "a boolean": ({**good, "weights": [True, *numbers[1:]]}, "True is not a number"),
+        "one short": ({**good, "weights": numbers[1:]}, "expected 16 numbers, got 15"),
+        "null features": ({**good, "features": None}, "features"),
+        "infinite": ({**good, "weights": [float("inf"), *numbers[1:]]}, "finite"),
+    }
+    for name, (record, what) in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(record))
+        with pytest.raises(ValueError) as err:
+            LinearPlayer.load(path)
+        message = str(err.value)
+        assert str(path) in message and what in message and "\n" not in message, (name, message)
+    (tmp_path / "binary.json").write_bytes(b"\xff\xfe\x00")
+    for path in (tmp_path, tmp_path / "binary.json", tmp_path / "missing.json"):
+        with pytest.raises(ValueError, match=f"^{path}: "):
+            LinearPlayer.load(path)
+    with pytest.raises(ValueError, match="is not a number"):
+        LinearPlayer(("1",) * N_CARD_FEATURES)  # type: ignore[arg-type]
+    player = LinearPlayer(tuple(np.float32(k) for k in range(N_CARD_FEATURES)))
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    for path in (notes, tmp_path):
+        with pytest.raises(ValueError, match=f"^{path}: .*not a linear player file"):
+            player.save(path)
+    assert notes.read_text() == "my notes\n"
+    mine = tmp_path / "player.json"
+    LinearPlayer(tuple(numbers)).save(mine)
+    player.save(mine)  # a player's file is replaced by the new weights
+    assert LinearPlayer.load(mine) == player
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
 @ENV_KERNELS
 def test_the_trained_player_plays_the_card_training_scores_highest() -> None:
     from numba import njit

@@ -32,6 +32,7 @@ from spades_sim.dataset import (
 from spades_sim.dataset import store as sio
 from spades_sim.dataset.rundir import RunWarning
 from spades_sim.dataset.store import CorruptPart
+from spades_sim.errors import SpadesError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -157,6 +158,32 @@ def test_load_columns_and_filters(tmp_path: Path) -> None:
     got = load(run, columns=["nil_made"], filters=expr)
     pd.testing.assert_frame_equal(got, want[["nil_made"]].dropna().reset_index(drop=True))
     assert load(run, columns=["made"]).shape == (len(want), 1)  # only a nullable column
+
+
+def test_load_names_an_unknown_column_in_one_line(tmp_path: Path) -> None:
+    """A column that is not in the table, asked for or filtered on (a list of tuples or
+    an expression), is one line naming it; a double-dummy column filtered on in a run
+    never solved says how to solve it."""
+    run = tmp_path / "run"
+    write_run(run, [0])
+    asks: list[dict[str, Any]] = [
+        {"columns": ["deal", "nosuch"]},
+        {"filters": [("nosuch", ">", 5)]},
+        {"filters": [[("deal", ">", 5)], [("nosuch", "==", 1)]]},
+        {"filters": pads.field("nosuch") > 5},
+        {"columns": ["nosuch"], "table": "games"},
+    ]
+    for ask in asks:
+        with pytest.raises(SpadesError) as err:
+            load(run, **ask)
+        message = str(err.value)
+        assert "'nosuch'" in message and "\n" not in message, message
+        assert "__fragment_index" not in message and "int64" not in message, message
+    with pytest.raises(SpadesError, match=r"dd_side_tricks.*no double-dummy columns") as err:
+        load(run, filters=[("dd_side_tricks", ">", 5)])
+    assert "\n" not in str(err.value)
+    # known columns still read
+    assert load(run, columns=["deal"], filters=[("seat", "==", 1)])["deal"].size == HANDS_PER_PART
 
 
 def test_plain_readers_see_only_hands_rows(tmp_path: Path) -> None:

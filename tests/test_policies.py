@@ -15,6 +15,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -48,7 +49,7 @@ from spades_sim._nb.enums import (
     PagatParam,
     PlayPolicy,
 )
-from spades_sim._nb.heuristic import heuristic_core_nb, read_play_nb
+from spades_sim._nb.heuristic import heuristic_core_nb, read_play_nb, read_plays_nb
 from spades_sim._nb.lockstep_heuristic import (
     heuristic_flags_nb,
     heuristic_lane_nb,
@@ -560,6 +561,142 @@ def test_nil_defence_maxims_decide_the_card() -> None:
     assert seat == 0
     assert play("heuristic:nil_read=1", "7D 4H KC", info, 0) == "7D"
     assert play("heuristic:nil_read=0", "7D 4H KC", info, 0) == "4H"
+
+
+def naive_duck(legal: int, last: bool, led: int, win_card: int) -> int:
+    """Plain Python of the nil bidder's follow (``duck_nb``, not leading): the card of
+    highest rank that still loses; every card winning, the highest when last, else the
+    lowest (a later card may still overtake)."""
+    beats = legal & naive.above(win_card) & (naive.suit_mask(led) | naive.suit_mask(3))
+    loses = legal & ~beats
+    if loses:
+        return naive.high_rank_card(loses)
+    return naive.highest_card(legal) if last else naive.lowest_card(legal)
+
+
+@pytest.mark.parametrize("preset", ["standard", "must-trump", "must-overtrump"])
+def test_a_nil_read_rules_out_no_card_a_ducking_nil_could_hold(preset: str) -> None:
+    """Brute force over the tricks a nil bidder follows to, last and not last, under and
+    over the winner, following, ruffing and discarding: whenever ``read_play_nb`` says
+    playing card c shows the bidder does not hold X, the plain-Python duck holding just
+    c and X does not play c. Two cards are enough: adding cards to a hand never makes the
+    duck choose c over X (it takes the top of one order among the cards that lose, or of
+    the cards that win). A nil that plays over the winner last takes the trick with its
+    highest card, so it shows nothing between the winner and it."""
+    rules = Rules.preset(preset)
+    must_trump, must_over = rules.must_trump, rules.must_overtrump
+    tricks = ["9D", "9D 4D 2D", "9D 5S", "9D 5S 3D", "7S", "7S 2S 3S", "9D 2C 5D", "QS 4S"]
+    for trick in tricks:
+        now = cards(trick)
+        led, last = now[0] // 13, len(now) == 3
+        win = max(now, key=lambda c: (c >= 39, c // 13 == led, c))
+        gone = sum(1 << c for c in now)
+        free = [c for c in range(52) if not gone >> c & 1]
+        for c in free:
+            out = int(read_play_nb(c, led, win, last, must_trump, must_over))
+            assert not out & (1 << c)
+            for x in free:
+                if x == c or not out >> x & 1:
+                    continue
+                hand = (1 << c) | (1 << x)
+                legal = naive.legal_cards(hand, led, True, 1, False, False, must_trump,
+                                          must_over, win)  # fmt: skip
+                where = (preset, trick, c, x)
+                assert not legal >> c & 1 or naive_duck(legal, last, led, win) != c, where
+
+
+def test_a_nil_bidder_over_the_winner_shows_what_it_lacks_only_when_not_last() -> None:
+    """Not last, a nil that goes over the winner plays its lowest winner (a later card may
+    still overtake it): none of the suit below the winner, none between the winner and
+    it. Last, it takes the trick with its highest card: only the cards below the winner
+    are ruled out. Ruffing, the same with every side card ruled out (it had none to lose
+    with)."""
+
+    def out(card: str, trick: str) -> int:
+        now = cards(trick)
+        led = now[0] // 13
+        win = max(now, key=lambda c: (c >= 39, c // 13 == led, c))
+        last = len(now) == 3
+        return int(read_play_nb(parse_card(card), led, win, last, False, False))
+
+    diamonds_below_nine = parse_hand("2D 3D 4D 5D 6D 7D 8D")
+    assert out("KD", "9D") == diamonds_below_nine | parse_hand("TD JD QD")
+    assert out("KD", "9D 4D 2D") == diamonds_below_nine
+    side = sum(1 << c for c in range(39))
+    spades_below_five = parse_hand("2S 3S 4S")
+    assert out("8S", "9D 5S") == side | spades_below_five | parse_hand("6S 7S")
+    assert out("8S", "9D 5S 3D") == side | spades_below_five
+
+
+def naive_reads(plays: list[int], first: int, rules: Rules) -> list[int]:
+    """Per seat, what its plays show it lacks (``read_play_nb`` on each card it followed
+    with), the trick's winning card so far found by ``naive.trick_winner``."""
+    outs, leader = [0, 0, 0, 0], first
+    for t in range(0, len(plays), 4):
+        seq = [(leader, plays[t])]
+        for j, card in enumerate(plays[t + 1 : t + 4], start=1):
+            seat, win = (leader + j) % 4, dict(seq)[naive.trick_winner(seq)]
+            read = read_play_nb(card, plays[t] // 13, win, j == 3, rules.must_trump,
+                                rules.must_overtrump)  # fmt: skip
+            outs[seat] |= int(read)
+            seq.append((seat, card))
+        if len(seq) == 4:
+            leader = naive.trick_winner(seq)
+    return outs
+
+
+@pytest.mark.parametrize("preset", ["standard", "must-trump", "must-overtrump"])
+def test_the_nil_reads_of_a_hand_replayed_follow_every_ruff(preset: str) -> None:
+    """``read_plays_nb`` replays the table's history and reads each play against the
+    trick's winning card so far: on random hands of random legal play (many tricks
+    ruffed, overruffed and discarded on), its masks are the plain replay's at every
+    point of the hand."""
+    rules = Rules.preset(preset)
+    lowered = rules.lower()
+    rng = np.random.default_rng(47)
+    ruffs = 0
+    for _ in range(40):
+        order = rng.permutation(52)
+        hands = [sum(1 << int(c) for c in order[13 * s : 13 * s + 13]) for s in range(4)]
+        first = int(rng.integers(4))
+        plays: list[int] = []
+        leader, broken = first, False
+        for trick in range(13):
+            seq: list[tuple[int, int]] = []
+            for j in range(4):
+                seat = (leader + j) % 4
+                led = seq[0][1] // 13 if seq else -1
+                win = dict(seq)[naive.trick_winner(seq)] if seq else -1
+                legal = naive.legal_cards(hands[seat], led, broken, trick, False, False,
+                                          rules.must_trump, rules.must_overtrump, win)  # fmt: skip
+                card = int(rng.choice(naive.cards(legal)))
+                ruffs += led not in (-1, 3) and card >= 39
+                hands[seat] &= ~(1 << card)
+                broken |= card >= 39
+                seq.append((seat, card))
+                plays.append(card)
+                info, _ = table_info(plays, first)
+                got = [int(m) for m in read_plays_nb(info, lowered, 4)]
+                assert got == naive_reads(plays, first, rules), (preset, plays)
+            leader = naive.trick_winner(seq)
+    assert ruffs > 40
+
+
+def test_a_nil_read_after_a_ruff_decides_the_lead() -> None:
+    """East (seat 1) bid nil. West led the 9D, North ruffed, East followed with the KD:
+    under the ruff every diamond loses, so East ducked with its highest and shows only
+    that it lacks the AD. South, on lead after winning the hearts, leads its 2D into the
+    nil. Read against the 9D instead (the ruff not taken as the winner), the KD would be
+    over the winner, played low: East would hold no diamond but the AD, which South
+    holds, a void to avoid, and South would lead a heart."""
+    plays = cards("9D 5S KD 3D  4H QH AH 3H")
+    info, seat = table_info(plays, 3, bids=(3, 0, 3, 3), nils=(0, 1, 0, 0))
+    assert seat == 2
+    outs = [int(m) for m in read_plays_nb(info, RULES, 4)]
+    assert outs == naive_reads(plays, 3, Rules())
+    assert outs[1] & parse_hand("2D 4D 5D 6D 7D 8D TD JD QD AD") == parse_hand("AD")
+    on = "heuristic:nil_shed=1,nil_pull=8,nil_lead=1,nil_spare=1,nil_escape=1,nil_read=1"
+    assert play(on, "6D 7H TD QS 9H 6C 2D JS AD JD 8C", info, 2) == "2D"
 
 
 def test_nil_cover_decides_the_card() -> None:

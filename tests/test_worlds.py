@@ -10,6 +10,7 @@ the sampler's own fit test.
 
 from __future__ import annotations
 
+import naive
 import numpy as np
 import pytest
 
@@ -159,6 +160,63 @@ def test_the_true_deal_fits_its_own_bids(recorded) -> None:
             )
 
 
+def plain_misfit(world: list[int], seat: int, info: np.ndarray, bids: list[int]) -> int:
+    """The misfit of ``world`` written out: over the other seats, the count's bid from the
+    bid-time hand (through the kernels' bid dispatch) against the bid, and
+    ``BID_MISFIT_NIL`` more where one of the two is a nil and the other a number."""
+    misfit = 0
+    for s in range(4):
+        if s == seat:
+            continue
+        guess = count_bid(world[s] | int(info[InfoSlot.played_by + s]), s, info)
+        misfit += abs(guess - bids[s]) + rollout.BID_MISFIT_NIL * ((guess == 0) != (bids[s] == 0))
+    return misfit
+
+
+def test_a_nil_read_as_a_number_ranks_below_a_number_a_trick_off(recorded) -> None:
+    """From the true deals of recorded hands with a nil, one card swapped between two
+    other seats: a world in which the nil bidder's hand would bid a number (every other
+    seat's bid fitting) fits worse than one in which a number bid is a trick off (the
+    nil fitting): a nil says more of a hand than a trick of count. Every swapped world's
+    misfit is the plain computation's."""
+    table = np.zeros(N_INFO, dtype=np.int64)
+    pairs = 0
+    for dealt, plays, bids, nils, dealer in recorded:
+        if 1 not in nils:
+            continue
+        info, seat, held = state_at(dealt, plays, bids, nils, dealer, 0)
+        nil_seat = nils.index(1)
+        if nil_seat == seat:
+            continue
+        number_read: list[int] = []  # misfits of worlds reading the nil as a number
+        trick_off: list[int] = []  # ... of worlds with the nil read and one bid a trick off
+        for other in range(4):
+            if other in (seat, nil_seat):
+                continue
+            for x in naive.cards(held[nil_seat]):
+                for y in naive.cards(held[other])[::3]:
+                    world = list(held)
+                    world[nil_seat] ^= (1 << x) | (1 << y)
+                    world[other] ^= (1 << x) | (1 << y)
+                    got = int(rollout.bid_misfit_nb(np.array(world, dtype=np.uint64), seat,
+                                                    info, LOWERED, rollout.COUNT_DEFAULTS,
+                                                    table))  # fmt: skip
+                    assert got == plain_misfit(world, seat, info, bids)
+                    guesses = [
+                        count_bid(world[s], s, info) if s != seat else bids[s] for s in range(4)
+                    ]
+                    off = [abs(g - b) for g, b in zip(guesses, bids, strict=True)]
+                    if guesses[nil_seat] > 0 and sum(off) == off[nil_seat]:
+                        number_read.append(got)
+                    elif guesses[nil_seat] == 0 and sorted(off) == [0, 0, 0, 1]:
+                        trick_off.append(got)
+        for worse in number_read:
+            for better in trick_off:
+                assert worse > better
+                pairs += 1
+    assert pairs > 0
+
+
 def assert_a_deal_of_what_it_saw(world, seat, held, info, voids) -> None:
     """A world drawn for ``seat`` keeps what it saw: its own hand, as many cards for every
     seat as it holds, no card twice, none the seat holds or saw played, and (``voids``)
@@ -215,6 +273,49 @@ def test_kept_worlds_break_no_void_hold_no_played_card_and_fit_the_bids(recorded
     assert nil_hands > 0
     print(f"{sampler}: {relaxed} of {kept} worlds relaxed ({relaxed / kept:.1%})")
     assert relaxed < kept / 2
+
+
+@pytest.mark.parametrize("sampler", [rollout.SAMPLE_WORLD, rollout.SAMPLE_HANDS])
+def test_a_world_that_fits_only_on_the_last_try_is_kept(recorded, sampler) -> None:
+    """``fit_tries`` k means k draws: where the first draw that fits the bids is the k-th
+    (draw a from ``mix64(key + a * GOLDEN)``, written out here with the fit tested by
+    the count's own bids), ``fitted_worlds_nb`` with ``tries`` k keeps that very draw, and
+    with k - 1 tries keeps one that does not fit."""
+    worlds = np.zeros((1, 4), dtype=np.uint64)
+    misfits = np.zeros(1, dtype=np.int64)
+    one = np.zeros(4, dtype=np.uint64)
+    checked = 0
+    for n, (dealt, plays, bids, nils, dealer) in enumerate(recorded[:8]):
+        for d in POINTS:
+            info, seat, held = state_at(dealt, plays, bids, nils, dealer, d)
+            hand = np.uint64(held[seat])
+            rand = 1000 * n + d + 1
+            # world 0's key: the decision's own (pimc), or mixed with world 1 (lookahead)
+            key = rand if sampler == rollout.SAMPLE_WORLD else naive.mix64(rand + naive.GOLDEN)
+            first = -1
+            for a in range(TRIES):
+                sub = key if a == 0 else naive.mix64((key + a * naive.GOLDEN) % 2**64)
+                if sampler == rollout.SAMPLE_WORLD:
+                    kept = rollout.sample_world_nb(hand, seat, info, LOWERED, np.uint64(sub),
+                                                   0, one)  # fmt: skip
+                else:
+                    kept = rollout.sample_hands_nb(hand, seat, info, LOWERED, np.uint64(sub), one)
+                world = [int(x) for x in one]
+                if kept and plain_misfit(world, seat, info, bids) == 0:
+                    first = a
+                    break
+            if first < 1:
+                continue  # the first draw fits, or none of them does
+            for tries, fits in ((first + 1, True), (first, False)):
+                rollout.fitted_worlds_nb(
+                    sampler, hand, seat, info, LOWERED, rollout.COUNT_DEFAULTS, tries,
+                    np.uint64(rand), worlds, misfits,
+                )  # fmt: skip
+                assert (misfits[0] == 0) == fits, (n, d, first, tries)
+                if fits:
+                    assert [int(x) for x in worlds[0]] == world
+            checked += 1
+    assert checked >= 5
 
 
 def test_bid_blind_worlds_are_the_bid_blind_samplers(recorded) -> None:

@@ -214,6 +214,7 @@ def nil_odds_command(ctx: click.Context, **params: Any) -> None:
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.odds import nil_odds
+    from spades_sim.odds.conditions import no_partner
 
     if params["defense"] != "dd" and from_command_line(ctx, "dd_completions"):
         usage("--dd-completions is for --defense dd (it says how many completions to solve)")
@@ -224,6 +225,11 @@ def nil_odds_command(ctx: click.Context, **params: Any) -> None:
             param_hint="'-n'",
         )
     spec = build_spec(params, seed=params["seed"], mode="hands")
+    if params["partner"] is not None and (spec.rules.players != 4 or not spec.rules.partnerships):
+        # the library's words name its argument given=; here it is an option
+        raise click.BadParameter(
+            f"{no_partner(spec.rules)} with --given SEAT=CARDS", param_hint="'--partner'"
+        )
     given = _seat_pairs(params["given"], "'--given'")
     require = _requirements(params["require"])
     # every mistake left is in the arguments (the hand, the seats, the conditions): no

@@ -11,12 +11,15 @@ itself (``RUN/_dd/``, recorded in its manifest: :func:`spades_sim.run.double_dum
 resumable, the same parts ``simulate --dd`` writes), after which its rows read with the
 columns ``dd_side_tricks`` and ``dd_nil_safe``; ``solve RUN --out DIR`` writes the
 per-deal table into resumable Parquet parts elsewhere instead
-(:func:`spades_sim.solve.dd_table`). Both show a progress bar. Every mistake is one
-``error:`` line (:mod:`spades_sim.cli.errors`).
+(:func:`spades_sim.solve.dd_table`). Both show a progress bar, say at the end how many
+deals were solved now and before, and on Ctrl-C or SIGTERM how many are kept where and
+how to go on (exit 130 / 143). Every mistake is one ``error:`` line
+(:mod:`spades_sim.cli.errors`).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +73,46 @@ def _misplaced(argument: str) -> str | None:
     )
 
 
+def _solve_run(run: str, out: Path | None) -> None:
+    """Solve the run ``run`` into itself (``out`` None) or into the table directory
+    ``out``, and say how many deals were solved now and before; interrupted (Ctrl-C or
+    SIGTERM), say how many are kept where and how to go on, and exit 130 / 143."""
+    # imported when the command runs: `spades-sim --help` loads no kernels
+    from spades_sim.dataset import read_manifest
+    from spades_sim.run.double_dummy import DD_DIR, solve_run
+    from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
+    from spades_sim.run.threads import announce_compiles
+    from spades_sim.solve.table import dd_table, stored_deals
+
+    where = Path(run) / DD_DIR if out is None else out
+    with user_errors():
+        manifest = read_manifest(run)
+        total = (manifest.get("meta") or {}).get("total")
+        # parts in RUN/_dd that no manifest records are strays solve_run deletes
+        before = stored_deals(where) if out is not None or "dd" in manifest else 0
+    try:
+        with sigterm_interrupts(), user_errors(), announce_compiles():
+            if out is None:
+                done = solve_run(run, progress=stderr_is_terminal())
+                deals, now = done.deals, done.solved
+            else:
+                deals = len(dd_table(run, out=out, progress=stderr_is_terminal()))
+                now = deals - before  # every deal stored before was read back
+    except KeyboardInterrupt as stop:
+        kept = stored_deals(where)
+        of = f" of {total:,}" if isinstance(total, int) else ""
+        rest = f" the other {total - kept:,}" if isinstance(total, int) else " the rest"
+        click.echo(
+            f"interrupted: {kept:,}{of} deals solved are kept in {where} ({kept - before:,} "
+            f"this time); run the same command again to solve{rest}",
+            err=True,
+        )
+        sys.exit(128 + int(interrupt_signal(stop)))
+    again = f", {deals - now:,} solved before" if deals - now else ""
+    tail = "; its rows now have dd_side_tricks and dd_nil_safe" if out is None else ""
+    click.echo(f"{deals:,} deals solved into {where} ({now:,} now{again}){tail}")
+
+
 @click.command()
 @click.argument("hands", nargs=-1, required=True)
 @click.option("--leader", metavar="S", help="Seat to lead [default: the opening leader].")
@@ -109,7 +152,6 @@ def solve(ctx: click.Context, **params: Any) -> None:
     from spades_sim.run.threads import announce_compiles
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
     from spades_sim.solve.solver import nil_mask
-    from spades_sim.solve.table import dd_table
 
     hands = list(params["hands"])
     directories = [h for h in hands if Path(h).is_dir()]
@@ -128,23 +170,8 @@ def solve(ctx: click.Context, **params: Any) -> None:
                 f"{flag} is for a deal given as hands: a RUN's manifest fixes its rules, "
                 "deals and leaders"
             )
-    if len(hands) == 1 and params["out"] is None:
-        # the run layer only for a run solved into itself
-        from spades_sim.run.double_dummy import DD_DIR, solve_run
-
-        with user_errors(), announce_compiles():
-            done = solve_run(hands[0], progress=stderr_is_terminal())
-        kept = done.deals - done.solved
-        again = f", {kept:,} solved before" if kept else ""
-        click.echo(
-            f"{done.deals:,} deals solved into {Path(hands[0]) / DD_DIR} ({done.solved:,} now"
-            f"{again}); its rows now have dd_side_tricks and dd_nil_safe"
-        )
-        return
     if len(hands) == 1:
-        with user_errors(), announce_compiles():
-            frame = dd_table(hands[0], out=params["out"], progress=stderr_is_terminal())
-        click.echo(f"{len(frame)} deals solved into {params['out']}")
+        _solve_run(hands[0], params["out"])
         return
     if params["out"] is not None:
         usage("--out is for solving a run (one RUN argument)")

@@ -14,7 +14,9 @@ numpy dtypes and nullable booleans pandas ``"boolean"``. Of a run solved double-
 (its manifest records the ``dd`` stage complete), :func:`load` of the hands table also
 gives ``dd_side_tricks`` and ``dd_nil_safe``, joined from ``_dd/`` on ``deal`` and
 ``seat`` (:mod:`.dd`), after the stored columns, and takes them in ``columns``; asking
-a run not solved for them is one ``SpadesError`` saying how to solve it. Readers of the
+a run not solved for them (or filtering on them) is one ``SpadesError`` saying how to
+solve it; a column asked for or filtered on that the table does not have is one
+``SpadesError`` naming it. Readers of the
 Parquet files themselves see only the stored columns (``_dd/`` starts with ``_``): the
 join they need is on the schema page (``docs/schema.md``). The readers check the page
 checksums the writer stores: a part file that cannot be read as written (bytes zeroed,
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -161,14 +164,20 @@ def load(
         else filters
     )
     wanted = list(columns) if columns is not None else None
-    joined = _dd_wanted(store, table, wanted, filters) if table == "hands" else None
+    _check_names(store, table, wanted, filters)
+    joined = _dd_wanted(store, table, wanted) if table == "hands" else None
     if joined is not None and wanted is not None:
         # the join's keys are read too, and dropped below unless asked for
         wanted = [c for c in wanted if c not in DD_NAMES]
         wanted += [c for c in ("deal", "seat") if c not in wanted]
     try:
         data = open_dataset(path, table).to_table(columns=wanted, filter=expression)
-    except (pa.ArrowException, OSError):
+    except (pa.ArrowException, OSError) as exc:
+        # a field an expression names that the table lacks: pyarrow's message is the
+        # whole schema on many lines, so name the field alone
+        unknown = _NO_FIELD.search(str(exc)) if isinstance(exc, pa.ArrowInvalid) else None
+        if unknown is not None:
+            raise SpadesError(_unknown_text(store, table, "filters", [unknown[1]])) from None
         # pyarrow's dataset errors do not always say which file: find it, and say so
         for rel in part_names(store, table):
             store.read_part(rel, wanted)
@@ -180,12 +189,55 @@ def load(
     return frame[list(columns)] if columns is not None else frame
 
 
-def _dd_wanted(
+_NO_FIELD = re.compile(r"No match for FieldRef\.Name\(([^)]*)\)")
+
+
+def _unknown_text(store: Store, table: str, what: str, names: Sequence[str]) -> str:
+    """The one line for ``names`` that are no column of ``table`` (``what``: the
+    argument that named them)."""
+    listed = ", ".join(repr(n) for n in names)
+    noun = "column" if len(names) == 1 else "columns"
+    return f"{what}: no {noun} {listed} in the {table} table of {store.describe()}"
+
+
+def _check_names(
     store: Store,
     table: str,
     columns: list[str] | None,
     filters: pads.Expression | Sequence[Any] | None,
-) -> list[str] | None:
+) -> None:
+    """Refuse, in one line naming them, ``columns`` and ``(column, op, value)`` filters
+    that are not columns of the table (the double-dummy columns of the hands table are
+    :func:`_dd_wanted`'s: joined, never stored), before pyarrow lists the whole schema."""
+    stored = set(store.schema(part_names(store, table)[0]).names)
+    joinable = set(DD_NAMES) if table == "hands" else set()
+    unknown = [c for c in columns or () if c not in stored and c not in joinable]
+    if unknown:
+        raise SpadesError(_unknown_text(store, table, "columns", unknown))
+    if filters is None or isinstance(filters, pads.Expression):
+        return  # an expression's fields are named when pyarrow meets them (load)
+    named = list(dict.fromkeys(str(f[0]) for f in _flat_filters(filters)))
+    unknown = [c for c in named if c not in stored and c not in joinable]
+    if unknown:
+        raise SpadesError(_unknown_text(store, table, "filters", unknown))
+    joined = [c for c in named if c in joinable and c not in stored]
+    if joined and dd_state(_manifest(store)) != "solved":
+        raise SpadesError(f"filters: {', '.join(joined)}: {missing_dd(store.describe())}")
+    if joined:
+        raise SpadesError(
+            f"filters: {', '.join(sorted(joined))} is joined after the read, not stored in "
+            "the parts: filter the frame load returns instead"
+        )
+
+
+def _manifest(store: Store) -> dict[str, Any]:
+    """The run's manifest, or an empty one where there is none (parts written alone)."""
+    if store.kind(MANIFEST_NAME) != "file":
+        return {}
+    return parse_manifest(store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME))
+
+
+def _dd_wanted(store: Store, table: str, columns: list[str] | None) -> list[str] | None:
     """The double-dummy columns :func:`load` joins (None: no join): all of them for
     ``columns=None`` on a solved run, else those asked for that the parts do not store."""
     first = part_names(store, table)[0]
@@ -194,22 +246,10 @@ def _dd_wanted(
     asked = [c for c in asked if c not in stored]
     if not asked:
         return None
-    manifest = (
-        parse_manifest(store.read_text(MANIFEST_NAME), store.describe(MANIFEST_NAME))
-        if store.kind(MANIFEST_NAME) == "file"
-        else {}
-    )
-    if dd_state(manifest) != "solved":
+    if dd_state(_manifest(store)) != "solved":
         if columns is None:
             return None  # nothing solved (or not yet all of it): the stored columns alone
         raise SpadesError(missing_dd(store.describe()))
-    if filters is not None and not isinstance(filters, pads.Expression):
-        named = {str(f[0]) for f in _flat_filters(filters)}
-        if named & set(DD_NAMES):
-            raise ValueError(
-                f"filters: {', '.join(sorted(named & set(DD_NAMES)))} is joined after the "
-                "read, not stored in the parts: filter the frame load returns instead"
-            )
     return asked
 
 

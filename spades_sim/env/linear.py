@@ -7,7 +7,9 @@ computed from the seat's own hand and the public table state only). As a play po
 as its parameters) it plays the legal card of highest score, so it can be seated in
 ``simulate_hands``, ``duplicate`` and ``ladder`` like any other player; the weights fit
 a policy's parameter row (16 numbers), so a sweep or a new file never recompiles.
-:meth:`LinearPlayer.save` / :meth:`LinearPlayer.load` write and read it as JSON.
+:meth:`LinearPlayer.save` / :meth:`LinearPlayer.load` write and read it as JSON: the
+weights are numbers only (a string or a boolean is refused), any fault of a file is one
+``ValueError`` line naming it, and ``save`` replaces no file but a player's own.
 
 :func:`train_linear_player` learns the weights with REINFORCE (a softmax over the legal
 cards' scores, the hand's points as the return, a running-mean baseline) on a
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+import numbers
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,9 +76,17 @@ class LinearPlayer:
     weights: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        values = tuple(float(w) for w in self.weights)
-        if len(values) != N_CARD_FEATURES:
-            raise ValueError(f"weights: expected {N_CARD_FEATURES} numbers, got {len(values)}")
+        given = self.weights
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise ValueError(f"weights: expected {N_CARD_FEATURES} numbers, got {given!r}")
+        given = tuple(given)
+        if len(given) != N_CARD_FEATURES:
+            raise ValueError(f"weights: expected {N_CARD_FEATURES} numbers, got {len(given)}")
+        for k, w in enumerate(given):
+            # float() would read "0.5" and True as weights: only numbers are
+            if isinstance(w, bool) or not isinstance(w, numbers.Real):
+                raise ValueError(f"weights[{k}]: {w!r} is not a number")
+        values = tuple(float(w) for w in given)
         if not all(math.isfinite(w) for w in values):
             raise ValueError("weights: every weight must be a finite number")
         object.__setattr__(self, "weights", values)
@@ -85,26 +97,62 @@ class LinearPlayer:
         return Policy.custom(linear_play, "play", params, name=name)
 
     def save(self, path: str | Path) -> None:
-        """Write the player as JSON (the feature names with the weights)."""
+        """Write the player as JSON (the feature names with the weights), whole or not at
+        all; a file already there is replaced only if it is a linear player's file."""
+        target = Path(path)
+        if target.is_dir() or (target.exists() and not _is_player_file(target)):
+            raise ValueError(f"{target}: is there and is not a linear player file: not replaced")
         record = {
             "kind": FILE_KIND,
             "features": list(CARD_FEATURES),
             "weights": list(self.weights),
         }
-        Path(path).write_text(json.dumps(record, indent=1) + "\n")
+        temporary = target.with_name(f".{target.name}.tmp")
+        temporary.write_text(json.dumps(record, indent=1) + "\n")
+        os.replace(temporary, target)
 
     @classmethod
     def load(cls, path: str | Path) -> LinearPlayer:
-        """Read a player written by :meth:`save`; refuses another file or features."""
-        try:
-            record = json.loads(Path(path).read_text())
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{path}: not a linear player file ({err})") from None
-        if not isinstance(record, dict) or record.get("kind") != FILE_KIND:
+        """Read a player written by :meth:`save`; anything else (another file, other
+        features, weights that are not 16 finite numbers) is one ``ValueError`` line
+        naming the file."""
+        record = _read_record(Path(path))
+        if record.get("kind") != FILE_KIND:
             raise ValueError(f"{path}: not a linear player file (kind {FILE_KIND!r})")
-        if tuple(record.get("features", ())) != CARD_FEATURES:
+        features = record.get("features")
+        if not isinstance(features, list) or tuple(features) != CARD_FEATURES:
             raise ValueError(f"{path}: its features are not this version's CARD_FEATURES")
-        return cls(tuple(record["weights"]))
+        weights = record.get("weights")
+        if not isinstance(weights, list):
+            raise ValueError(
+                f"{path}: weights: expected a list of {N_CARD_FEATURES} numbers, got "
+                f"{json.dumps(weights) if 'weights' in record else 'none'}"
+            )
+        try:
+            return cls(tuple(weights))
+        except ValueError as err:
+            raise ValueError(f"{path}: {err}") from None
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """The JSON object of the file ``path``, or one ``ValueError`` line naming it."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"{path}: cannot be read ({err.strerror or err})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a linear player file ({err})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}: not a linear player file (kind {FILE_KIND!r})")
+    return record
+
+
+def _is_player_file(path: Path) -> bool:
+    """Whether ``path`` holds a linear player's JSON (its kind), so saving may replace it."""
+    try:
+        return _read_record(path).get("kind") == FILE_KIND
+    except ValueError:
+        return False
 
 
 @dataclass(frozen=True)

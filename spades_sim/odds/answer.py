@@ -28,7 +28,8 @@ __all__ = ["NilOdds"]
 class NilOdds:
     """The answer of :func:`nil_odds`. ``probability`` (with its Wilson 95% interval
     ``ci_low`` .. ``ci_high``) is the share of ``n`` completions in which the nil (or blind
-    nil) was made; the ``*_score`` estimates are the side's mean score per hand.
+    nil) was made; the ``*_score`` estimates are the side's mean score per hand (the
+    seat's own where it has no partner: cutthroat, two players).
 
     ``number_scores`` maps each candidate number bid to the side's score when the seat
     bids it instead, on the same completions; ``best_number_bid`` is the best of them,
@@ -91,7 +92,10 @@ class NilOdds:
         if self.conditions:
             drawn = f" ({self.tried:,} drawn, {pct(self.acceptance)} kept)"
             lines.append(f"Given {self.conditions}{drawn if self.tried > self.n else ''}.")
-        score = f"The side scores {_signed(self.nil_score)} a hand bidding {kind}"
+        # cutthroat and two players: the seat scores alone, there is no side to name
+        paired = self.rules.players == 4 and self.rules.partnerships
+        who = "The side" if paired else SEAT_WORD.get(self.seat, self.seat)
+        score = f"{who} scores {_signed(self.nil_score)} a hand bidding {kind}"
         if self.best_number_bid is not None and self.number_score and self.nil_gain:
             verdict = (
                 f"bid {kind}"

@@ -43,7 +43,7 @@ from spades_sim.cards import (
 from spades_sim.errors import Misdeal, SpadesError
 from spades_sim.rules import Rules
 
-__all__ = ["FEATURES", "NO_LIMIT", "Conditions", "Range", "parse_range", "seat_of"]
+__all__ = ["FEATURES", "NO_LIMIT", "Conditions", "Range", "no_partner", "parse_range", "seat_of"]
 
 NO_LIMIT = 99  # the kernels' "no upper bound" for a feature
 
@@ -158,6 +158,23 @@ def _range_text(r: Range) -> str:
     return str(lo) if lo == hi else f"{lo}.." + ("" if hi >= NO_LIMIT else str(hi))
 
 
+def no_partner(rules: Rules) -> str:
+    """Why a seat of ``rules`` has no partner, and that other seats' cards are given
+    another way (the caller names that way: ``given=`` or ``--given``).
+
+    >>> no_partner(Rules.preset("cutthroat"))
+    'three-player cutthroat has no partners: give the cards another seat is known to hold'
+    """
+    table = (
+        "two-player Spades"
+        if rules.players == 2
+        else "three-player cutthroat"
+        if rules.players == 3
+        else "cutthroat (partnerships=false)"
+    )
+    return f"{table} has no partners: give the cards another seat is known to hold"
+
+
 @dataclass(frozen=True)
 class Conditions:
     """What is known of a deal: the hand held at ``hero``, cards known to be held by
@@ -231,13 +248,8 @@ class Conditions:
             raise Misdeal(f"hand: a hand holds {size} cards, got {mine.bit_count()}")
         place(hero, mine, "hand")
         if partner is not None:
-            if players == 2:
-                raise ValueError("partner: two-player Spades has no partner")
-            if not rules.partnerships:
-                raise ValueError(
-                    "partner: cutthroat (partnerships=false) has no partner; give the seat "
-                    "opposite's cards with given="
-                )
+            if players != 4 or not rules.partnerships:
+                raise ValueError(f"partner: {no_partner(rules)} with given={{seat: cards}}")
             place(hero ^ 2, _cards(partner, deck, "partner", deuces), "partner")
         for seat_key, cards in (given or {}).items():
             where = seat_of(seat_key, players, "given")

@@ -19,7 +19,8 @@ was solved from and of the rules, and the run's path; a part already there is re
 instead of solved, and a part of other deals, other rules or another run is refused in
 one line. Ctrl-C stops between deals: the deals of the current part solved so far are
 written to ``part-NNNNN.partial.parquet``, and the next call solves only the rest of
-that part, so an interrupted call loses at most the deals in flight. A run directory is
+that part, so an interrupted call loses at most the deals in flight (:func:`stored_deals`
+counts what a directory holds solved). A run directory is
 solved only once its rows are complete (an unfinished run is refused: resume it first).
 
 ``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
@@ -57,7 +58,14 @@ from spades_sim.solve.solver import (
     seat_nil_mask,
 )
 
-__all__ = ["SOURCE_KEY", "dd_table", "nil_table", "partial_name", "table_columns"]
+__all__ = [
+    "SOURCE_KEY",
+    "dd_table",
+    "nil_table",
+    "partial_name",
+    "stored_deals",
+    "table_columns",
+]
 
 DEFAULT_PART_SIZE = 256
 """Deals a part holds (a few seconds of work on two cores)."""
@@ -224,6 +232,23 @@ def _table_dir(out: str | os.PathLike[str] | None) -> Path | None:
             )
     out_dir.mkdir(parents=True, exist_ok=True)
     return out_dir
+
+
+_STORED = re.compile(r"part-\d{5}(\.partial)?\.parquet")
+
+
+def stored_deals(out: str | os.PathLike[str]) -> int:
+    """The deals the table directory ``out`` holds solved: the rows of its parts, and of
+    the partial files of parts not yet written (0 when there is no such directory). What
+    a call into ``out`` will read back instead of solving, if they are its deals."""
+    out_dir = Path(out)
+    if not out_dir.is_dir():
+        return 0
+    names = {p.name for p in out_dir.iterdir() if _STORED.fullmatch(p.name)}
+    # a partial file beside its written part (a stop between the two) is not read again
+    partial = {n for n in names if n.endswith(".partial.parquet")}
+    kept = (names - partial) | {n for n in partial if n.replace(".partial", "") not in names}
+    return sum(pq.read_metadata(out_dir / n).num_rows for n in kept)
 
 
 def partial_name(part: Path) -> Path:
