@@ -13,8 +13,8 @@ given) on the four-player standard table:
   of the nils perfect play keeps that the played cover lost (the loss).
 
 Prints a Markdown table (estimate and 95% interval, n) and, with ``--json FILE``, writes
-the figures for the README and the docs. Two runs (old and new defaults) side by side
-are the "before and after" the README shows::
+the figures for the docs. Two runs (old and new defaults) side by side are the "before
+and after" that docs/measurements.md shows::
 
     python benchmarks/realism.py --label after --json after.json
     python benchmarks/realism.py --bidding 'count:...' --play 'heuristic:...' --label before

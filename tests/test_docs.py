@@ -8,6 +8,8 @@ import ast
 import re
 import shlex
 import tomllib
+import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -56,6 +58,100 @@ def test_schema_page_tables_are_the_code_columns(columns: tuple) -> None:
     page = PAGES["docs/schema.md"]
     section = page[page.index("<!-- schema:start -->") : page.index("<!-- schema:end -->")]
     assert markdown_table(columns) in section
+
+
+# --------------------------------------------------------------------------------------
+# Every relative link resolves: the file, and the heading its #anchor names
+# --------------------------------------------------------------------------------------
+
+
+def _mkdocs_slug(heading: str) -> str:
+    """The id mkdocs gives a heading (Python-Markdown's ``toc.slugify``: ASCII only, every
+    character but word characters, spaces and hyphens dropped, runs of spaces and
+    hyphens one hyphen)."""
+    text = unicodedata.normalize("NFKD", heading).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _github_slug(heading: str) -> str:
+    """The id GitHub gives a heading, where the README is read: lower case, punctuation
+    dropped, each space a hyphen (runs of hyphens kept)."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def _headings(text: str) -> list[str]:
+    """The text of every Markdown heading of a page, as rendered (code spans and links
+    by their text), leaving out the comment lines of fenced code blocks."""
+    prose = re.sub(r"^```.*?^```$", "", text, flags=re.S | re.M)
+    found = []
+    for m in re.finditer(r"^#{1,6} +(.+?) *#* *$", prose, flags=re.M):
+        heading = re.sub(r"`([^`]*)`", r"\1", m.group(1))
+        found.append(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading))
+    return found
+
+
+def _anchors(text: str, slug: Callable[[str], str], repeat: str) -> set[str]:
+    """The anchors of a page's headings; a heading's id already taken gets ``repeat`` and
+    a count (mkdocs ``_1``, GitHub ``-1``)."""
+    ids: set[str] = set()
+    for heading in _headings(text):
+        base = slug(heading)
+        found, count = base, 0
+        while found in ids or not found:
+            count += 1
+            found = f"{base}{repeat}{count}"
+        ids.add(found)
+    return ids
+
+
+def _relative_links(text: str) -> list[str]:
+    """The target of every Markdown link and image of a page outside code (blocks and
+    spans) that is not a URL."""
+    prose = re.sub(r"^```.*?^```$", "", text, flags=re.S | re.M)
+    prose = re.sub(r"`[^`\n]*`", "", prose)
+    targets = re.findall(r"\]\(([^)\s]+)\)", prose)
+    return [t for t in targets if not re.match(r"[a-z]+:", t)]
+
+
+def test_anchor_ids_are_those_mkdocs_and_github_make() -> None:
+    # ids as the two renderers wrote them for headings of these pages
+    assert _mkdocs_slug("Against perfect play: the cost of --dd") == (
+        "against-perfect-play-the-cost-of-dd"
+    )
+    assert _github_slug("Against perfect play: the cost of --dd") == (
+        "against-perfect-play-the-cost-of---dd"
+    )
+    heading = "`pimc` with `lookahead`'s first tricks (`solve_from`)"
+    (text,) = _headings(f"## {heading}\n")
+    assert _mkdocs_slug(text) == "pimc-with-lookaheads-first-tricks-solve_from"
+    assert _anchors("# A\n## A\n```\n# A\n```\n## A\n", _mkdocs_slug, "_") == {"a", "a_1", "a_2"}
+
+
+def test_every_relative_link_resolves() -> None:
+    """Every link of the README and the docs pages to a file names one that exists, and
+    every ``#anchor`` a heading of its page: as mkdocs makes the ids for the site, and for
+    the README's links, read on GitHub, as GitHub makes them too."""
+    checked = 0
+    for name, text in PAGES.items():
+        here = (ROOT / name).parent
+        for target in _relative_links(text):
+            path, _, anchor = target.partition("#")
+            file = (here / path).resolve() if path else ROOT / name
+            assert file.exists(), f"{name}: the link to {target} names no file"
+            checked += 1
+            if not anchor:
+                continue
+            assert file.suffix == ".md", f"{name}: {target}: an anchor in a file not Markdown"
+            page = file.read_text()
+            assert anchor in _anchors(page, _mkdocs_slug, "_"), (
+                f"{name}: {target}: no heading of {file.name} has that anchor (mkdocs)"
+            )
+            if name == "README.md":
+                assert anchor in _anchors(page, _github_slug, "-"), (
+                    f"{name}: {target}: no heading of {file.name} has that anchor (GitHub)"
+                )
+    assert checked >= 40
 
 
 # --------------------------------------------------------------------------------------
@@ -262,6 +358,7 @@ NOT_RUN = {
     "docs/index.md": "the README's set-up commands, run with the README",
     "docs/throughput.md": "benchmark scripts only (minutes each)",
     "docs/schema.md": "its joins on a solved RUN: run against load in tests/test_dd_columns.py",
+    "docs/measurements.md": "measurements: each names the benchmark that regenerates it",
 }
 
 
@@ -403,4 +500,4 @@ def test_readme_examples_run_in_order_in_a_fresh_directory(
                         exec(code, namespace)
                     assert type(caught.value).__name__ == raises, source
                 ran += 1
-    assert ran >= 10
+    assert ran >= 7  # the set-up run and the three first steps
