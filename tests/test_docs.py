@@ -250,6 +250,7 @@ def setup_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 RUNNABLE = [
+    "docs/advise.md",
     "docs/analyses.md",
     "docs/cli.md",
     "docs/cluster.md",
