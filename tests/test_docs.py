@@ -263,6 +263,7 @@ NOT_RUN = {
     "docs/index.md": "the README's set-up commands, run with the README",
     "docs/throughput.md": "benchmark scripts only (minutes each)",
     "docs/schema.md": "its joins on a solved RUN: run against load in tests/test_dd_columns.py",
+    "docs/serve.md": "it starts a server: the page is driven in a browser by tests/test_serve.py",
 }
 
 

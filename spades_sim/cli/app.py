@@ -15,6 +15,7 @@ import click
 from spades_sim.cli.deals import advise_command, nil_odds_command, show
 from spades_sim.cli.errors import Group
 from spades_sim.cli.listings import policies, rules
+from spades_sim.cli.serve import serve
 from spades_sim.cli.simulate import simulate
 from spades_sim.cli.solve import solve
 from spades_sim.cli.study import analyze, compare, ladder, report
@@ -34,7 +35,7 @@ def cli() -> None:
 
 for _command in (
     simulate, show, nil_odds_command, advise_command, solve, rules, policies, analyze, report,
-    compare, ladder, tune,
+    compare, ladder, tune, serve,
 ):  # fmt: skip
     cli.add_command(_command)
 
