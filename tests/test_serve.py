@@ -317,9 +317,12 @@ def test_requests_are_capped_and_runs_outside_are_refused(server: str) -> None:
 def test_the_deal_viewer_replays_a_run_deal_with_double_dummy_values(
     server: str, page: Any
 ) -> None:
-    page.goto(server + "/deal?run=small&deal=3")
+    page.goto(server + "/deal?run=small&deal=1")  # North bids nil in this deal
     page.wait_for_selector("#viewer:not([hidden])")
-    assert "run small, deal 3" in page.inner_text("#source")
+    assert "run small, deal 1" in page.inner_text("#source")
+    assert "bid nil nil safe" in page.inner_text(".seat-N") or "nil not safe" in page.inner_text(
+        ".seat-N"
+    )
     assert page.inner_text("#where") == "0 of 52 cards"
     # the leader's legal cards carry a value; at least one is marked best
     assert page.query_selector_all(".c.legal + sub")

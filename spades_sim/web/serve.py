@@ -22,7 +22,7 @@ from pathlib import Path
 
 import uvicorn
 
-from spades_sim.solve import Position, dd_tricks, nil_safe
+from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
 from spades_sim.web.analyse import bid_table, nil_view
 from spades_sim.web.app import create_app
 from spades_sim.web.query import parse_analysis
@@ -50,6 +50,7 @@ def warm_up(say: Callable[[str], None] = print) -> float:
         ["AKQJT98765432...", ".AKQJT98765432..", "..AKQJT98765432.", "...AKQJT98765432"], "W"
     )
     dd_tricks(pos)
+    dd_cards(pos)
     nil_safe(pos, "E")
     seconds = time.monotonic() - t0
     say(f"kernels ready ({seconds:.0f} s)")
