@@ -1,8 +1,9 @@
 """The hand analyser page, warm: seconds from "Analyse" to the bid table over HTTP.
 
 Serves the app (``spades_sim.web.create_app``) on a free loopback port after warming the
-kernels, then, ``--rounds`` times, POSTs an analysis of one hand at 0-0 (South, West
-dealing, ``-n`` completions) and polls its job until the bid table is in (the page polls
+kernels, then, ``--rounds`` times, POSTs an analysis of a hand at 0-0 (South first to
+bid, ``-n`` completions; a new random hand each round, since the solver's table keeps
+what it solved for a hand seen before) and polls its job until the bid table is in (the page polls
 the same way, every 0.15 s; this polls every 0.02 s), and until the whole analysis is
 done. Prints the median and range of both; CPU time of this process per round beside
 them, which a machine shared with other work blurs less than the wall clock.
@@ -20,12 +21,14 @@ import threading
 import time
 import urllib.request
 
+import numpy as np
 import uvicorn
 
+from spades_sim.cards import format_hand
 from spades_sim.web import create_app, warm_up
 from spades_sim.web.serve import free_port
 
-HAND = "AKQ.J52.T84.9632"
+SEED = 7
 
 
 def post(url: str, data: dict[str, str]) -> dict[str, str]:
@@ -50,9 +53,11 @@ def main() -> None:
         time.sleep(0.05)
     base = f"http://127.0.0.1:{port}"
     table, whole, cpu = [], [], []
+    rng = np.random.default_rng(SEED)
     for r in range(args.rounds):
+        hand = format_hand(sum(1 << int(c) for c in rng.permutation(52)[:13]))
         c0, t0 = time.process_time(), time.monotonic()
-        job = post(base + "/api/analyse", {"tab": "bench", "hand": HAND, "n": str(args.n)})["job"]
+        job = post(base + "/api/analyse", {"tab": "bench", "hand": hand, "n": str(args.n)})["job"]
         first = None
         while True:
             with urllib.request.urlopen(f"{base}/api/job/{job}") as answer:
@@ -66,7 +71,9 @@ def main() -> None:
         table.append(first or 0.0)
         whole.append(time.monotonic() - t0)
         cpu.append(time.process_time() - c0)
-        print(f"round {r + 1}: bid table {table[-1]:.2f} s, whole analysis {whole[-1]:.2f} s")
+        print(
+            f"round {r + 1} ({hand}): bid table {table[-1]:.2f} s, whole analysis {whole[-1]:.2f} s"
+        )
     print(
         f"bid table (n={args.n}): median {statistics.median(table):.2f} s "
         f"[{min(table):.2f}, {max(table):.2f}]; whole analysis median "

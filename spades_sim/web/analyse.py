@@ -40,7 +40,7 @@ __all__ = [
 
 DD_COMPLETIONS = 50
 """Completions solved for the nil against perfect defence (about 0.1 to 1 s each)."""
-TRICK_COMPLETIONS = 100
+TRICK_COMPLETIONS = 40
 """Completions solved double dummy for the trick distribution (tens of ms each)."""
 SEED = 0
 
