@@ -26,7 +26,7 @@ import uvicorn
 
 from spades_sim.cards import format_hand
 from spades_sim.web import create_app, warm_up
-from spades_sim.web.serve import free_port
+from spades_sim.web.server import free_port
 
 SEED = 7
 

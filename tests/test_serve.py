@@ -146,6 +146,25 @@ def test_jobs_run_in_order_and_cancel_stops_before_the_next_step() -> None:
     jobs.shutdown()
 
 
+def test_a_typed_deal_replays_with_values_and_nil_safety() -> None:
+    from spades_sim.web.deals import replay, typed_deal
+
+    suits = {"n": "AKQJT98765432...", "e": ".AKQJT98765432..", "s": "..AKQJT98765432."}
+    deal = typed_deal({**suits, "w": "...AKQJT98765432", "dealer": "W", "bids": "N13,Enil",
+                       "play": "AS 2H 2D 2C KS"})  # fmt: skip
+    shown = replay(deal)
+    # North's spades take every trick whatever it plays; East's nil cannot be set: every
+    # card East holds is a heart, and North leads spades
+    assert [s["values"]["AS"] for s in shown["steps"][:1]] == [13]
+    assert all(s["nil_safe"] == {"E": True} for s in shown["steps"])
+    assert shown["steps"][3]["winner"] == "N" and shown["steps"][3]["won"] == [1, 0]
+    assert shown["next"] == {"seat": "E", "values": {c + "H": 0 for c in "AKQJT9876543"}}
+    with pytest.raises(SpadesError, match="AS"):
+        typed_deal({**suits, "w": "AS..AKQJT98765432", "dealer": "W"})
+    with pytest.raises(SpadesError, match=r"play 2 \(E 2D\)"):
+        replay(typed_deal({**suits, "w": "...AKQJT98765432", "play": "AS 2D"}))
+
+
 def test_serve_refuses_a_runs_directory_that_is_not_one(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -157,17 +176,37 @@ def test_serve_refuses_a_runs_directory_that_is_not_one(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
+def test_serve_warns_off_loopback_and_hands_its_options_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from click.testing import CliRunner
+
+    import spades_sim.web
+    from spades_sim.cli import cli
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(spades_sim.web, "serve", lambda **kw: calls.append(kw))
+    quiet = CliRunner().invoke(cli, ["serve", "--no-browser", "--port", "8123"])
+    assert quiet.exit_code == 0 and "warning" not in quiet.output
+    loud = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0"])
+    assert loud.exit_code == 0
+    assert loud.output.startswith("warning: serving on 0.0.0.0: anyone who can reach")
+    assert calls == [
+        {"host": "127.0.0.1", "port": 8123, "runs": None, "browser": False},
+        {"host": "0.0.0.0", "port": 0, "runs": None, "browser": True},
+    ]
+
+
 # ---- the page in a browser ----
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    pytest.importorskip("starlette")
     import uvicorn
 
     from spades_sim.run import RunSpec, run_dataset
     from spades_sim.web import create_app, warm_up
-    from spades_sim.web.serve import free_port
+    from spades_sim.web.server import free_port
 
     runs = tmp_path_factory.mktemp("runs")
     server_runs[:] = [str(runs)]

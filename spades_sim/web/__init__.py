@@ -9,12 +9,13 @@ uvicorn until interrupted. Modules: ``query`` (what an analysis is asked, checke
 its permalink), ``jobs`` (analyses on one worker thread, progress by step, cancel),
 ``analyse`` (the steps of an analysis), ``deals`` (the deal viewer's data, and the rule
 that no file outside ``--runs`` is read), ``app`` (routes, templates, size caps, error
-pages), ``templates/`` and ``static/`` (the page; nothing fetched from elsewhere).
+pages), ``server`` (warm-up, port, uvicorn), ``templates/`` and ``static/`` (the page;
+nothing fetched from elsewhere).
 """
 
 from __future__ import annotations
 
 from spades_sim.web.app import create_app
-from spades_sim.web.serve import serve, warm_up
+from spades_sim.web.server import serve, warm_up
 
 __all__ = ["create_app", "serve", "warm_up"]
