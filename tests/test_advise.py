@@ -20,11 +20,17 @@ import pytest
 from click.testing import CliRunner
 
 from spades_sim import BidAdvice, advise, nil_odds, reference
-from spades_sim._nb.enums import GIVEN_KIND, GIVEN_SHIFT, N_INFO, InfoSlot, ParamRow
+from spades_sim._nb.enums import N_INFO, InfoSlot, ParamRow
 from spades_sim._nb.policies import plain_bid_nb
 from spades_sim.cli import cli
 from spades_sim.odds import Conditions, deal_completions
-from spades_sim.odds.advice import COLUMNS, advice_completions, game_winner
+from spades_sim.odds.advice import (
+    COLUMNS,
+    advice_completions,
+    game_winner,
+    given_bids_code,
+    parse_bid,
+)
 from spades_sim.odds.nil import play_completions
 from spades_sim.rules import Rules
 from spades_sim.run.spec import RunSpec
@@ -127,7 +133,7 @@ def test_earlier_bids_and_bags_carried_in_are_played_and_scored_as_the_reference
     spec = RunSpec.build(seed=4, rules=rules, bidding="count", play="heuristic")
     deals, _ = advice_completions(STRONG, "N", dealer="E", bids={"S": 2, "W": "nil"}, n=40, seed=4)
     # S (seat 2) bid 2 and W (seat 3) nil before N: their codes ride above N's bid
-    given = (1 + 2) << (GIVEN_SHIFT * 3) | (1 + GIVEN_KIND + 0) << (GIVEN_SHIFT * 4)
+    given = given_bids_code({2: parse_bid(2, "S", 13), 3: parse_bid("nil", "W", 13)})
     bids = np.array([0, 3 | given, 5 | given], dtype=np.int64)
     kinds = np.array([1, 0, 0], dtype=np.int64)
     before = np.array([430, 380, 0, 0, 9, 8, 0, 0], dtype=np.int64)

@@ -70,6 +70,7 @@ __all__ = [
     "advice_completions",
     "advise",
     "game_winner",
+    "given_bids_code",
     "parse_bid",
 ]
 
@@ -171,6 +172,19 @@ def game_winner(scores: np.ndarray, rules: Rules) -> np.ndarray:
     if rules.loss_threshold is not None:
         over |= scores.min(axis=1) <= rules.loss_threshold
     return np.where(over & alone, leader, -1)
+
+
+def given_bids_code(earlier: Mapping[int, tuple[int, int]]) -> int:
+    """The bids made before the seat's turn (seat -> (bid, nil kind)) as the kernels take
+    them above the seat's own bid (``enums.GIVEN_SHIFT``).
+
+    >>> hex(given_bids_code({0: (4, 0), 1: (0, 1)}))
+    '0x210500'
+    """
+    code = 0
+    for s, (bid, kind) in earlier.items():
+        code |= (1 + kind * GIVEN_KIND + bid) << (GIVEN_SHIFT * (s + 1))
+    return code
 
 
 def _blind_nil_allowed(rules: Rules, side: int, scores: tuple[int, ...]) -> bool:
@@ -545,9 +559,7 @@ def advise(
     spec, rules, options = setup.spec, setup.spec.rules, setup.options
     players = rules.players
     side = rules.side_of(setup.hero)
-    given_code = 0
-    for s, (b, kind) in setup.earlier.items():
-        given_code |= (1 + kind * GIVEN_KIND + b) << (GIVEN_SHIFT * (s + 1))
+    given_code = given_bids_code(setup.earlier)
     scenario_bids = np.array([b | given_code for b, _ in options], dtype=np.int64)
     kinds = np.array([k for _, k in options], dtype=np.int64)
     before = np.zeros(8, dtype=np.int64)
