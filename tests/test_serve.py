@@ -143,6 +143,11 @@ def test_jobs_run_in_order_and_cancel_stops_before_the_next_step() -> None:
     while bad.state in ("queued", "running"):
         time.sleep(0.01)
     assert bad.state == "failed" and bad.error.startswith("invalid literal")
+    # anything else is a bug: the page hears that the step failed, the log gets the rest
+    bug = jobs.submit("other", [Step("e", "trick distribution", lambda: 1 // 0)])
+    while bug.state in ("queued", "running"):
+        time.sleep(0.01)
+    assert bug.error == "the trick distribution failed (the server's log says why)"
     jobs.shutdown()
 
 
@@ -351,6 +356,29 @@ def test_requests_are_capped_and_runs_outside_are_refused(server: str) -> None:
         assert status == 400 and "runs directory" in body["error"], run
     status, body = api(server, "/api/analyse", {"tab": "x", "hand": HAND, "n": "1000000"})
     assert status == 400 and "n: the completions" in body["error"]
+
+
+def test_a_request_that_raises_answers_an_error_page_without_a_traceback(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(query: object) -> None:
+        raise RuntimeError("a bug, with a secret path /home/x")
+
+    monkeypatch.setattr("spades_sim.web.app.parse_analysis", boom)
+    try:
+        urllib.request.urlopen(server + "/?hand=" + HAND)
+        raise AssertionError("no error")
+    except urllib.error.HTTPError as error:
+        body = error.read().decode()
+        assert error.code == 500 and "could not answer" in body
+        assert "Traceback" not in body and "secret" not in body
+    status, answer = api(server, "/api/analyse", {"tab": "x", "hand": HAND})
+    assert status == 500 and answer == {
+        "error": "the server could not answer this request (see its log)"
+    }
+    monkeypatch.undo()
+    with urllib.request.urlopen(server + "/?hand=" + HAND) as ok:
+        assert ok.status == 200
 
 
 def test_the_deal_viewer_replays_a_run_deal_with_double_dummy_values(
