@@ -358,6 +358,29 @@ def test_requests_are_capped_and_runs_outside_are_refused(server: str) -> None:
     assert status == 400 and "n: the completions" in body["error"]
 
 
+def test_perfect_defence_on_request_never_keeps_a_nil_holding_the_ace_of_spades(
+    server: str,
+) -> None:
+    """The ace of spades wins whatever trick it is played to, and it must be played at
+    last: such a nil is never safe, so the page's perfect-defence share is exactly 0."""
+    hand = "A73.J52.T84.9632"
+    status, started = api(server, "/api/analyse", {"tab": "dd", "hand": hand, "n": "6", "dd": "1"})
+    assert status == 200 and started["permalink"].endswith("&n=6&dd=1")
+    while True:
+        with urllib.request.urlopen(f"{server}/api/job/{started['job']}") as answer:
+            job = json.load(answer)
+        if job["state"] not in ("queued", "running"):
+            break
+        time.sleep(0.1)
+    assert job["state"] == "done" and job["total"] == 4
+    section = job["html"].split('id="perfect-defence"')[1].split("</section>")[0]
+    assert "<strong>0.0%</strong>" in section and "of the first 6 deals" in section
+    # and the bid table says the same of the nil against the bots
+    assert '<tr data-bid="nil">' in job["html"]
+    nil_row = job["html"].split('<tr data-bid="nil">')[1].split("</tr>")[0]
+    assert "<td>0%</td>" in nil_row
+
+
 def test_a_request_that_raises_answers_an_error_page_without_a_traceback(
     server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
