@@ -43,11 +43,10 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=2000, help="completions per analysis")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    print(f"warm-up: {warm_up(say=lambda _line: None):.1f} s")
+    app = create_app()
+    print(f"warm-up: {warm_up(lambda _line: None, app.state.pool):.1f} s")
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="error")
-    )
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)

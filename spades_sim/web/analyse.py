@@ -9,7 +9,8 @@ given the bids before, the score and the bags), the nil odds against the bots
 (:func:`spades_sim.nil_odds`, with the cards that took failed nils' first trick), on
 request the nil against perfect defence (the first :data:`DD_COMPLETIONS` completions
 solved double dummy), and the trick distribution (the seat's side's double-dummy tricks
-over :data:`TRICK_COMPLETIONS` completions). Every step uses seed 0, so an analysis (and
+over :data:`TRICK_COMPLETIONS` completions), each called through a ``compute`` function
+(the app's runs them in its worker process). Every step uses seed 0, so an analysis (and
 its permalink) gives the same numbers every time, on any thread count. Each step returns
 a dict of plain values; nothing here renders.
 """
@@ -17,6 +18,8 @@ a dict of plain values; nothing here renders.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -32,8 +35,10 @@ from spades_sim.web.query import Analysis
 __all__ = [
     "DD_COMPLETIONS",
     "TRICK_COMPLETIONS",
+    "Compute",
     "analysis_steps",
     "bid_table",
+    "local",
     "nil_view",
     "trick_view",
 ]
@@ -150,13 +155,25 @@ def trick_view(a: Analysis, threads: int | None = None) -> dict[str, Any]:
     }
 
 
-def analysis_steps(a: Analysis, threads: int | None = None) -> list[Step]:
-    """The steps of one analysis, in the order the page shows their results."""
+Compute = Callable[..., Any]
+"""How a step's function is called: ``compute(fn, *args)`` returns ``fn(*args)``, here or
+in the worker process (:mod:`spades_sim.web.app`)."""
+
+
+def local(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in this process: the :data:`Compute` of a caller without a worker."""
+    return fn(*args)
+
+
+def analysis_steps(a: Analysis, compute: Compute = local, threads: int | None = None) -> list[Step]:
+    """The steps of one analysis, in the order the page shows their results, each calling
+    its function through ``compute``."""
     steps = [
-        Step("table", "bid table", lambda: bid_table(a, threads)),
-        Step("nil", "nil odds against the bots", lambda: nil_view(a, False, threads)),
+        Step("table", "bid table", partial(compute, bid_table, a, threads)),
+        Step("nil", "nil odds against the bots", partial(compute, nil_view, a, False, threads)),
     ]
     if a.dd:
-        steps.append(Step("dd", "nil against perfect defence", lambda: nil_view(a, True, threads)))
-    steps.append(Step("tricks", "trick distribution", lambda: trick_view(a, threads)))
+        label = "nil against perfect defence"
+        steps.append(Step("dd", label, partial(compute, nil_view, a, True, threads)))
+    steps.append(Step("tricks", "trick distribution", partial(compute, trick_view, a, threads)))
     return steps

@@ -13,7 +13,9 @@ for the tab, answer its id, or 400 with ``{"error": one line}``), ``GET /api/job
 package: nothing is fetched from elsewhere). Bad input is a 4xx with one line; a request
 body over :data:`MAX_BODY` bytes is 413; a query over ``MAX_QUERY`` characters is 414; a
 request that raises anything else answers a short error page (500), never a traceback.
-Files are read only under ``runs`` (:func:`spades_sim.web.deals.run_path`).
+Files are read only under ``runs`` (:func:`spades_sim.web.deals.run_path`). Analyses
+and replays run in one worker process (:func:`worker_pool`), so the server answers its
+requests (progress, cancel, other tabs) while the solver works.
 """
 
 from __future__ import annotations
@@ -21,8 +23,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import re
 from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +45,7 @@ from spades_sim.web.deals import replay, run_deal, run_path, typed_deal
 from spades_sim.web.jobs import Jobs, Step
 from spades_sim.web.query import DEFAULT_N, MAX_N, MAX_QUERY, PRESETS, parse_analysis
 
-__all__ = ["MAX_BODY", "create_app"]
+__all__ = ["MAX_BODY", "create_app", "worker_pool"]
 
 MAX_BODY = 16_384
 """The largest request body accepted, in bytes."""
@@ -111,10 +116,28 @@ class _Refused(Exception):
         self.message = message
 
 
-def create_app(runs: str | Path | None = None, threads: int | None = None) -> Starlette:
-    """The app (module docstring); ``runs`` the only directory requests may read from."""
+def worker_pool() -> ProcessPoolExecutor:
+    """The one worker process analyses run in (started fresh, not forked: Numba's and the
+    thread pool's state stay out of it)."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def create_app(
+    runs: str | Path | None = None,
+    threads: int | None = None,
+    pool: ProcessPoolExecutor | None = None,
+) -> Starlette:
+    """The app (module docstring); ``runs`` the only directory requests may read from;
+    ``pool`` the worker process (default :func:`worker_pool`), ``app.state.pool``."""
     env = _env()
     jobs = Jobs()
+    pool = worker_pool() if pool is None else pool
+
+    def compute(fn: Callable[..., Any], *args: Any) -> Any:
+        # in the worker process: a kernel that holds the GIL (the solver's do) would
+        # otherwise stall every request of this one until it returns
+        return pool.submit(fn, *args).result()
+
     runs_dir = None if runs is None else Path(runs).resolve()
     common = {"presets": PRESETS, "seats": SEAT_NAMES, "default_n": DEFAULT_N, "max_n": MAX_N}
 
@@ -155,7 +178,7 @@ def create_app(runs: str | Path | None = None, threads: int | None = None) -> St
 
     def analyse_steps(form: dict[str, str]) -> tuple[list[Step], dict[str, Any]]:
         analysis = parse_analysis(form)
-        return analysis_steps(analysis, threads), {"permalink": analysis.permalink()}
+        return analysis_steps(analysis, compute, threads), {"permalink": analysis.permalink()}
 
     def deal_steps(form: dict[str, str]) -> tuple[list[Step], dict[str, Any]]:
         if form.get("run"):
@@ -166,7 +189,7 @@ def create_app(runs: str | Path | None = None, threads: int | None = None) -> St
             deal = run_deal(path, int(text), form["run"])
         else:
             deal = typed_deal(form)
-        return [Step("deal", "double-dummy replay", lambda: replay(deal))], {}
+        return [Step("deal", "double-dummy replay", partial(compute, replay, deal))], {}
 
     async def job_status(request: Request) -> Response:
         job = jobs.get(request.path_params["id"])
@@ -206,8 +229,10 @@ def create_app(runs: str | Path | None = None, threads: int | None = None) -> St
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         jobs.shutdown()
+        pool.shutdown(cancel_futures=True)
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(Limits)
     app.state.jobs = jobs
+    app.state.pool = pool
     return app
