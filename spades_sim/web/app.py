@@ -57,8 +57,8 @@ def _env() -> Environment:
     env = Environment(
         loader=PackageLoader("spades_sim.web", "templates"), autoescape=select_autoescape()
     )
-    env.filters["pct"] = lambda x, d=1: "" if x is None else f"{100 * x:.{d}f}%"
-    env.filters["num"] = lambda x, d=1: "" if x is None else f"{x:+.{d}f}"
+    # + 0.0 turns a negative zero (the best bid's gain to itself) into 0
+    env.filters["pct"] = lambda x, d=1: "" if x is None else f"{100 * x + 0.0:.{d}f}%"
     return env
 
 
