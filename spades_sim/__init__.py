@@ -13,12 +13,13 @@ from spades_sim.analysis.tune import TuneResult, tune
 from spades_sim.cards import check_deal, format_card, format_hand, parse_card, parse_hand
 from spades_sim.errors import CardError, IllegalPlay, Misdeal, SpadesError
 from spades_sim.hand import replay_hand, score_hand
-from spades_sim.odds import NilOdds, nil_odds
+from spades_sim.odds import BidAdvice, NilOdds, advise, nil_odds
 from spades_sim.results import HandResult, HandScore
 from spades_sim.rules import BidRule, FirstLead, Rules, Shortfall, SpadesLead
 from spades_sim.simulate import simulate_games, simulate_hands
 
 __all__ = [
+    "BidAdvice",
     "BidRule",
     "CardError",
     "FirstLead",
@@ -33,6 +34,7 @@ __all__ = [
     "SpadesLead",
     "TuneResult",
     "__version__",
+    "advise",
     "check_deal",
     "format_card",
     "format_hand",

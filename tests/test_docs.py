@@ -346,6 +346,7 @@ def setup_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 RUNNABLE = [
+    "docs/advise.md",
     "docs/analyses.md",
     "docs/cli.md",
     "docs/cluster.md",
@@ -359,6 +360,7 @@ NOT_RUN = {
     "docs/throughput.md": "benchmark scripts only (minutes each)",
     "docs/schema.md": "its joins on a solved RUN: run against load in tests/test_dd_columns.py",
     "docs/measurements.md": "measurements: each names the benchmark that regenerates it",
+    "docs/serve.md": "it starts a server: the page is driven in a browser by tests/test_serve.py",
 }
 
 

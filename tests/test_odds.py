@@ -32,7 +32,7 @@ from spades_sim.cards import (
 from spades_sim.cli import cli
 from spades_sim.errors import Misdeal
 from spades_sim.odds import Conditions, deal_completions
-from spades_sim.odds.nil import _play
+from spades_sim.odds.nil import play_completions
 from spades_sim.rules import Rules
 from spades_sim.simulate import RunSpec
 
@@ -193,8 +193,8 @@ def test_forced_bid_play_matches_the_reference_engine(preset: str, blind: bool, 
     deals = deal_completions(hand, 60, seed=8, seat=seat, rules=rules)
     bids = np.array([0, 2, 4], dtype=np.int64)
     kinds = np.array([2 if blind else 1, 0, 0], dtype=np.int64)
-    played = _play(spec, hero, deals, 0, bids, kinds, -1, record=True)
-    lockstep = _play(spec, hero, deals, 0, bids, kinds, -1)
+    played = play_completions(spec, hero, deals, 0, bids, kinds, -1, record=True)
+    lockstep = play_completions(spec, hero, deals, 0, bids, kinds, -1)
     assert played.held is not None and played.moves is not None
     players = rules.players
     for i in range(deals.shape[0]):
@@ -252,8 +252,8 @@ def test_lockstep_bids_of_the_other_seats_equal_the_lane_by_lane_bids(
     deals = deal_completions(hand, 150, seed=5, seat="W", rules=rules)
     bids = np.array([0, 0, 3, 7], dtype=np.int64)
     kinds = np.array([1, 2, 0, 0], dtype=np.int64)
-    scalar = _play(spec, hero, deals, 0, bids, kinds, -1, record=True)
-    lanes = _play(spec, hero, deals, 0, bids, kinds, -1)
+    scalar = play_completions(spec, hero, deals, 0, bids, kinds, -1, record=True)
+    lanes = play_completions(spec, hero, deals, 0, bids, kinds, -1)
     for name in ("score", "tricks", "nil_made", "first_won"):
         assert np.array_equal(getattr(scalar, name), getattr(lanes, name)), name
 
@@ -400,7 +400,7 @@ def test_double_dummy_defense_solves_the_hands_after_the_exchange() -> None:
     deals = deal_completions(DUCKS, 6, seed=6, rules=rules)
     bids = np.array([0, 3], dtype=np.int64)
     kinds = np.array([2, 0], dtype=np.int64)
-    played = _play(spec, 2, deals, 0, bids, kinds, -1, record=True)
+    played = play_completions(spec, 2, deals, 0, bids, kinds, -1, record=True)
     assert played.held is not None and played.moves is not None
     safe = _perfect_defense(spec, 2, deals, 0, bids, kinds, -1)
     for i in range(deals.shape[0]):
@@ -466,7 +466,7 @@ def test_every_seat_of_every_preset_records_the_nil_the_reference_engine_scores(
         kinds = np.array([1], dtype=np.int64)
         # a dealer before the seat's partner, so suicide and minimum bids let it nil first
         dealer = (seat - 1) % rules.players
-        played = _play(spec, seat, deals, 0, bids, kinds, dealer, record=True)
+        played = play_completions(spec, seat, deals, 0, bids, kinds, dealer, record=True)
         assert played.held is not None and played.moves is not None
         players = rules.players
         for i in range(deals.shape[0]):

@@ -206,6 +206,14 @@ each; ``policies.seated_bidders``), read by the sampling players that assume the
 bidders (``assume`` 3). A row without them (a single policy's vector) reads as count."""
 ROW_SLOTS = SEATED_BIDS + 4 * PARAM_SLOTS  # a run's parameter row, seated bidders included
 
+GIVEN_SHIFT = 8
+"""A conditional deal's ``forced_bid`` (``prepare.prepare_with_nb``) holds the forced seat's
+bid in its low ``GIVEN_SHIFT`` bits and, for each seat s given a bid already made, a code
+in bits ``GIVEN_SHIFT * (s + 1)`` on: 0 none, else 1 + kind * ``GIVEN_KIND`` + bid (kind 0
+number, 1 nil, 2 blind nil)."""
+GIVEN_KIND = 32  # above the highest bid (18)
+GIVEN_MASK = (1 << GIVEN_SHIFT) - 1
+
 
 # --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
 

@@ -21,6 +21,8 @@ Per scenario it records the hero side's score, the hero's tricks, whether its ni
 and the card with which it won its first trick (what broke the nil).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -53,6 +55,7 @@ from spades_sim._nb.play import clear_history_nb, play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, draw_nb, stream_key_nb
+from spades_sim._nb.rollout import bid_misfit_nb
 from spades_sim._nb.score import n_sides_nb, second_member_nb, side_of_nb
 
 KIND_ODDS_DEAL = 3  # stream kinds of ``rng``: 1 hands and 2 games are taken
@@ -66,6 +69,27 @@ BIDS_LOCKSTEP = 4
 """A flag on a lock-step ``mode``: the other seats bid in lock-step too
 (``lockstep_bidding``; four players, every side a bidder of ``LANE_BIDDERS``)."""
 PLAY_MODES = 3  # ``mode & PLAY_MODES``: the play part of a mode
+
+
+class SideOutT(NamedTuple):
+    score_change: int = 0  # bag penalty included
+    bags_change: int = 1
+    bags_after: int = 2
+    made: int = 3  # -1 contract 0, 0 set, 1 made
+
+
+SideOut = SideOutT()
+"""What ``play_deals_nb`` records of every side of a task in ``out_sides``."""
+N_SIDE_OUT = len(SideOut)
+
+
+@njit(inline="always", cache=True)
+def set_table_nb(info, before):
+    """The scores and bags of the four side slots before the hand (``before``: scores,
+    then bags) into ``info``, which ``prepare.start_hand_nb`` keeps."""
+    for j in range(4):
+        info[InfoSlot.scores + j] = before[j]
+        info[InfoSlot.bags + j] = before[4 + j]
 
 
 @njit(inline="always", cache=True)
@@ -112,21 +136,34 @@ def complete_deal_nb(key, known, pool, work, need, out):
 
 @njit(cache=True, nogil=True)
 def sample_deals_nb(first, end, seed, kind, start, n, known, pool, need, lo, hi, max_tries,
-                    out_deals, out_tries):  # fmt: skip
+                    rules, hero, table, assumed, fit_tries, out_deals, out_tries,
+                    out_misfit):  # fmt: skip
     """Blocks ``first .. end-1`` (``BLOCK`` each) of completions ``start .. start+n-1``:
     ``out_deals[i]`` the four hands, ``out_tries[i]`` the attempts it took (``-max_tries``
     when none of them met the ranges ``lo``/``hi``, shape (4, 8), checked for the seats
-    whose row is not all-permissive). Serial and without the GIL, like ``loop.hands_nb``."""
+    whose row is not all-permissive). Serial and without the GIL, like ``loop.hands_nb``.
+
+    With ``fit_tries`` > 0 the completions also read the bids made before ``hero``'s turn
+    (``table``: the table as ``hero`` sees it, ``N_INFO``) as the bid-reading samplers do
+    (``rollout.bid_misfit_nb`` with the bidder rows ``assumed``): of the first
+    ``fit_tries`` draws that meet the ranges, the first whose bids fit is kept, else the
+    one that fits best (the earliest on a tie); ``out_misfit[i]`` is its misfit (0: the
+    bids fit). With no bid made before, the first draw in the ranges fits, so the
+    completions are the same as without fitting."""
     checked = np.zeros(4, dtype=np.bool_)
     for s in range(4):
         for f in range(lo.shape[1]):
             checked[s] |= lo[s, f] > 0 or hi[s, f] < 99
     work = pool.copy()
     hands = np.zeros(4, dtype=np.uint64)
+    scratch = np.empty(N_INFO, dtype=np.int64)
     for i in range(first * BLOCK, min(n, end * BLOCK)):
         for j in range(pool.shape[0]):  # every completion starts from the same order
             work[j] = pool[j]
         out_tries[i] = -max_tries
+        out_misfit[i] = 0
+        best = -1
+        fitted = 0
         for attempt in range(max_tries):
             key = stream_key_nb(seed, kind, start + i, attempt)
             complete_deal_nb(key, known, pool, work, need, hands)
@@ -134,11 +171,24 @@ def sample_deals_nb(first, end, seed, kind, start, n, known, pool, need, lo, hi,
             for s in range(4):
                 if checked[s] and not in_ranges_nb(hands[s], lo[s], hi[s]):
                     ok = False
-            if ok:
-                out_tries[i] = attempt + 1
+            if not ok:
+                continue
+            misfit = 0
+            if fit_tries > 0:
+                bound = best if best >= 0 else 1 << 30
+                misfit = bid_misfit_nb(hands, hero, table, rules, assumed, scratch, bound)
+            fitted += 1
+            out_tries[i] = attempt + 1
+            if best < 0 or misfit < best:
+                best = misfit
+                out_misfit[i] = misfit
+                for s in range(4):
+                    out_deals[i, s] = hands[s]
+            if best == 0 or fitted >= fit_tries:
                 break
-        for s in range(4):
-            out_deals[i, s] = hands[s]
+        if best < 0:
+            for s in range(4):
+                out_deals[i, s] = hands[s]
 
 
 @njit(cache=True)
@@ -164,21 +214,28 @@ def number_bid_with_nb(rules, hand, seat, params, bid):
 
 @njit(inline="always", cache=True)
 def record_outcome_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
-                      out_nil_made, out_first_won):  # fmt: skip
+                      out_nil_made, out_first_won, out_sides):  # fmt: skip
     """Score task ``t``'s finished hand and record the hero's outcome, through one real
     call with borrowed arrays: inlined at each of a block's three call sites, the scoring
     rules made the odds kernel much slower to compile."""
     record_outcome_call_nb(
         rules, borrow_nb(info), hero, borrow_nb(side_out), t, first_won, borrow_nb(out_score),
         borrow_nb(out_tricks), borrow_nb(out_nil_made), borrow_nb(out_first_won),
+        borrow_nb(out_sides),
     )  # fmt: skip
 
 
 @njit(cache=True)
 def record_outcome_call_nb(rules, info, hero, side_out, t, first_won, out_score, out_tricks,
-                           out_nil_made, out_first_won):  # fmt: skip
+                           out_nil_made, out_first_won, out_sides):  # fmt: skip
     score_hand_nb(rules, info, side_out)
     sides = info[InfoSlot.sides]
+    if out_sides.shape[0] > 0:  # every side's outcome (``SideOut``)
+        for side in range(sides):
+            out_sides[t, side, SideOut.score_change] = side_out[side, ScoreSlot.score_change]
+            out_sides[t, side, SideOut.bags_change] = side_out[side, ScoreSlot.bags_change]
+            out_sides[t, side, SideOut.bags_after] = side_out[side, ScoreSlot.bags_after]
+            out_sides[t, side, SideOut.made] = side_out[side, ScoreSlot.made]
     res = side_out[side_of_nb(sides, hero)]
     out_score[t] = res[ScoreSlot.score_change]
     out_tricks[t] = info[InfoSlot.tricks_won + hero]
@@ -190,26 +247,27 @@ def record_outcome_call_nb(rules, info, hero, side_out, t, first_won, out_score,
 @njit(cache=True)
 def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
                   out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,
-                  rec_moves):  # fmt: skip
+                  rec_moves, before, out_sides):  # fmt: skip
     """``play_block_with_nb`` with the built-in policies, or ``play_block_lane_bids_nb``
     when ``mode`` has ``BIDS_LOCKSTEP``."""
     if mode & BIDS_LOCKSTEP:
         play_block_lane_bids_nb(
             block, rules, seed, start, deals, dealers, hero, bids, kinds, params,
             mode & PLAY_MODES, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
+            before, out_sides,
         )  # fmt: skip
         return
     play_block_with_nb(
         block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode, out_score,
-        out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
-        prepare_hand_nb, builtin_play_nb, builtin_play_nb,
+        out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves, before,
+        out_sides, prepare_hand_nb, builtin_play_nb, builtin_play_nb,
     )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds,
                             params, mode, out_score, out_tricks, out_nil_made, out_first_won,
-                            out_errors):  # fmt: skip
+                            out_errors, before, out_sides):  # fmt: skip
     """``play_block_with_nb`` in a lock-step ``mode`` for four players whose bidders
     ``lockstep_bidding.bid_lanes_four_nb`` covers: the other seats bid in lock-step, the
     hero's bid given per lane (``DealLane.forced_*``); the same random counters, so the
@@ -227,6 +285,7 @@ def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bid
         i = t // n_scen
         k = t % n_scen
         key = stream_key_nb(seed, KIND_ODDS_PLAY, start + i, 0)
+        set_table_nb(infos[b], before)
         lanes[DealLane.key * LANES + b] = np.int64(key)
         lanes[DealLane.first * LANES + b] = start_hand_nb(rules, dealers[i], infos[b])
         lanes[DealLane.forced_bid * LANES + b] = bids[k]
@@ -238,13 +297,13 @@ def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bid
     )
     finish_lockstep_block_nb(
         rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks, out_nil_made,
-        out_first_won,
+        out_first_won, out_sides,
     )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def finish_lockstep_block_nb(rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks,
-                             out_nil_made, out_first_won):  # fmt: skip
+                             out_nil_made, out_first_won, out_sides):  # fmt: skip
     """Play a prepared lock-step block (``mode`` ``PLAY_*_LOCKSTEP``) and record each task's
     outcome."""
     side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
@@ -256,14 +315,15 @@ def finish_lockstep_block_nb(rules, params, mode, hero, infos, st, lo, hi, out_s
         first_won = np.int64(st[(LockstepField.first_won + hero) * LANES + b])
         record_outcome_nb(
             rules, info, hero, side_out, lo + b, first_won,
-            out_score, out_tricks, out_nil_made, out_first_won,
+            out_score, out_tricks, out_nil_made, out_first_won, out_sides,
         )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds, params,
                        mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
-                       rec_held, rec_moves, prepare_hand, play_ns, play_ew):  # fmt: skip
+                       rec_held, rec_moves, before, out_sides, prepare_hand, play_ns,
+                       play_ew):  # fmt: skip
     """Tasks ``block * LANES ...`` of ``play_deals_nb`` (task t: completion t // S,
     scenario t % S), prepared by ``prepare_hand`` and played by ``play_ns``/``play_ew`` (or,
     in a lock-step ``mode``, by the built-in lock-step play)."""
@@ -286,6 +346,7 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
         k = t % n_scen
         key = stream_key_nb(seed, KIND_ODDS_PLAY, start + i, 0)
         info = infos[b]
+        set_table_nb(info, before)
         m = masks[b]
         for s in range(4):
             m[MaskSlot.hands + s] = deals[i, s]
@@ -320,20 +381,20 @@ def play_block_with_nb(block, rules, seed, start, deals, dealers, hero, bids, ki
                 lead = winners[trick]
             record_outcome_nb(
                 rules, info, hero, side_out, t, first_won,
-                out_score, out_tricks, out_nil_made, out_first_won,
+                out_score, out_tricks, out_nil_made, out_first_won, out_sides,
             )  # fmt: skip
     if mode == PLAY_SCALAR:
         return
     finish_lockstep_block_nb(
         rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks, out_nil_made,
-        out_first_won,
+        out_first_won, out_sides,
     )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params,
                   mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,
-                  rec_held, rec_moves):  # fmt: skip
+                  rec_held, rec_moves, before, out_sides):  # fmt: skip
     """Blocks ``first .. end-1`` (``LANES`` tasks each) of: play completions ``start ..``
     (``deals`` (n, 4) hands, ``dealers`` (n,)) once per scenario k (the hero bids
     ``bids[k]`` with nil kind ``kinds[k]``). Outputs, one per task ``i * S + k``: the hero
@@ -341,24 +402,29 @@ def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, ki
     first trick won (-1 none) and policy errors. ``params`` rows as ``loop.hands_nb``;
     ``mode`` ``PLAY_*``. With ``PLAY_SCALAR`` and non-empty ``rec_held`` (tasks, 4) and
     ``rec_moves`` (tasks, 60) each task also records the hands at the first lead, then
-    bids, nil kinds and the plays (for the tests). Serial and without the GIL."""
+    bids, nil kinds and the plays (for the tests). ``before`` (8) is the table before the
+    hand: the scores, then the bags, of the four side slots (``set_table_nb``); with a
+    non-empty ``out_sides`` (tasks, 4, ``N_SIDE_OUT``) each task also records every side's
+    outcome (``SideOut``). Serial and without the GIL."""
     play_deals_with_nb(
         first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
         out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
-        play_block_nb,
+        before, out_sides, play_block_nb,
     )  # fmt: skip
 
 
 @njit(inline="always", cache=True)
 def play_deals_with_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds,
                        params, mode, out_score, out_tricks, out_nil_made, out_first_won,
-                       out_errors, rec_held, rec_moves, play_block):  # fmt: skip
+                       out_errors, rec_held, rec_moves, before, out_sides,
+                       play_block):  # fmt: skip
     """``play_deals_nb`` through ``play_block`` (``play_block_nb`` or a user policy
     module's twin)."""
     for block in range(first, end):
         play_block(
             block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,
             out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held, rec_moves,
+            before, out_sides,
         )  # fmt: skip
 
 

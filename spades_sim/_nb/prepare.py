@@ -30,6 +30,9 @@ from spades_sim._nb.deal import (
     draw_two_nb,
 )
 from spades_sim._nb.enums import (
+    GIVEN_KIND,
+    GIVEN_MASK,
+    GIVEN_SHIFT,
     LANES,
     N_INFO,
     DealLane,
@@ -147,7 +150,10 @@ def prepare_with_nb(rules, scratch, key, dealer, params, info, masks, forced_sea
     takes the hands already in ``masks[MaskSlot.hands:]``, every seat deciding. A seat 0..3
     takes them too (a conditional deal, ``odds``), and that seat
     bids ``forced_bid`` with nil kind ``forced_kind`` (0 number, 1 nil, 2 blind nil,
-    declared at its blind-nil turn) instead of asking its policy; everything else
+    declared at its blind-nil turn) instead of asking its policy; with three or four
+    players, the bids given to other seats (the bids made before the forced seat's turn,
+    ``spades_sim.advise``) ride above its bid in ``forced_bid`` (``enums.GIVEN_SHIFT``)
+    and those seats bid them; everything else
     (other seats' decisions, the exchange or two-player redraw) runs as usual.
 
     Few arguments on purpose: every array passed to a non-inlined call costs reference
@@ -198,6 +204,16 @@ def start_hand_nb(rules, dealer, info):
 
 
 @njit(inline="always", cache=True)
+def given_bid_nb(forced_seat, forced_bid, seat):
+    """The code of the bid given for ``seat`` in ``forced_bid`` (``enums.GIVEN_SHIFT``: 0
+    none, else 1 + kind * ``GIVEN_KIND`` + bid), read only when ``forced_seat`` is a seat
+    (a conditional deal)."""
+    if forced_seat < 0 or forced_seat > 3:
+        return np.int64(0)
+    return (forced_bid >> (GIVEN_SHIFT * (seat + 1))) & GIVEN_MASK
+
+
+@njit(inline="always", cache=True)
 def bid_round_nb(rules, key, params, info, masks, first, players, forced_seat, forced_bid,
                  forced_kind, bid_ns, bid_ew, blind_ns, blind_ew):  # fmt: skip
     """The blind nil decisions and bids of the four or three seats, clockwise from
@@ -209,15 +225,20 @@ def bid_round_nb(rules, key, params, info, masks, first, players, forced_seat, f
     seat = first
     for _ in range(players):
         blind = False
+        given = given_bid_nb(forced_seat, forced_bid, seat)
         if seat == forced_seat:
             blind = forced_kind == 2
+        elif given > 0:
+            blind = (given - 1) // GIVEN_KIND == 2
         elif blind_nil_allowed_nb(rules, info, seat):
             blind = ask_blind_nil_nb(rules, info, seat, params, key, counter, blind_ns, blind_ew)
         counter += 1
         if blind:
             set_bid_nb(info, seat, 0, 2)
         elif seat == forced_seat:
-            set_bid_nb(info, seat, forced_bid, forced_kind)
+            set_bid_nb(info, seat, forced_bid & GIVEN_MASK, forced_kind)
+        elif given > 0:
+            set_bid_nb(info, seat, (given - 1) % GIVEN_KIND, (given - 1) // GIVEN_KIND)
         else:
             bid, err = ask_bid_nb(rules, info, masks, seat, params, key, counter, bid_ns, bid_ew)
             errors += err

@@ -12,9 +12,10 @@ import signal
 
 import click
 
-from spades_sim.cli.deals import nil_odds_command, show
+from spades_sim.cli.deals import advise_command, nil_odds_command, show
 from spades_sim.cli.errors import Group
 from spades_sim.cli.listings import policies, rules
+from spades_sim.cli.serve import serve
 from spades_sim.cli.simulate import simulate
 from spades_sim.cli.solve import solve
 from spades_sim.cli.study import analyze, compare, ladder, report
@@ -33,8 +34,8 @@ def cli() -> None:
 
 
 for _command in (
-    simulate, show, nil_odds_command, solve, rules, policies, analyze, report, compare, ladder,
-    tune,
+    simulate, show, nil_odds_command, advise_command, solve, rules, policies, analyze, report,
+    compare, ladder, tune, serve,
 ):  # fmt: skip
     cli.add_command(_command)
 

@@ -1,4 +1,5 @@
-"""``spades-sim show`` and ``spades-sim nil-odds``: one deal regenerated, one hand's odds.
+"""``spades-sim show``, ``nil-odds`` and ``advise``: one deal regenerated, one hand's odds,
+one hand's bids.
 
 Contract
 --------
@@ -6,8 +7,11 @@ Contract
 (``--run``) or from rules, policies and a seed given here, and prints it
 (:func:`spades_sim.text.render_hand`). ``nil-odds`` parses a hand and what is known of
 the others (``--partner``, ``--given SEAT=CARDS``, ``--require SEAT:FEATURE=LO..HI``)
-and prints :func:`spades_sim.odds.nil_odds` as text or JSON. Every mistake is one
-``error:`` line (:mod:`spades_sim.cli.errors`).
+and prints :func:`spades_sim.odds.nil_odds` as text or JSON. ``advise`` parses a hand,
+its seat, the dealer, the bids made before (``--bids N=4,E=3``), the score and bags by
+side, N-S first (``--score 420-380 --bags 7-2``), and prints
+:func:`spades_sim.odds.advise`'s table, the best bid and why, as text or JSON. Every
+mistake is one ``error:`` line (:mod:`spades_sim.cli.errors`), exit status 2.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from spades_sim.cli.options import (
     stderr_is_terminal,
 )
 
-__all__ = ["nil_odds_command", "show"]
+__all__ = ["advise_command", "nil_odds_command", "show"]
 
 
 @click.command()
@@ -256,3 +260,119 @@ def nil_odds_command(ctx: click.Context, **params: Any) -> None:
             progress=stderr_is_terminal(),  # a bar on a terminal only, as simulate shows
         )
     click.echo(odds.to_json() if params["as_json"] else str(odds))
+
+
+def _bid_pairs(text: str | None) -> dict[int | str, int | str]:
+    """``--bids N=4,E=nil`` as a mapping seat -> bid (checked by ``advise``)."""
+    out: dict[int | str, int | str] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        seat, eq, bid = item.partition("=")
+        if not eq or not seat.strip() or not bid.strip():
+            raise click.BadParameter(
+                f"expected SEAT=BID, got {item.strip()!r}", param_hint="'--bids'"
+            )
+        out[seat.strip()] = bid.strip()
+    return out
+
+
+def _by_side(text: str | None, option: str) -> tuple[int, ...] | None:
+    """``--score 420-380`` (by side, N-S first; negatives as ``-120--40`` or
+    ``-120,-40``) as ints."""
+    if text is None:
+        return None
+    parts = text.split(",") if "," in text else _dash_split(text)
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        raise click.BadParameter(
+            f"expected whole numbers by side, N-S first (420-380), got {text!r}",
+            param_hint=f"'{option}'",
+        ) from None
+
+
+def _dash_split(text: str) -> list[str]:
+    """``420-380`` -> ['420', '380']; a dash that starts a number keeps its minus sign."""
+    parts: list[str] = []
+    current = ""
+    for ch in text.strip():
+        if ch == "-" and current:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return parts
+
+
+@click.command("advise")
+@click.argument("hand")
+@click.option("--seat", required=True, metavar="S", help="Seat holding HAND (N, E, S, W; P0..).")
+@click.option("--dealer", required=True, metavar="S", help="The seat dealing this hand.")
+@click.option(
+    "--bids", metavar="SEAT=BID,...",
+    help="The bids made before the seat's turn: a number, nil or 'blind nil' (N=4,E=nil).",
+)  # fmt: skip
+@click.option(
+    "--score", metavar="A-B", help="Scores before the hand, by side, N-S first [default: 0-0]."
+)
+@click.option("--bags", metavar="A-B", help="Bags carried, by side, N-S first [default: 0-0].")
+@click.option(
+    "-n", "n", type=int, default=2_000, show_default=True, metavar="N",
+    help="Random completions of the deal, each played once per bid.",
+)  # fmt: skip
+@click.option(
+    "--given", multiple=True, metavar="SEAT=CARDS", help="Cards a seat is known to hold; repeat."
+)
+@click.option(
+    "--require",
+    multiple=True,
+    metavar="SEAT:FEATURE=LO..HI",
+    help="A range of a hand feature of another seat; repeat.",
+)
+@rules_options
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@click.pass_context
+def advise_command(ctx: click.Context, **params: Any) -> None:
+    """What should HAND bid here? Every bid's made share, points, bags and gain.
+
+    HAND is the seat's cards (`AS KS 7H ...` or PBN `S.H.D.C`). The other cards are
+    dealt N times as the seat knows the table (the earlier bids read as the seated
+    bidders would make them), and each deal is played once per bid the seat may make.
+    Scores and bags are by side, N-S first (cutthroat: by seat).
+
+    \b
+    Examples:
+      spades-sim advise Q73.J52.T84.9632 --seat S --dealer W --bids N=4,E=3
+      spades-sim advise AKQ4.KQ2.A32.K32 --seat N --dealer W --score 420-380 --bags 7-2
+    """
+    from spades_sim.odds import advise  # imported when the command runs
+
+    spec = build_spec(params, seed=params["seed"], mode="hands")
+    bids = _bid_pairs(params["bids"])
+    sides = spec.rules.sides
+    scores = _by_side(params["score"], "--score") or (0,) * sides
+    bags = _by_side(params["bags"], "--bags") or (0,) * sides
+    given = _seat_pairs(params["given"], "'--given'")
+    require = _requirements(params["require"])
+    with user_errors(as_usage=True):  # every mistake left is in the arguments: exit 2
+        advice = advise(
+            params["hand"],
+            params["seat"],
+            dealer=params["dealer"],
+            bids=bids,
+            scores=scores,
+            bags=bags,
+            rules=spec.rules,
+            bidding=spec.bidding,
+            play=spec.play,
+            n=params["n"],
+            seed=params["seed"],
+            threads=params["threads"],
+            given=given,
+            require=require,
+        )
+    click.echo(advice.to_json() if params["as_json"] else str(advice))

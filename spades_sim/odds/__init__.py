@@ -20,7 +20,9 @@ Two players: the opponent's hand is a uniformly random 13 of the unseen cards (t
 policy is not replayed), and blind nil discards and redraws from the 26 unused cards.
 
 The package: ``conditions`` (what is known of the deal, checked), ``sampling`` (the
-completions), ``nil`` (playing them: :func:`nil_odds`) and ``answer`` (:class:`NilOdds`).
+completions, reading earlier bids when asked), ``nil`` (playing them: :func:`nil_odds`),
+``answer`` (:class:`NilOdds`) and ``advice`` (every bid a seat may make at this table and
+score: :func:`advise`, :class:`BidAdvice`).
 
 >>> odds = nil_odds("Q73.J52.T84.9632", n=2_000, seed=1)
 >>> 0.0 < odds.probability < 1.0 and odds.ci_low <= odds.probability <= odds.ci_high
@@ -29,9 +31,19 @@ True
 (2000, 'S')
 """
 
+from spades_sim.odds.advice import BidAdvice, advise
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import FEATURES, Conditions, parse_range
 from spades_sim.odds.nil import nil_odds
 from spades_sim.odds.sampling import deal_completions
 
-__all__ = ["FEATURES", "Conditions", "NilOdds", "deal_completions", "nil_odds", "parse_range"]
+__all__ = [
+    "FEATURES",
+    "BidAdvice",
+    "Conditions",
+    "NilOdds",
+    "advise",
+    "deal_completions",
+    "nil_odds",
+    "parse_range",
+]

@@ -26,7 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from spades_sim._nb import odds as nb
-from spades_sim._nb.enums import BidParam, BidPolicy
+from spades_sim._nb.enums import GIVEN_SHIFT, BidParam, BidPolicy
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import N_CARD_IDS, SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
@@ -40,7 +40,7 @@ from spades_sim.run.threads import kernel_threads, policy_compile_errors, run_bl
 from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
 
-__all__ = ["DEFENSES", "nil_odds"]
+__all__ = ["DEFENSES", "Played", "nil_odds", "play_completions"]
 
 DEFENSES = ("policies", "double-dummy")
 """What the nil is played against: the policies only, or also perfect defence."""
@@ -77,9 +77,10 @@ def _own_number_bid(spec: RunSpec, hero: int, hand: int) -> int:
 
 
 @dataclass
-class _Played:
+class Played:
     """The outcome of one chunk of completions, one row per completion, a column per
-    scenario (nil first, then each number bid)."""
+    scenario (for :func:`nil_odds` nil first, then each number bid); ``sides`` (when
+    asked for) every side's outcome, (completions, scenarios, 4, ``SideOut`` fields)."""
 
     score: np.ndarray
     tricks: np.ndarray
@@ -88,6 +89,7 @@ class _Played:
     dealers: np.ndarray
     held: np.ndarray | None = None
     moves: np.ndarray | None = None
+    sides: np.ndarray | None = None
 
 
 def _perfect_defense(
@@ -106,7 +108,7 @@ def _perfect_defense(
     from spades_sim.solve.table import nil_table  # the solver's kernels, on demand
 
     players = spec.rules.players
-    recorded = _play(spec, hero, deals, start, bids[:1], kinds[:1], dealer, record=True)
+    recorded = play_completions(spec, hero, deals, start, bids[:1], kinds[:1], dealer, record=True)
     assert recorded.held is not None and recorded.moves is not None
     held = recorded.held[:, 0, :players]
     first_card = recorded.moves[:, 0, 8].astype(np.uint64)
@@ -115,7 +117,7 @@ def _perfect_defense(
     return nil_table(held, leaders, hero, rules=spec.rules)
 
 
-def _play(
+def play_completions(
     spec: RunSpec,
     hero: int,
     deals: np.ndarray,
@@ -125,14 +127,21 @@ def _play(
     dealer: int,
     scalar: bool = False,
     record: bool = False,
-) -> _Played:
-    """Play completions ``start ..`` (``deals``) once per scenario (``bids``/``kinds``)."""
+    before: np.ndarray | None = None,
+    sides: bool = False,
+) -> Played:
+    """Play completions ``start ..`` (``deals``) once per scenario (``bids``/``kinds``:
+    the hero's bid, with the bids given to seats before it above it in each ``bids`` entry,
+    ``enums.GIVEN_SHIFT``), from the scores and bags ``before`` (8: the four side slots'
+    scores, then bags; default 0-0); with ``sides`` every side's outcome too."""
     rules = spec.rules
     count = deals.shape[0]
     dealers = np.empty(count, dtype=np.int64)
     nb.draw_dealers_nb(int(spec.seed), start, count, rules.players, dealer, dealers)
     kernel = select_kernel(spec, "nil_odds")
     mode = nb.PLAY_SCALAR if scalar or record else kernel.variant
+    if (bids >> GIVEN_SHIFT).any():  # the lock-step bidders take one forced bid, not more
+        mode &= nb.PLAY_MODES
     shape = (count, bids.shape[0])
     tasks = count * bids.shape[0]
     score = np.empty(tasks, dtype=np.int64)
@@ -142,11 +151,13 @@ def _play(
     errors = np.zeros(tasks, dtype=np.int64)
     held = np.zeros((tasks if record else 0, 4), dtype=np.uint64)
     moves = np.zeros((tasks if record else 0, 8 + rules.tricks * rules.players), dtype=np.int64)
+    table = np.zeros(8, dtype=np.int64) if before is None else before.astype(np.int64)
+    side_out = np.zeros((tasks if sides else 0, 4, nb.N_SIDE_OUT), dtype=np.int64)
     builtin = spec.builtin
     run_blocks(
         kernel.entry, -(-tasks // kernel.per_block), rules.lower(), int(spec.seed), start, deals,
         dealers, hero, bids, kinds, spec.params(), mode, score, tricks, nil_made, first_won,
-        errors, held, moves,
+        errors, held, moves, table, side_out,
     )  # fmt: skip
     if errors.any():
         bad = start + int(np.flatnonzero(errors)[0]) // bids.shape[0]
@@ -156,7 +167,7 @@ def _play(
         raise PolicyError(
             f"completion {bad}: a policy ({culprits}) returned an illegal bid or card"
         )
-    return _Played(
+    return Played(
         score.reshape(shape),
         tricks.reshape(shape),
         nil_made.reshape(shape),
@@ -164,6 +175,7 @@ def _play(
         dealers,
         held.reshape(*shape, 4) if record else None,
         moves.reshape(*shape, moves.shape[1]) if record else None,
+        side_out.reshape(*shape, 4, nb.N_SIDE_OUT) if sides else None,
     )
 
 
@@ -308,7 +320,7 @@ def nil_odds(
         for start in range(0, n, CHUNK):
             deals, draws = sampler.sample(start, min(CHUNK, n - start))
             tried += draws
-            played = _play(spec, hero, deals, start, bids, kinds, fixed_dealer)
+            played = play_completions(spec, hero, deals, start, bids, kinds, fixed_dealer)
             score = played.score.astype(np.float64)
             sums += score.sum(axis=0)
             squares += (score**2).sum(axis=0)

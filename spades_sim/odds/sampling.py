@@ -9,24 +9,30 @@ are drawn again until they meet them (rejection), after a pilot on a stream of i
 that estimates the acceptance rate and sets the attempts allowed per completion, so a
 miss has odds of about e**-40. Conditions no completion of the pilot met, or that would
 need more than ``max_tries`` draws, are refused with ``ValueError``.
+With a :class:`BidFit` the completions also read the bids made before the seat's turn,
+as the bid-reading samplers of ``lookahead`` and ``pimc`` do (``rollout.bid_misfit_nb``:
+of a few draws the first whose bids fit the seated bidders is kept, else the one that
+fits best); without bids to read the completions are the same as without it.
 :func:`deal_completions` returns the completions themselves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from spades_sim._nb import odds as nb
+from spades_sim._nb.enums import N_INFO
 from spades_sim.cards import Hand, cards_of
 from spades_sim.odds.conditions import Conditions
 from spades_sim.rules import Rules
 from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.validate import check_count
 
-__all__ = ["CHUNK", "Sampler", "check_sizes", "deal_completions"]
+__all__ = ["CHUNK", "BidFit", "Sampler", "check_sizes", "deal_completions"]
 
 CHUNK = 1 << 16  # completions per kernel call: bounded memory at any n
 PILOT_FIRST = 1 << 12  # pilot tries before the first estimate of the acceptance rate
@@ -35,12 +41,38 @@ PILOT_MAX = 1 << 23  # pilot draws before conditions met by none are refused (ab
 FAIL_EXPONENT = 40.0  # attempts per completion: 40 / rate, so a miss has odds e**-40
 
 
+@dataclass(frozen=True)
+class BidFit:
+    """What the completions read the bids by: the lowered ``rules``, the ``table`` as the
+    seat sees it when it bids (``N_INFO`` slots: dealer, scores, bags and the bids made
+    before its turn), the bidder rows ``assumed`` for each seat (``rollout.assumed_rows_nb``)
+    and the draws tried per completion, ``tries``."""
+
+    rules: np.ndarray
+    table: np.ndarray
+    assumed: np.ndarray
+    tries: int
+
+
+NO_FIT = BidFit(Rules().lower(), np.zeros(N_INFO, dtype=np.int64), np.zeros(1, dtype=np.float64), 0)
+"""Completions that read no bids (the sampling kernel's bid arguments, unread)."""
+
+
 class Sampler:
     """Draws the completions of a :class:`Conditions` in chunks (after a pilot that sets
-    the attempts allowed per completion when there are feature ranges)."""
+    the attempts allowed per completion when there are feature ranges), reading the bids
+    by ``fit`` when given."""
 
-    def __init__(self, conditions: Conditions, seed: int, n: int, max_tries: int) -> None:
+    def __init__(
+        self,
+        conditions: Conditions,
+        seed: int,
+        n: int,
+        max_tries: int,
+        fit: BidFit | None = None,
+    ) -> None:
         self.conditions = conditions
+        self.fit = NO_FIT if fit is None else fit
         self.seed = int(seed)
         self.known = np.array(conditions.known, dtype=np.uint64)
         self.pool = np.array(cards_of(conditions.pool), dtype=np.uint8)
@@ -56,15 +88,19 @@ class Sampler:
                 )
             self.attempts = min(max_tries, int(FAIL_EXPONENT / rate) + 100)
 
-    def _draw(self, kind: int, start: int, count: int, attempts: int) -> tuple[Any, Any]:
+    def _draw(
+        self, kind: int, start: int, count: int, attempts: int, fit: BidFit = NO_FIT
+    ) -> tuple[Any, Any, Any]:
         deals = np.empty((count, 4), dtype=np.uint64)
         tries = np.empty(count, dtype=np.int64)
+        misfit = np.empty(count, dtype=np.int64)
         c = self.conditions
         run_blocks(
             nb.sample_deals_nb, -(-count // nb.BLOCK), self.seed, kind, start, count,
-            self.known, self.pool, self.need, c.lo, c.hi, attempts, deals, tries,
+            self.known, self.pool, self.need, c.lo, c.hi, attempts, fit.rules,
+            c.hero, fit.table, fit.assumed, fit.tries, deals, tries, misfit,
         )  # fmt: skip
-        return deals, tries
+        return deals, tries, misfit
 
     def _pilot(self, max_tries: int) -> float:
         """The acceptance rate of the ranges, from draws of a stream of their own."""
@@ -73,7 +109,7 @@ class Sampler:
         most = min(max_tries, PILOT_MAX)
         while accepted < PILOT_WANTED and tried < most:
             batch = min(batch, most - tried)
-            _, tries = self._draw(nb.KIND_ODDS_PILOT, tried, batch, 1)
+            _, tries, _ = self._draw(nb.KIND_ODDS_PILOT, tried, batch, 1)
             accepted += int((tries > 0).sum())
             tried += batch
             batch *= 8
@@ -86,14 +122,23 @@ class Sampler:
 
     def sample(self, start: int, count: int) -> tuple[np.ndarray, int]:
         """Completions ``start .. start+count-1`` and the number of draws they took."""
-        deals, tries = self._draw(nb.KIND_ODDS_DEAL, start, count, self.attempts)
+        deals, draws, _ = self.fitted_sample(start, count)
+        return deals, draws
+
+    def fitted_sample(self, start: int, count: int) -> tuple[np.ndarray, int, np.ndarray]:
+        """Completions ``start .. start+count-1``, the number of draws they took and each
+        one's misfit to the bids (0: every bid read fits)."""
+        attempts = self.attempts
+        if self.fit.tries > 0:  # the fit's draws come on top of the ranges' rejections
+            attempts = min(attempts * self.fit.tries, 1 << 62)
+        deals, tries, misfit = self._draw(nb.KIND_ODDS_DEAL, start, count, attempts, self.fit)
         failed = np.flatnonzero(tries < 0)
         if failed.size:
             raise ValueError(
                 f"require: completion {start + int(failed[0])} met the conditions in none of "
                 f"{self.attempts:,} draws: they are too rare for this n"
             )
-        return deals, int(tries.sum())
+        return deals, int(tries.sum()), misfit
 
 
 def deal_completions(
