@@ -603,7 +603,7 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
 
 
 @njit(inline="always", cache=True)
-def _nil_bound_nb(hands, live, nil_mask, players, leader):
+def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     """A nil verdict at a trick start with no move tried: (1 safe, 0 lost, -1 unknown,
     the cards it rests on).
 
@@ -618,7 +618,19 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader):
     seat (four players) with no spade whose partner has, in every suit, at least as many
     cards and all of them higher: whenever the nil seat follows a suit the partner
     follows above it; when both are void in the suit led (the partner void means the nil
-    seat is too) they discard from the same suit, so the counts and the order hold to the end."""
+    seat is too) they discard from the same suit, so the counts and the order hold to the
+    end. The two mix, suit by suit and within a suit, when the nil seat does not lead:
+    in each side suit, its cards below every other card of the suit are safe (whoever
+    leads the suit leads over them), and the partner covers the others (at least as
+    many cards, all above the nil seat's): while the nil seat holds such a top card it
+    plays it to the suit under the partner's, then the low ones. The partner keeps its
+    covering counts by discarding any other card (a spade, a suit the nil seat lacks, a
+    card over the count); when it has none, its cards are the nil seat's top cards'
+    count in each suit, so the nil seat holds nothing else, is void in the suit led too,
+    and they discard from the same suit.
+    Spades may be such a covered suit too (not below every other spade: a nil seat left
+    with spades alone must ruff), unless the trump rules force the partner's spades: the
+    nil seat left with spades alone has a partner with spades alone, above its own."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -662,20 +674,29 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader):
     x = lowest_card_nb(np.uint64(nil_mask))
     nil = hands[x]
     mate = hands[x ^ 2]
-    if nil & SPADE_MASK:
+    if nil & SPADE_MASK and play_rules & PLAY_FORCED:
+        # a partner void in the suit led must trump there, so it cannot keep its counts
         return -1, ZERO
+    leads = x == leader
     rel = ZERO
-    for s in range(3):
+    for s in range(4):
         mine = nil & SUIT_MASKS[s]
         if not mine:
             continue
-        theirs = mate & SUIT_MASKS[s]
-        if popcount_nb(theirs) < popcount_nb(mine):
-            return -1, ZERO
-        h = highest_card_nb(mine)
-        if lowest_card_nb(theirs) < h:
-            return -1, ZERO
-        rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+        others = live & ~nil & SUIT_MASKS[s]
+        # the nil seat's cards below every other card of the suit (low), and the rest (top)
+        top = mine
+        if s < 3 and not leads:
+            top = mine & above_nb(lowest_card_nb(others)) if others else ZERO
+        if top:
+            # covered by the partner: as many cards, all above the nil seat's
+            h = highest_card_nb(mine)
+            theirs = mate & SUIT_MASKS[s]
+            if popcount_nb(theirs) < popcount_nb(top) or lowest_card_nb(theirs) < h:
+                return -1, ZERO
+            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+        if top != mine and others:
+            rel |= ONE << np.uint64(lowest_card_nb(others))
     return 1, rel
 
 
@@ -1058,7 +1079,7 @@ def search_nb(
                         phase = 2
                         stats[S_BOUNDS] += 1
                 elif phase == 1:
-                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players, seat)
+                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players, seat, play_rules)
                     if verdict >= 0:
                         v = verdict == 1
                         vrel = rn
@@ -1192,6 +1213,26 @@ def search_nb(
             small = suit & ((ONE << np.uint64(lowest_card_nb(rs))) - ONE) if rs else suit
             if bit & small and ust[d, _TRIED] & small:
                 continue
+            if mode == MODE_NIL and st[d, _POS] > 0 and (nil_mask >> st[d, _SEAT]) & 1:
+                # a nil seat's card that the trick's winner already beats, below a card of
+                # its suit that it beats too and that was tried: that card played and this
+                # one kept is at least as good (a nil holding a lower card in place of a
+                # higher one wins a trick only where it would have with the higher, and
+                # every other play is the same: the rules of following go by suits), so
+                # this one fails as that one did. The proof rests on the tried card and
+                # the winner above both.
+                wc = st[d, _WCARD]
+                s = suit_of_nb(c)
+                same = s == suit_of_nb(wc)
+                beaten = ZERO if s == 3 else suit
+                if same:
+                    beaten = suit & ((ONE << np.uint64(wc)) - ONE)
+                higher = ust[d, _TRIED] & beaten & ~((bit << ONE) - ONE)
+                if bit & beaten and higher:
+                    ust[d, _REL] |= ONE << np.uint64(lowest_card_nb(higher))
+                    if same:
+                        ust[d, _REL] |= ONE << np.uint64(wc)
+                    continue
             ust[d, _TRIED] |= bit
             seat = st[d, _SEAT]
             pos = st[d, _POS]
