@@ -12,6 +12,7 @@ import os
 import signal
 import threading
 import time
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,17 +37,21 @@ class Interrupt:
     def __init__(self, after: float) -> None:
         self.sent = float("inf")
         self.timer = threading.Timer(after, self.fire)
+        self.previous: Any = None
 
     def fire(self) -> None:
         self.sent = time.perf_counter()
         os.kill(os.getpid(), signal.SIGINT)
 
     def __enter__(self) -> Interrupt:
+        # Python's own handler, whatever an earlier test in the worker left
+        self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
         self.timer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.timer.cancel()
+        signal.signal(signal.SIGINT, self.previous)
 
 
 def test_ctrl_c_stops_a_slow_nil_solve_within_a_second() -> None:
