@@ -327,6 +327,60 @@ def test_nil_bounds_equal_brute_force_where_they_fire():
         fired[verdict] += 1
 
 
+def test_nil_bound_mixing_cover_and_low_suits_equals_brute_force():
+    """The safe bound that mixes the two, suit by suit (docs in ``_nil_bound_nb``): a nil
+    seat not on lead, low in one side suit (below every other card of it) and covered by
+    its partner in another, spades included (as many cards, all higher; in a side suit
+    the partner may cover only those above the nil seat's lowest cards). Brute force
+    must find it safe; with the nil seat on lead (where the bound does not fire), and
+    with spades covered under ``must_trump`` (where it does not either), the solver must
+    still agree with brute force."""
+    rng = random.Random(11)
+    checked = 0
+    while checked < 60:
+        n = rng.randint(2, 4)
+        x = rng.randrange(4)
+        low_suit = rng.randrange(3)
+        cover_suit = rng.choice([s for s in range(4) if s != low_suit])
+        forced = cover_suit == 3 and rng.random() < 0.3
+        k_low = rng.randint(1, n - 1)
+        k_cover = n - k_low
+        # in the covered suit, the nil seat's lowest cards may be below every other
+        # card (then the partner covers the others only)
+        k_under = rng.randint(0, k_cover - 1) if cover_suit != 3 else 0
+        nil = [13 * low_suit + r for r in range(k_low)]
+        nil += [13 * cover_suit + r for r in range(k_under)]
+        nil += [13 * cover_suit + r for r in rng.sample(range(k_under, 7), k_cover - k_under)]
+        top = max(c for c in nil if suit(c) == cover_suit)
+        above = [c for c in range(13 * cover_suit, 13 * cover_suit + 13) if c > top]
+        k_mate = rng.randint(k_cover - k_under, min(n, len(above)))
+        mate = rng.sample(above, k_mate)
+        rest = [c for c in range(52) if c not in nil and c not in mate]
+        rest = [c for c in rest if not (suit(c) == low_suit and c < 13 * low_suit + k_low)]
+        rng.shuffle(rest)
+        mate += rest[: n - k_mate]
+        rest = rest[n - k_mate :]
+        hands = [[] for _ in range(4)]
+        hands[x], hands[x ^ 2] = sorted(nil), sorted(mate)
+        for i, seat in enumerate((x ^ 1, x ^ 3)):
+            hands[seat] = sorted(rest[i * n : (i + 1) * n])
+        hands_t = tuple(tuple(h) for h in hands)
+        leader = rng.randrange(4)
+        broken = rng.random() < 0.5
+        rules = Rules(must_trump=forced)
+        pos = Position([list(h) for h in hands_t], leader, spades_broken=broken, rules=rules)
+        ref = Reference(4, must_trump=forced)
+        want = ref.safe(hands_t, leader, (), broken, False, frozenset([x]))
+        assert nil_safe(pos, x) == want, (str(pos), x, forced)
+        if leader != x and not forced:
+            assert want, (str(pos), x)
+        checked += 1
+    # on lead the low cards are not safe: N must lead its club (spades unbroken) and no
+    # one else holds a club, though its spade is covered
+    pos = Position(["2C 2S", "KD QD", "AS AD", "KH QH"], "N")
+    assert not nil_safe(pos, "N")
+
+
 # --- invariants ------------------------------------------------------------------------
 
 

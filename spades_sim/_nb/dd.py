@@ -182,8 +182,15 @@ _NOT_FOUND = -1
 STATS = 8
 """Counters of a search (``stats``): nodes, evictions, table probes, table cut-offs,
 bound cut-offs, stores, the solve count (which tells a table's entries of the current
-solve from older ones); one spare."""
+solve from older ones), and the abort flag (:data:`S_ABORT`)."""
 S_NODES, S_EVICT, S_PROBES, S_HITS, S_BOUNDS, S_STORES, S_GEN = 0, 1, 2, 3, 4, 5, 6
+S_ABORT = 7
+"""``stats[S_ABORT]``: set nonzero by another thread to stop the search. It is read on
+entry and every :data:`POLL_NODES` nodes; an aborted search returns at once, stores
+nothing, and its result means nothing (every caller checks the flag after a search)."""
+POLL_NODES = 4096
+"""Nodes between two reads of the abort flag (a power of two): a few hundred
+microseconds of search."""
 
 _H0 = np.uint64(0x9E3779B97F4A7C15)
 _H1 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -596,7 +603,7 @@ def _quick_tricks_nb(hands, leader, lead_spades, players):
 
 
 @njit(inline="always", cache=True)
-def _nil_bound_nb(hands, live, nil_mask, players, leader):
+def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     """A nil verdict at a trick start with no move tried: (1 safe, 0 lost, -1 unknown,
     the cards it rests on).
 
@@ -611,7 +618,19 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader):
     seat (four players) with no spade whose partner has, in every suit, at least as many
     cards and all of them higher: whenever the nil seat follows a suit the partner
     follows above it; when both are void in the suit led (the partner void means the nil
-    seat is too) they discard from the same suit, so the counts and the order hold to the end."""
+    seat is too) they discard from the same suit, so the counts and the order hold to the
+    end. The two mix, suit by suit and within a suit, when the nil seat does not lead:
+    in each side suit, its cards below every other card of the suit are safe (whoever
+    leads the suit leads over them), and the partner covers the others (at least as
+    many cards, all above the nil seat's): while the nil seat holds such a top card it
+    plays it to the suit under the partner's, then the low ones. The partner keeps its
+    covering counts by discarding any other card (a spade, a suit the nil seat lacks, a
+    card over the count); when it has none, its cards are the nil seat's top cards'
+    count in each suit, so the nil seat holds nothing else, is void in the suit led too,
+    and they discard from the same suit.
+    Spades may be such a covered suit too (not below every other spade: a nil seat left
+    with spades alone must ruff), unless the trump rules force the partner's spades: the
+    nil seat left with spades alone has a partner with spades alone, above its own."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -655,20 +674,29 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader):
     x = lowest_card_nb(np.uint64(nil_mask))
     nil = hands[x]
     mate = hands[x ^ 2]
-    if nil & SPADE_MASK:
+    if nil & SPADE_MASK and play_rules & PLAY_FORCED:
+        # a partner void in the suit led must trump there, so it cannot keep its counts
         return -1, ZERO
+    leads = x == leader
     rel = ZERO
-    for s in range(3):
+    for s in range(4):
         mine = nil & SUIT_MASKS[s]
         if not mine:
             continue
-        theirs = mate & SUIT_MASKS[s]
-        if popcount_nb(theirs) < popcount_nb(mine):
-            return -1, ZERO
-        h = highest_card_nb(mine)
-        if lowest_card_nb(theirs) < h:
-            return -1, ZERO
-        rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+        others = live & ~nil & SUIT_MASKS[s]
+        # the nil seat's cards below every other card of the suit (low), and the rest (top)
+        top = mine
+        if s < 3 and not leads:
+            top = mine & above_nb(lowest_card_nb(others)) if others else ZERO
+        if top:
+            # covered by the partner: as many cards, all above the nil seat's
+            h = highest_card_nb(mine)
+            theirs = mate & SUIT_MASKS[s]
+            if popcount_nb(theirs) < popcount_nb(top) or lowest_card_nb(theirs) < h:
+                return -1, ZERO
+            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+        if top != mine and others:
+            rel |= ONE << np.uint64(lowest_card_nb(others))
     return 1, rel
 
 
@@ -969,6 +997,8 @@ def search_nb(
     st[0, _FIRST] = first
     st[0, _TARGET] = target
     ust[0, _TRICK] = trick
+    if stats[S_ABORT]:
+        return False
     d = 0
     phase = 0  # 0 enter node d, 1 try its next move, 2 node d is done (v), 3 child done (v)
     v = False
@@ -976,6 +1006,9 @@ def search_nb(
     while True:
         if phase == 0:
             stats[S_NODES] += 1
+            if (stats[S_NODES] & (POLL_NODES - 1)) == 0 and stats[S_ABORT]:
+                # stopped from outside: unwind without storing (nothing below is proved)
+                return False
             seat = st[d, _SEAT]
             pos = st[d, _POS]
             target = st[d, _TARGET]
@@ -1046,7 +1079,7 @@ def search_nb(
                         phase = 2
                         stats[S_BOUNDS] += 1
                 elif phase == 1:
-                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players, seat)
+                    verdict, rn = _nil_bound_nb(hands, live, nil_mask, players, seat, play_rules)
                     if verdict >= 0:
                         v = verdict == 1
                         vrel = rn
@@ -1180,6 +1213,26 @@ def search_nb(
             small = suit & ((ONE << np.uint64(lowest_card_nb(rs))) - ONE) if rs else suit
             if bit & small and ust[d, _TRIED] & small:
                 continue
+            if mode == MODE_NIL and st[d, _POS] > 0 and (nil_mask >> st[d, _SEAT]) & 1:
+                # a nil seat's card that the trick's winner already beats, below a card of
+                # its suit that it beats too and that was tried: that card played and this
+                # one kept is at least as good (a nil holding a lower card in place of a
+                # higher one wins a trick only where it would have with the higher, and
+                # every other play is the same: the rules of following go by suits), so
+                # this one fails as that one did. The proof rests on the tried card and
+                # the winner above both.
+                wc = st[d, _WCARD]
+                s = suit_of_nb(c)
+                same = s == suit_of_nb(wc)
+                beaten = ZERO if s == 3 else suit
+                if same:
+                    beaten = suit & ((ONE << np.uint64(wc)) - ONE)
+                higher = ust[d, _TRIED] & beaten & ~((bit << ONE) - ONE)
+                if bit & beaten and higher:
+                    ust[d, _REL] |= ONE << np.uint64(lowest_card_nb(higher))
+                    if same:
+                        ust[d, _REL] |= ONE << np.uint64(wc)
+                    continue
             ust[d, _TRIED] |= bit
             seat = st[d, _SEAT]
             pos = st[d, _POS]
@@ -1280,7 +1333,7 @@ def estimate_nb(hands, players, seat):
     return max(0, min(n, (tenths + 5) // 10))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dd_value_nb(
     hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, play_rules,
     tt_keys, tt_data, guess, stats,
@@ -1288,7 +1341,8 @@ def dd_value_nb(
     """Side 0's tricks from this node to the end, the current trick included, under
     perfect play: zero-window searches from ``guess`` (clipped to the possible range;
     :func:`estimate_nb` when negative),
-    one trick up or down at a time until the answer flips."""
+    one trick up or down at a time until the answer flips. -1 when aborted
+    (``stats[S_ABORT]``)."""
     st, ust, moves, scores, hist = scratch_nb()
     stats[S_GEN] += 1
     work = hands.copy()
@@ -1307,18 +1361,21 @@ def dd_value_nb(
             lo = g
             g += 1
         else:
+            if stats[S_ABORT]:
+                return np.int64(-1)
             hi = g - 1
             g -= 1
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def nil_safe_nb(
     hands, players, seat, pos, led, win_card, win_seat, trick, broken, first, nil_mask,
     play_rules, tt_keys, tt_data, stats,
 ):  # fmt: skip
     """Whether the nil side keeps the seats of ``nil_mask`` (a bit per seat) from winning
-    any trick from this node on, the current one included."""
+    any trick from this node on, the current one included. Meaningless (False) when
+    aborted: the caller reads ``stats[S_ABORT]``."""
     st, ust, moves, scores, hist = scratch_nb()
     stats[S_GEN] += 1
     work = hands.copy()
@@ -1346,14 +1403,15 @@ def _child_nb(players, seat, pos, led, win_card, win_seat, card):
     return nxt, pos + 1, n_led, n_card, n_seat, -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def card_values_nb(
     mode, hands, players, seat, pos, led, win_card, win_seat, trick, broken, first,
     nil_mask, play_rules, tt_keys, tt_data, out, stats,
 ):  # fmt: skip
     """For every legal card of the seat to play, ``out[card]``: ``MODE_TRICKS``, the
     tricks of the mover's side from here after it; ``MODE_NIL``, 1 if the nil of
-    ``nil_mask`` is still safe after it, else 0. Other entries -1. Returns the best."""
+    ``nil_mask`` is still safe after it, else 0. Other entries -1. Returns the best.
+    When aborted (``stats[S_ABORT]``) it returns at once and ``out`` means nothing."""
     for c in range(out.shape[0]):
         out[c] = -1
     hand = hands[seat]
@@ -1391,6 +1449,8 @@ def card_values_nb(
                 n_first, nil_mask, play_rules, tt_keys, tt_data, stats,
             ):  # fmt: skip
                 v = 1
+        if stats[S_ABORT]:
+            return best
         run = _run_of_nb(c, hand, live)
         while run:
             out[lowest_card_nb(run)] = v
@@ -1412,7 +1472,8 @@ def dd_table_nb(
     ``first_block .. end_block - 1``, with the table ``tt_keys[k]``, ``tt_data[k]`` (one
     per stripe, so no two threads share one). ``hands[d]``: the four masks of deal ``d``;
     ``leaders[d]``: its opening leader. Writes ``tricks[d, side]`` (each side's tricks)
-    and ``nil[d, seat]`` (1 when a nil of that seat alone is safe, else 0)."""
+    and ``nil[d, seat]`` (1 when a nil of that seat alone is safe, else 0). When aborted
+    (``stats[k, S_ABORT]``) it returns at once; the deal in flight is then unsolved."""
     n_deals = hands.shape[0]
     # typed, not literal, so that the solves reuse the compiled searches of single
     # positions instead of specialising (and compiling) them again for the constants
@@ -1437,6 +1498,8 @@ def dd_table_nb(
                     np.int64(1 << s), play_rules, keys_k, data_k, stats[k],
                 )  # fmt: skip
                 nil[d, s] = 1 if safe else 0
+            if stats[k, S_ABORT]:
+                return
 
 
 @njit(cache=True, nogil=True)
@@ -1445,7 +1508,9 @@ def nil_table_nb(
     tt_keys, tt_data, safe, stats,
 ):  # fmt: skip
     """The nil verdict of one seat (or pair, ``nil_masks[d]``) per deal from its opening
-    position, for the stripes of :func:`dd_table_nb`: ``safe[d]`` 1 when safe, else 0."""
+    position, for the stripes of :func:`dd_table_nb`: ``safe[d]`` 1 when safe, else 0.
+    When aborted (``stats[k, S_ABORT]``) it returns at once, leaving the unsolved deals'
+    ``safe`` as they were."""
     n_deals = hands.shape[0]
     # typed, not literal, so that the solves reuse the compiled searches of single
     # positions instead of specialising (and compiling) them again for the constants
@@ -1460,6 +1525,8 @@ def nil_table_nb(
                 h, players, leaders[d], start, none, none, none, ZERO, unbroken, opening,
                 nil_masks[d], play_rules, keys_k, data_k, stats[k],
             )  # fmt: skip
+            if stats[k, S_ABORT]:
+                return
             safe[d] = 1 if ok else 0
 
 

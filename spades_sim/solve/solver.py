@@ -23,8 +23,9 @@ from Numba's cache), announced like every kernel (``spades_sim.run.threads``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -39,6 +40,7 @@ __all__ = [
     "DEFAULT_TABLE_BITS",
     "MAX_TABLE_BITS",
     "Table",
+    "abortable",
     "check_solvable_rules",
     "dd_cards",
     "dd_tricks",
@@ -135,9 +137,56 @@ def play_rules(rules: Rules, nil: bool = False) -> np.int64:
     return np.int64(dd.play_rules_nb(rules.lower()))
 
 
+_T = TypeVar("_T")
+
+
+def abortable(work: Callable[[], _T], flags: Sequence[np.ndarray]) -> _T:
+    """``work()``, which calls the solver's kernels with the ``stats`` arrays ``flags``,
+    made stoppable by Ctrl-C. From the main thread the work runs on a helper thread while
+    this one waits (a kernel holding the thread would keep Python's handler from
+    running); Ctrl-C sets every flag's ``stats[..., S_ABORT]``, the kernels return within
+    a few thousand nodes, and KeyboardInterrupt is raised here. From any other thread it
+    is just called. The flags are cleared first."""
+    for stats in flags:
+        stats[..., dd.S_ABORT] = 0
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    results: list[_T] = []
+    errors: list[BaseException] = []
+    # an Event, not Thread.join: a join interrupted by Ctrl-C marks a running thread as
+    # stopped (Python 3.11), so a second join would return while the kernels still run
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            results.append(work())
+        except BaseException as error:  # handed to the waiting thread
+            errors.append(error)
+        finally:
+            finished.set()
+
+    threading.Thread(target=run, name="spades-sim-solver", daemon=True).start()
+    try:
+        while not finished.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        for stats in flags:
+            stats[..., dd.S_ABORT] = 1
+        finished.wait()
+        raise
+    if errors:
+        raise errors[0]
+    return results[0]
+
+
 def _call(kernel: object, args: tuple[object, ...]) -> object:
     ensure_compiled(kernel, args)
-    return kernel(*args)  # type: ignore[operator]
+    stats = args[-1]
+    assert isinstance(stats, np.ndarray)
+    out = abortable(lambda: kernel(*args), [stats])  # type: ignore[operator]
+    if stats[dd.S_ABORT]:
+        raise KeyboardInterrupt
+    return out
 
 
 def _side_tricks(pos: Position, side0: int) -> int:

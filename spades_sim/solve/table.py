@@ -17,10 +17,11 @@ With ``out``, each part is written as ``out/part-NNNNN.parquet`` (under a tempor
 then renamed), recording in its Parquet metadata (``SOURCE_KEY``) a digest of the deals it
 was solved from and of the rules, and the run's path; a part already there is read back
 instead of solved, and a part of other deals, other rules or another run is refused in
-one line. Ctrl-C stops between deals: the deals of the current part solved so far are
-written to ``part-NNNNN.partial.parquet``, and the next call solves only the rest of
-that part, so an interrupted call loses at most the deals in flight (:func:`stored_deals`
-counts what a directory holds solved). A run directory is
+one line. Ctrl-C stops the deals in flight within a second (the kernels poll an abort
+flag): the deals of the current part solved so far are written to
+``part-NNNNN.partial.parquet``, and the next call solves only the rest of that part, so
+an interrupted call loses at most the deals in flight (:func:`stored_deals` counts what a
+directory holds solved). A run directory is
 solved only once its rows are complete (an unfinished run is refused: resume it first).
 
 ``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
@@ -54,6 +55,7 @@ from spades_sim.run.threads import current_threads, ensure_compiled, run_blocks,
 from spades_sim.solve.solver import (
     DEFAULT_TABLE_BITS,
     MAX_TABLE_BITS,
+    abortable,
     play_rules,
     seat_nil_mask,
 )
@@ -152,10 +154,13 @@ def nil_table(
     stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
     nil_masks = np.full(n, seat_nil_mask(int(seat), rules), dtype=np.int64)
     rule_bits = play_rules(rules, nil=True)
-    run_blocks(
+    block_args = (
         dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
         nil_masks, np.int64(players), rule_bits, keys, data, safe, stats,
     )  # fmt: skip
+    abortable(lambda: run_blocks(*block_args), [stats])
+    if stats[:, dd.S_ABORT].any():
+        raise KeyboardInterrupt
     return safe.astype(bool)
 
 
@@ -292,9 +297,9 @@ def _solve_deals(
 ) -> None:
     """Solve the deals ``todo`` (rows of ``full``, ``tricks``, ``nil``) one at a time,
     each thread taking the next deal with its own table, and mark each in ``done`` as it
-    lands. A deal is the unit so that Ctrl-C stops within one deal's time (the calling
-    thread solves deals too, and sees the signal only between them) and every deal solved
-    before it is kept; the deals also spread over the threads better than fixed stripes."""
+    lands. Ctrl-C sets the kernels' abort flag (``solver.abortable``): the deals in flight
+    stop within a few thousand nodes, unsolved, and every deal solved before is kept; the
+    deals also spread over the threads better than fixed stripes."""
     keys, data = tables
     stats = np.zeros((keys.shape[0], dd.STATS), dtype=np.int64)
 
@@ -314,11 +319,13 @@ def _solve_deals(
     def task(worker: int, k: int) -> None:
         d = int(todo[k])
         dd.dd_table_nb(*args(worker, d))
+        if stats[worker, dd.S_ABORT]:
+            raise KeyboardInterrupt  # this deal is unsolved; hand out no more
         done[d] = True
         if bar is not None:
             bar.update(1)
 
-    run_tasks(len(todo), task, workers=keys.shape[0])
+    abortable(lambda: run_tasks(len(todo), task, workers=keys.shape[0]), [stats])
 
 
 def dd_table(
