@@ -165,11 +165,11 @@ def test_the_table_has_every_allowed_bid_and_consistent_columns() -> None:
     for m in ("made", "points", "bags", "gain"):
         assert (table[f"{m}_low"] <= table[m]).all() and (table[m] <= table[f"{m}_high"]).all()
     best = _row(advice, advice.best)
-    assert (
-        best["gain"] == 0 and best["points"] == table["points"][table["bid"] != "blind nil"].max()
-    )
-    # the paired gain is the difference of the means, exactly
-    assert np.allclose(table["gain"], table["points"] - best["points"])
+    seen = table[table["bid"] != "blind nil"]
+    assert advice.by == "win" and best["gain"] == 0 and best["win"] == seen["win"].max()
+    assert ((table["win"] >= 0) & (table["win"] <= 1)).all()
+    # the paired gain is the difference of the means
+    assert np.allclose(table["gain"], table["win"] - best["win"])
     # a minimum bid and no blind nil: the rows follow the rules
     ruled = advise(
         STRONG, "N", dealer="W", n=50, rules=Rules(min_number_bid=3, blind_nil=False)
@@ -185,14 +185,41 @@ def test_nine_bags_under_a_ten_bag_penalty_make_underbidding_cost_a_hundred() ->
     # underbid by three: a bag is near certain, and at 9 bags it costs the penalty
     low = str(int(calm.best) - 3)
     assert _row(loaded, low)["points"] < _row(calm, low)["points"] - 60
-    # so the best bid at 9 bags is at least the best at 0 bags
+    # so the best bid at 9 bags is at least the best at 0 bags, and underbidding loses
+    # game chances
     assert int(loaded.best) >= int(calm.best)
+    assert _row(loaded, low)["gain_high"] < 0
+
+
+def test_needing_sixty_points_before_the_opponents_reach_the_target_bids_for_them() -> None:
+    # E-W on 490 reach 500 with any made contract; N-S on 440 must make 60 to stay level:
+    # with partner's 2 in, N bids at least 4 (a safe 2 cannot reach the target)
+    kwargs = {"dealer": "E", "bids": {"S": 2, "W": 3}, "n": 800, "seed": 3}
+    advice = advise(STRONG, "N", scores=(440, 490), **kwargs)
+    assert int(advice.best) >= 4, advice
+    assert _row(advice, "2")["gain_high"] < 0
+    assert _row(advice, "2")["win"] < _row(advice, advice.best)["win"] - 0.1
+    # at 0-0 the same hand has no such need: the table says so by points and win alike
+    calm = advise(STRONG, "N", scores=(0, 0), **kwargs)
+    assert _row(calm, "2")["win"] > _row(advice, "2")["win"]
+
+
+def test_far_behind_near_the_end_the_nil_gambles_win_more_games_than_a_number() -> None:
+    # N-S on 300 against 470: only a blind nil (+200) can bring them to the target this
+    # hand; a nil keeps them in reach, a number all but loses
+    advice = advise(FAIR, "S", dealer="E", scores=(300, 470), n=800, seed=4)
+    table = advice.table.set_index("bid")
+    numbers = table.drop(["nil", "blind nil"])
+    assert advice.best == "nil"
+    assert table.loc["nil", "win"] > numbers["win"].max()
+    assert table.loc["blind nil", "gain_low"] > 0  # bid before looking, better still
+    assert numbers["gain_high"].max() < 0
 
 
 def test_same_seed_same_table_on_any_thread_count() -> None:
     kwargs = {"dealer": "S", "bids": {"W": 3, "N": 4, "E": "nil"}, "n": 500, "seed": 9}
-    one = advise(FAIR, "S", threads=1, scores=(120, 200), bags=(3, 5), **kwargs)
-    two = advise(FAIR, "S", threads=2, scores=(120, 200), bags=(3, 5), **kwargs)
+    one = advise(FAIR, "S", threads=1, scores=(120, 200), bags=(0, 0), **kwargs)
+    two = advise(FAIR, "S", threads=2, scores=(120, 200), bags=(0, 0), **kwargs)
     assert one.table.equals(two.table) and one.best == two.best
 
 
@@ -225,20 +252,20 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
 
 def test_cli_prints_the_table_the_best_bid_and_why_and_json() -> None:
     args = ["advise", FAIR, "--seat", "S", "--dealer", "W", "--bids", "N=4,E=3"]
-    args += ["--score", "420-380", "--bags", "7-2", "-n", "300"]
+    args += ["--score", "420-380", "--bags", "9-0", "-n", "300"]
     text = CliRunner().invoke(cli, args)
     assert text.exit_code == 0, text.output
-    assert "score 420-380, bags 7-2 (N-S first)" in text.output
+    assert "score 420-380, bags 9-0 (N-S first)" in text.output
     assert "Bid " in text.output.splitlines()[-1]
     as_json = CliRunner().invoke(cli, [*args, "--json"])
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.output)
     direct = advise(
-        FAIR, "S", dealer="W", bids={"N": 4, "E": 3}, scores=(420, 380), bags=(7, 2), n=300
+        FAIR, "S", dealer="W", bids={"N": 4, "E": 3}, scores=(420, 380), bags=(9, 0), n=300
     )
     assert data["best"] == direct.best and data["bids"] == {"N": 4, "E": 3}
     assert [row["bid"] for row in data["table"]] == direct.table["bid"].tolist()
-    assert data["table"][0]["win"] is None  # no win-probability table yet
+    assert data["by"] == "win" and 0 <= data["table"][0]["win"] <= 1
 
 
 def test_game_winner_is_the_reference_engines_game_result() -> None:

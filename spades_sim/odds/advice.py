@@ -20,8 +20,11 @@ bid, the seats after it bid by their policies knowing its bid, then everyone pla
 the rules allow it, ``"nil"``, then the number bids the bid rule allows), with ``made``
 (the side's contract made; for nil and blind nil, the nil), ``points`` (the side's mean
 points this hand, bag penalty included), ``bags`` (the side's mean bags this hand),
-``win`` (the side's chance to win the game from here; NaN until a win-probability table
-is available) and ``gain`` (the paired difference to the best bid), each with
+``win`` (the side's chance to win the game from here: over the completions, 1 or 0 when
+the hand ends the game, else the win-probability table of the rules and policies,
+:func:`~.equity.win_table`, at the score and bags after the hand, the next dealer
+dealing; NaN in cutthroat, which has no table) and ``gain`` (the paired difference to
+the best bid, in win where it is known, else in points), each with
 ``*_low``/``*_high`` 95% intervals (Wilson for shares, normal for means), and ``n``.
 ``best`` names the best bid (by ``win`` when known, else by ``points``) among those a
 seat that has seen its hand may make: the blind nil row values a blind nil with this
@@ -55,6 +58,7 @@ from spades_sim._nb.odds import SideOut
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import Hand, format_hand, seat_name
 from spades_sim.odds.conditions import Conditions, seat_of
+from spades_sim.odds.equity import WinTable, win_table
 from spades_sim.odds.nil import play_completions
 from spades_sim.odds.sampling import CHUNK, BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
@@ -413,6 +417,39 @@ class BidAdvice:
         return json.dumps(self.to_dict())
 
 
+def _win_source(spec: RunSpec, threads: int | None) -> WinTable | None:
+    """The win-probability table of the rules and the policies (built on first use,
+    then cached), or None where there is none: cutthroat, more than two sides."""
+    if spec.rules.sides != 2:
+        return None
+    return win_table(spec.rules, spec.bidding, spec.play, threads=threads)
+
+
+def _win_after(
+    equity: WinTable,
+    sides: np.ndarray,
+    before: np.ndarray,
+    dealer: int,
+    side: int,
+    rules: Rules,
+) -> np.ndarray:
+    """``side``'s chance to win the game after each hand of ``sides`` (completions,
+    scenarios, 4, ``SideOut`` fields), from the scores ``before`` it: 1 or 0 when the hand
+    ends the game, else the table's value at the score and bags after it, ``dealer``
+    dealing next. Each distinct state is looked up once."""
+    scores = before[None, None, :2] + sides[:, :, :2, SideOut.score_change]
+    bags = sides[:, :, :2, SideOut.bags_after]
+    states = np.concatenate([scores, bags], axis=2).reshape(-1, 4)
+    distinct, back = np.unique(states, axis=0, return_inverse=True)
+    winner = game_winner(distinct[:, :2], rules)
+    value = np.where(winner >= 0, (winner == 0).astype(np.float64), np.nan)
+    open_ = winner < 0
+    if open_.any():
+        value[open_] = equity.win(distinct[open_, :2], distinct[open_, 2:], dealer)
+    ours = value if side == 0 else 1.0 - value
+    return ours[back.ravel()].reshape(scores.shape[:2])
+
+
 def _mean(values: np.ndarray) -> tuple[float, float, float]:
     x = values.astype(np.float64)
     e = mean_ci_of_moments(len(x), float(x.sum()), float((x * x).sum()))
@@ -566,6 +603,8 @@ def advise(
     before[: len(setup.scores)] = setup.scores
     before[4 : 4 + len(setup.bags)] = setup.bags
     points = np.empty((n, len(options)), dtype=np.int64)
+    win = np.full((n, len(options)), np.nan)
+    equity = _win_source(spec, threads)
     bags_won = np.empty((n, len(options)), dtype=np.int64)
     made = np.empty((n, len(options)), dtype=bool)
     misfit = np.empty(n, dtype=np.int64)
@@ -587,20 +626,26 @@ def advise(
             made[rows] = np.where(
                 nil_rows[None, :], played.nil_made == 1, ours[:, :, SideOut.made] == 1
             )
+            if equity is not None:
+                win[rows] = _win_after(
+                    equity, played.sides, before, (setup.dealer + 1) % players, side, rules
+                )
     # a seat that has seen its hand may no longer bid blind nil: its row says what the
     # blind nil is worth with this hand, and the best bid is one it can still make
     seen = [k for k, (_, kind) in enumerate(options) if kind != BLIND_KIND]
-    best = seen[int(np.argmax(points[:, seen].mean(axis=0)))]
+    # by win in a game, ties (a game won or lost whatever the bid) broken by points
+    order = sorted(seen, key=lambda k: (np.nan_to_num(win[:, k].mean(), nan=0.0),
+                                        points[:, k].mean()))  # fmt: skip
+    best = order[-1]
+    by_win = equity is not None
     records = [
         (
             _bid_text(b, kind),
             *_share(made[:, k]),
             *_mean(points[:, k]),
             *_mean(bags_won[:, k]),
-            math.nan,
-            math.nan,
-            math.nan,
-            *_mean(points[:, k] - points[:, best]),
+            *(_mean(win[:, k]) if by_win else (math.nan,) * 3),
+            *_mean((win[:, k] - win[:, best]) if by_win else points[:, k] - points[:, best]),
             n,
         )
         for k, (b, kind) in enumerate(options)
