@@ -149,6 +149,15 @@ def test_finished_states_are_won_or_lost_by_the_rules() -> None:
     assert got.tolist() == [1.0, 0.0, 0.0, 1.0, 1.0]
 
 
+def test_nearest_reads_an_off_layer_state_at_the_nearest_score_of_the_home_layer() -> None:
+    table = synthetic(Rules(target=60, bag_limit=3, bag_penalty=23, loss_threshold=-40))
+    off = table.win([[13, 21], [-7, 0]], [[1, 0], [2, 0]], 1, nearest=True)
+    # scores less bags: 12 -> 10, 21 -> 20, -9 -> -10
+    home = table.win([[11, 20], [-8, 0]], [[1, 0], [2, 0]], 1)
+    assert off.tolist() == home.tolist()
+    assert len(table._layers) == 1  # nothing but the home layer solved
+
+
 EXACT_RULES = Rules(target=200)
 STATES = [(0, 0, 0, 0, 0), (150, 3, 100, 0, 1), (100, 0, 170, 8, 0), (180, 9, 120, 2, 2),
           (-60, 0, 40, 0, 3), (190, 0, 190, 0, 1)]  # fmt: skip
