@@ -374,12 +374,14 @@ SLOW_PAGES = [
     "docs/reports.md",
     "docs/policies.md",
     "docs/solver.md",
+    "docs/win-table.md",
     "docs/nil-odds.md",
     "docs/env.md",
 ]
 """Pages whose examples take minutes: three reports; user policies compiled afresh; whole
-deals solved double-dummy; nil odds over 100,000 completions and against perfect defence
-(fifty nil solves); a trained player's kernels compiled afresh."""
+deals solved double-dummy; a win table built from 2,000 games; nil odds over 100,000
+completions and against perfect defence (fifty nil solves); a trained player's kernels
+compiled afresh."""
 
 
 PAGE_GROUPS = {"docs/env.md": "linear_player"}
