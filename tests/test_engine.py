@@ -399,14 +399,9 @@ def test_the_heuristic_defaults_kernel_refuses_other_parameters(
     defaults = Kernel(loop.hands_heuristic_defaults_lockstep_count_nb, LANES, lockstep=True)
     monkeypatch.setattr(run_rows, "select_kernel", lambda spec, produces: defaults)
     assert run_rows.kernel_outputs(RunSpec.build(seed=3), 0, 100)["status"].sum() == 0
-    others: tuple[dict[str, Any], ...] = (
-        {"play": ("heuristic", "heuristic:nil_read=1")},
-        {"rules": Rules.preset("two-player")},
-    )
-    for kwargs in others:
-        spec = RunSpec.build(seed=3, **kwargs)
+    for play in (("heuristic", "heuristic:nil_read=1"), ("heuristic:set_push=0.5", "heuristic")):
         with pytest.raises(ValueError, match="four players at the defaults only"):
-            run_rows.kernel_outputs(spec, 0, 100)
+            run_rows.kernel_outputs(RunSpec.build(seed=3, play=play), 0, 100)
 
 
 # --- bad input ------------------------------------------------------------------------

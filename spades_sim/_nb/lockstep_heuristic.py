@@ -44,7 +44,12 @@ from spades_sim._nb.enums import (
     LockstepField,
 )
 from spades_sim._nb.heuristic import pick_nb, read_play_nb
-from spades_sim._nb.lockstep import end_trick_nb, lane_trump_rules_nb, prefer_wide_vectors_nb
+from spades_sim._nb.lockstep import (
+    end_trick_nb,
+    keep_apart_nb,
+    lane_trump_rules_nb,
+    prefer_wide_vectors_nb,
+)
 
 
 @njit(cache=True, forceinline=True)
@@ -521,7 +526,7 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     ``play_heuristic_general_lockstep_nb``: this compiles both, so a kernel that knows
     which one its run needs calls that one alone."""
     if players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1):
-        play_heuristic_defaults_lockstep_nb(
+        _play_heuristic_defaults_loops_nb(
             st, two_clubs, any_time, must_trump, must_over, jokers, for_partner
         )
     else:
@@ -537,6 +542,7 @@ def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_tr
     """``play_heuristic_lockstep_nb`` with any parameters and player count: the
     switches and numbers read from ``params0`` and ``params1``."""
     prefer_wide_vectors_nb()
+    keep_apart_nb()  # as one function with both copies was: too big to inline
     deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
     flags1 = heuristic_flags_nb(params1)
@@ -558,12 +564,27 @@ def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_tr
 
 
 @njit(cache=True)
-def play_heuristic_defaults_lockstep_nb(st, two_clubs, any_time, must_trump, must_over, jokers,
-                                        for_partner):  # fmt: skip
+def play_heuristic_defaults_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over,
+                                        jokers, for_partner, params0, params1):  # fmt: skip
     """``play_heuristic_lockstep_nb`` for four players with both sides at the registry
-    defaults, which are compile-time constants here (``DEFAULT_FLAGS``); ``reading`` is
-    one too: with ``nil_read`` off by default the reading folds away and costs nothing."""
+    defaults, which are compile-time constants in its loops (``DEFAULT_FLAGS``); any
+    other call is refused, not played with the wrong settings (the kernel selection
+    checks before choosing it: ``at_defaults``). Called the way
+    ``play_heuristic_lockstep_nb`` is, which keeps the kernels that call it as fast."""
+    if not (players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1)):
+        raise ValueError("heuristic defaults' lock-step play: four players at the defaults only")
+    _play_heuristic_defaults_loops_nb(
+        st, two_clubs, any_time, must_trump, must_over, jokers, for_partner
+    )
+
+
+@njit(cache=True)
+def _play_heuristic_defaults_loops_nb(st, two_clubs, any_time, must_trump, must_over, jokers,
+                                      for_partner):  # fmt: skip
+    """The loops of ``play_heuristic_defaults_lockstep_nb``; ``reading`` is a constant
+    too: with ``nil_read`` off by default the reading folds away and costs nothing."""
     prefer_wide_vectors_nb()
+    keep_apart_nb()  # as one function with both copies was: too big to inline
     deck = deck_mask_nb(jokers)
     _clear_play_nb(st)
     for trick_no in range(13):

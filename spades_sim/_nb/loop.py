@@ -46,7 +46,6 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.lockstep import play_random_lockstep_nb
 from spades_sim._nb.lockstep_heuristic import (
-    at_defaults_nb,
     play_heuristic_defaults_lockstep_nb,
     play_heuristic_general_lockstep_nb,
     play_heuristic_lockstep_nb,
@@ -415,25 +414,14 @@ def play_heuristic_general_lanes_nb(st, rules, params):
 @njit(inline="always", cache=True)
 def play_heuristic_defaults_lanes_nb(st, rules, params):
     """``play_heuristic_lanes_nb`` through the defaults' copy only: four players, both
-    play rows at the registry defaults (``check_heuristic_defaults_nb``)."""
+    play rows at the registry defaults (anything else raises ``ValueError``)."""
     play_heuristic_defaults_lockstep_nb(
-        st, rules[RuleField.first_lead_two_clubs] != 0, rules[RuleField.spades_any_time] != 0,
-        rules[RuleField.must_trump] != 0, rules[RuleField.must_overtrump] != 0,
-        rules[RuleField.jokers], rules[RuleField.nil_tricks_for_partner] != 0,
+        st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers],
+        rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
+        params[ParamRow.play + 1],
     )  # fmt: skip
-
-
-@njit(inline="always", cache=True)
-def check_heuristic_defaults_nb(rules, params):
-    """Refuse a run that ``play_heuristic_defaults_lanes_nb`` would play with the wrong
-    settings (the kernel selection checks before choosing it): not four players, or a
-    play row off the registry defaults."""
-    if not (
-        rules[RuleField.players] == 4
-        and at_defaults_nb(params[ParamRow.play])
-        and at_defaults_nb(params[ParamRow.play + 1])
-    ):
-        raise ValueError("heuristic defaults' lock-step kernel: four players at the defaults only")
 
 
 @njit(inline="always", cache=True)
@@ -530,7 +518,6 @@ def hands_heuristic_defaults_lockstep_nb(
     """``hands_heuristic_lockstep_nb`` when both sides play the ``heuristic`` at the
     registry defaults: its copy of the play with the defaults as constants (faster), and
     only that one compiled (``play_heuristic_defaults_lanes_nb``)."""
-    check_heuristic_defaults_nb(rules, params)
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
         play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
@@ -545,7 +532,6 @@ def hands_heuristic_defaults_lockstep_count_nb(
 ):  # fmt: skip
     """``hands_heuristic_defaults_lockstep_nb`` when every side bids ``count`` or
     ``random``: the default run's kernel."""
-    check_heuristic_defaults_nb(rules, params)
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
         play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
