@@ -12,15 +12,23 @@ games of each other preset.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from spades_sim import reference
+from spades_sim._nb import loop
+from spades_sim._nb.enums import LANES
 from spades_sim.cards import deck_mask
 from spades_sim.hand import score_hand
 from spades_sim.policies import describe
 from spades_sim.rules import Rules
+from spades_sim.run import rows as run_rows
+from spades_sim.run.select import Kernel, Produces, select_kernel
+from spades_sim.run.spec import RunSpec
+from spades_sim.run.threads import kernel_name
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands
 
 PRESETS = tuple(Rules.PRESETS)
@@ -349,6 +357,51 @@ def test_lockstep_bidding_of_two_different_sides_equals_scalar(
             continue
         got = frame[name].to_numpy(dtype="int64", na_value=-1)
         assert (got == scalar.hands[name].astype("int64")).all(), name
+
+
+@pytest.mark.parametrize("bidding", ["count", "pagat"])
+def test_lockstep_heuristic_off_its_defaults_equals_scalar_play(bidding: str) -> None:
+    # Off the registry defaults the four-player lock-step kernels play the general copy
+    # of the heuristic's loops (at them, the copy with the defaults as constants:
+    # test_lockstep_play_equals_scalar_play); both pick the scalar path's cards.
+    play = ("heuristic:nil_read=1", "heuristic:set_push=0.5,nil_long=1")
+    frame = simulate_hands(700, seed=45, bidding=bidding, play=play)
+    scalar = record_hands(700, seed=45, bidding=bidding, play=play)
+    for name in ("bid", "nil", "blind_nil", "tricks", "score_change"):
+        got = frame[name].to_numpy(dtype="int16", na_value=-1)
+        assert (got == scalar.hands[name].astype("int16")).all(), name
+
+
+def test_a_lockstep_heuristic_run_gets_the_one_copy_of_the_play_it_needs() -> None:
+    # Each lock-step heuristic kernel compiles one copy of the play loops: the one with
+    # the defaults as constants when four players play both sides at the defaults (a
+    # new user's first run), else the general one; choosing per call in the kernel
+    # compiled both, a third more of a first run's wait.
+    def entry(produces: Produces = "rows", **kwargs: Any) -> str:
+        return kernel_name(select_kernel(RunSpec.build(seed=0, **kwargs), produces).entry)
+
+    assert entry() == "hands_heuristic_defaults_lockstep_count_nb"
+    assert entry("counts") == "aggregate_hands_heuristic_defaults_count_nb"
+    assert entry(bidding="pagat") == "hands_heuristic_defaults_lockstep_nb"
+    assert entry("counts", bidding="pagat") == "aggregate_hands_heuristic_defaults_nb"
+    assert entry(play="heuristic:nil_read=1") == "hands_heuristic_lockstep_count_nb"
+    changed = ("heuristic", "heuristic:set_push=0.5")  # one side off the defaults is enough
+    assert entry(play=changed, bidding="pagat") == "hands_heuristic_lockstep_nb"
+    assert entry("counts", play=changed) == "aggregate_hands_heuristic_count_nb"
+    assert entry(rules=Rules.preset("two-player")) == "hands_heuristic_lockstep_two_nb"
+
+
+def test_the_heuristic_defaults_kernel_refuses_other_parameters(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The defaults' copy has the defaults as constants: given other parameters by a
+    # wrong choice it would play other cards than asked, so it refuses to play at all.
+    defaults = Kernel(loop.hands_heuristic_defaults_lockstep_count_nb, LANES, lockstep=True)
+    monkeypatch.setattr(run_rows, "select_kernel", lambda spec, produces: defaults)
+    assert run_rows.kernel_outputs(RunSpec.build(seed=3), 0, 100)["status"].sum() == 0
+    for play in (("heuristic", "heuristic:nil_read=1"), ("heuristic:set_push=0.5", "heuristic")):
+        with pytest.raises(ValueError, match="four players at the defaults only"):
+            run_rows.kernel_outputs(RunSpec.build(seed=3, play=play), 0, 100)
 
 
 # --- bad input ------------------------------------------------------------------------

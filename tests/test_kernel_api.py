@@ -160,7 +160,9 @@ def test_lockstep_kernels_ask_for_wide_vectors_for_themselves() -> None:
     # forceinline ones after vectorising them on their own)
     for function in (
         lockstep.play_random_lockstep_nb,
-        lockstep_heuristic.play_heuristic_lockstep_nb,
+        lockstep_heuristic.play_heuristic_general_lockstep_nb,
+        lockstep_heuristic._play_heuristic_defaults_loops_nb,
+        lockstep_heuristic._clear_play_nb,
         lockstep_heuristic._heuristic_position_nb,
         lockstep_heuristic._heuristic_needs_nb,
     ):

@@ -49,6 +49,8 @@ from spades_sim._nb.enums import (
 from spades_sim._nb.loop import (
     BLOCK,
     games_nb,
+    hands_heuristic_defaults_lockstep_count_nb,
+    hands_heuristic_defaults_lockstep_nb,
     hands_heuristic_lockstep_count_nb,
     hands_heuristic_lockstep_nb,
     hands_heuristic_lockstep_two_nb,
@@ -326,6 +328,26 @@ def aggregate_hands_random_count_nb(rules, seed, deal_start, n, params, keys, se
     aggregate_hands_with_nb(
         hands_random_lockstep_count_nb, rules, seed, deal_start, n, params, keys, seat_t,
         side_t, status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_heuristic_defaults_nb(rules, seed, deal_start, n, params, keys, seat_t,
+                                          side_t, status):  # fmt: skip
+    """Through ``loop.hands_heuristic_defaults_lockstep_nb``."""
+    aggregate_hands_with_nb(
+        hands_heuristic_defaults_lockstep_nb, rules, seed, deal_start, n, params, keys,
+        seat_t, side_t, status,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def aggregate_hands_heuristic_defaults_count_nb(rules, seed, deal_start, n, params, keys,
+                                                seat_t, side_t, status):  # fmt: skip
+    """Through ``loop.hands_heuristic_defaults_lockstep_count_nb``."""
+    aggregate_hands_with_nb(
+        hands_heuristic_defaults_lockstep_count_nb, rules, seed, deal_start, n, params, keys,
+        seat_t, side_t, status,
     )  # fmt: skip
 
 

@@ -56,6 +56,19 @@ def prefer_wide_vectors_nb(typingctx):
     return types.none(), codegen
 
 
+@intrinsic
+def keep_apart_nb(typingctx):
+    """Mark the function being compiled never to be inlined into its callers: a lane
+    loop vectorised under ``prefer_wide_vectors_nb`` stays the code it was compiled to,
+    not re-optimised inside a caller that lacks the attribute."""
+
+    def codegen(context, builder, signature, args):
+        builder.function.attributes.add("noinline")
+        return context.get_dummy_value()
+
+    return types.none(), codegen
+
+
 @njit(inline="always", cache=True)
 def lane_at_nb(field, lane):
     """The index of field ``field`` of lane ``lane`` in a lock-step state array (the

@@ -7,6 +7,12 @@ a kernel built like ``lockstep.py``'s can run heuristic play as SIMD code.
 hold the lock-step play equal to the scalar play, card for card) but without a branch:
 every candidate card is computed and the answer selected, so a loop over the lanes
 compiles to vector code (the branch-free bit helpers are ``bitboard.lane_*``).
+
+The play loops come twice: ``play_heuristic_general_lockstep_nb`` reads each side's
+switches and numbers from its parameter row, ``play_heuristic_defaults_lockstep_nb`` has
+four players and the registry defaults as constants (faster code); a kernel calls the one
+its run needs, so a run compiles one copy (``at_defaults`` tells which, before compiling),
+and ``play_heuristic_lockstep_nb``, which chooses per call, compiles both.
 """
 
 import numpy as np
@@ -38,7 +44,12 @@ from spades_sim._nb.enums import (
     LockstepField,
 )
 from spades_sim._nb.heuristic import pick_nb, read_play_nb
-from spades_sim._nb.lockstep import end_trick_nb, lane_trump_rules_nb, prefer_wide_vectors_nb
+from spades_sim._nb.lockstep import (
+    end_trick_nb,
+    keep_apart_nb,
+    lane_trump_rules_nb,
+    prefer_wide_vectors_nb,
+)
 
 
 @njit(cache=True, forceinline=True)
@@ -479,6 +490,29 @@ def _heuristic_trick_nb(
         )  # fmt: skip
 
 
+def at_defaults(params):
+    """``at_defaults_nb`` in plain Python, for choosing a kernel before compiling one.
+
+    >>> at_defaults(HEURISTIC_DEFAULTS), at_defaults(HEURISTIC_DEFAULTS * 2)
+    (True, False)
+    """
+    window = slice(1, N_PLAY_COMMON + 1)
+    return bool(np.array_equal(params[window], HEURISTIC_DEFAULTS[window]))
+
+
+@njit(cache=True, forceinline=True)
+def _clear_play_nb(st):
+    """Clear what the play fills as it goes (spades broken, cards played, voids, nil
+    reading), before the first trick."""
+    prefer_wide_vectors_nb()
+    for b in range(LANES):
+        st[_at_nb(LockstepField.broken, b)] = ZERO
+        st[_at_nb(HeuristicField.played, b)] = ZERO
+        st[_at_nb(HeuristicField.voids, b)] = ZERO
+        for s in range(4):
+            st[_at_nb(HeuristicField.nil_outs + s, b)] = ZERO
+
+
 @njit(cache=True)
 def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over, jokers,
                                for_partner, params0, params1):  # fmt: skip
@@ -488,8 +522,27 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     Every card is the one ``heuristic_play_nb`` picks in the same state, so the results
     equal the scalar path's; the loop over lanes has no branch and compiles to SIMD (wide
     vectors: ``lockstep.prefer_wide_vectors_nb``). Four players with both sides at the
-    registry defaults run a copy of the loops with those as constants (``DEFAULT_FLAGS``)."""
+    registry defaults run ``play_heuristic_defaults_lockstep_nb``, the others
+    ``play_heuristic_general_lockstep_nb``: this compiles both, so a kernel that knows
+    which one its run needs calls that one alone."""
+    if players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1):
+        _play_heuristic_defaults_loops_nb(
+            st, two_clubs, any_time, must_trump, must_over, jokers, for_partner
+        )
+    else:
+        play_heuristic_general_lockstep_nb(
+            st, players, two_clubs, any_time, must_trump, must_over, jokers, for_partner,
+            params0, params1,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over,
+                                       jokers, for_partner, params0, params1):  # fmt: skip
+    """``play_heuristic_lockstep_nb`` with any parameters and player count: the
+    switches and numbers read from ``params0`` and ``params1``."""
     prefer_wide_vectors_nb()
+    keep_apart_nb()  # as one function with both copies was: too big to inline
     deck = deck_mask_nb(jokers)
     flags0 = heuristic_flags_nb(params0)
     flags1 = heuristic_flags_nb(params1)
@@ -499,27 +552,46 @@ def play_heuristic_lockstep_nb(st, players, two_clubs, any_time, must_trump, mus
     pull1 = params1[HeuristicParam.nil_pull]
     spare0 = params0[HeuristicParam.nil_spare]
     spare1 = params1[HeuristicParam.nil_spare]
-    defaults = at_defaults_nb(params0) and at_defaults_nb(params1)
-    for b in range(LANES):
-        st[_at_nb(LockstepField.broken, b)] = ZERO
-        st[_at_nb(HeuristicField.played, b)] = ZERO
-        st[_at_nb(HeuristicField.voids, b)] = ZERO
-        for s in range(4):
-            st[_at_nb(HeuristicField.nil_outs + s, b)] = ZERO
-    # ``reading`` a constant in the defaults' copy: with ``nil_read`` off by default the
-    # reading folds away there and costs nothing
+    _clear_play_nb(st)
     reading = ((flags0 | flags1) & HeuristicFlag.nil_read) != 0
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
-        if defaults and players == 4:
-            _heuristic_trick_nb(
-                st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
-                DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
-                DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE, DEFAULT_READING,
-            )  # fmt: skip
-        else:
-            _heuristic_trick_nb(
-                st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
-                flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
-            )  # fmt: skip
+        _heuristic_trick_nb(
+            st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
+            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+        )  # fmt: skip
+        end_trick_nb(st)
+
+
+@njit(cache=True)
+def play_heuristic_defaults_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over,
+                                        jokers, for_partner, params0, params1):  # fmt: skip
+    """``play_heuristic_lockstep_nb`` for four players with both sides at the registry
+    defaults, which are compile-time constants in its loops (``DEFAULT_FLAGS``); any
+    other call is refused, not played with the wrong settings (the kernel selection
+    checks before choosing it: ``at_defaults``). Called the way
+    ``play_heuristic_lockstep_nb`` is, which keeps the kernels that call it as fast."""
+    if not (players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1)):
+        raise ValueError("heuristic defaults' lock-step play: four players at the defaults only")
+    _play_heuristic_defaults_loops_nb(
+        st, two_clubs, any_time, must_trump, must_over, jokers, for_partner
+    )
+
+
+@njit(cache=True)
+def _play_heuristic_defaults_loops_nb(st, two_clubs, any_time, must_trump, must_over, jokers,
+                                      for_partner):  # fmt: skip
+    """The loops of ``play_heuristic_defaults_lockstep_nb``; ``reading`` is a constant
+    too: with ``nil_read`` off by default the reading folds away and costs nothing."""
+    prefer_wide_vectors_nb()
+    keep_apart_nb()  # as one function with both copies was: too big to inline
+    deck = deck_mask_nb(jokers)
+    _clear_play_nb(st)
+    for trick_no in range(13):
+        _heuristic_needs_nb(st, for_partner)
+        _heuristic_trick_nb(
+            st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
+            DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
+            DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE, DEFAULT_READING,
+        )  # fmt: skip
         end_trick_nb(st)

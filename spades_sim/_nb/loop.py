@@ -45,7 +45,11 @@ from spades_sim._nb.enums import (
     ScoreSlot,
 )
 from spades_sim._nb.lockstep import play_random_lockstep_nb
-from spades_sim._nb.lockstep_heuristic import play_heuristic_lockstep_nb
+from spades_sim._nb.lockstep_heuristic import (
+    play_heuristic_defaults_lockstep_nb,
+    play_heuristic_general_lockstep_nb,
+    play_heuristic_lockstep_nb,
+)
 from spades_sim._nb.lockstep_score import (
     score_lanes_nb,
     write_lane_rows_four_nb,
@@ -384,8 +388,34 @@ def play_lockstep_nb(st, rules, params, heuristic):
 
 @njit(inline="always", cache=True)
 def play_heuristic_lanes_nb(st, rules, params):
-    """Play the 13 tricks of every lane with the ``heuristic`` on both sides."""
+    """Play the 13 tricks of every lane with the ``heuristic`` on both sides, in the
+    defaults' copy of the loops or the general one as ``params`` say (both compiled)."""
     play_heuristic_lockstep_nb(
+        st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers],
+        rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
+        params[ParamRow.play + 1],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_heuristic_general_lanes_nb(st, rules, params):
+    """``play_heuristic_lanes_nb`` through the general loops only (any parameters)."""
+    play_heuristic_general_lockstep_nb(
+        st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
+        rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
+        rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers],
+        rules[RuleField.nil_tricks_for_partner] != 0, params[ParamRow.play],
+        params[ParamRow.play + 1],
+    )  # fmt: skip
+
+
+@njit(inline="always", cache=True)
+def play_heuristic_defaults_lanes_nb(st, rules, params):
+    """``play_heuristic_lanes_nb`` through the defaults' copy only: four players, both
+    play rows at the registry defaults (anything else raises ``ValueError``)."""
+    play_heuristic_defaults_lockstep_nb(
         st, rules[RuleField.players], rules[RuleField.first_lead_two_clubs] != 0,
         rules[RuleField.spades_any_time] != 0, rules[RuleField.must_trump] != 0,
         rules[RuleField.must_overtrump] != 0, rules[RuleField.jokers],
@@ -437,7 +467,8 @@ def hands_heuristic_lockstep_nb(
     ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_heuristic_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
+        play_heuristic_general_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
+        out_errors,
     )  # fmt: skip
 
 
@@ -462,7 +493,8 @@ def hands_heuristic_lockstep_count_nb(
     default run): the same results, and a third of the bidding's compile time."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
-        play_heuristic_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
+        play_heuristic_general_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
+        out_errors,
     )  # fmt: skip
 
 
@@ -479,6 +511,35 @@ def hands_random_lockstep_count_nb(
 
 
 @njit(cache=True, nogil=True)
+def hands_heuristic_defaults_lockstep_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_heuristic_lockstep_nb`` when both sides play the ``heuristic`` at the
+    registry defaults: its copy of the play with the defaults as constants (faster), and
+    only that one compiled (``play_heuristic_defaults_lanes_nb``)."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
+        play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
+        out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def hands_heuristic_defaults_lockstep_count_nb(
+    first, end, rules, seed, deal_start, n, params,
+    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
+):  # fmt: skip
+    """``hands_heuristic_defaults_lockstep_nb`` when every side bids ``count`` or
+    ``random``: the default run's kernel."""
+    lockstep_blocks_nb(
+        first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
+        play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
+        out_errors,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def hands_heuristic_lockstep_two_nb(
     first, end, rules, seed, deal_start, n, params,
     out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
@@ -486,7 +547,8 @@ def hands_heuristic_lockstep_two_nb(
     """``hands_heuristic_lockstep_nb`` for two players."""
     lockstep_blocks_nb(
         first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
-        play_heuristic_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32, out_errors,
+        play_heuristic_general_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32,
+        out_errors,
     )  # fmt: skip
 
 

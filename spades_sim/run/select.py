@@ -12,7 +12,10 @@ differing in speed only:
   of ``lockstep_bidding.LANE_BIDDERS`` (all but ``monte-carlo``, whose rollouts take far
   longer than the play), independent hands, play not recorded: 64 deals advance at once
   (one kernel per player count, and with four players one more for sides that bid only
-  ``count`` or ``random``, the default, so each run compiles only the bidders it uses);
+  ``count`` or ``random``, the default, so each run compiles only the bidders it uses;
+  with four players and both sides' ``heuristic`` at the registry defaults, the default,
+  kernels whose play is the copy with the defaults as constants, so a run compiles one
+  copy of the play loops, not both);
 - **scalar**: every other built-in combination (``loop.hands_nb``, ``loop.games_nb``),
   and every cutthroat run (``partnerships`` false: four lone sides, which the lock-step
   scoring and bidding, laid out for two sides, do not keep);
@@ -35,8 +38,9 @@ from typing import Any, Literal
 from spades_sim._nb import aggregate as agg_nb
 from spades_sim._nb import loop
 from spades_sim._nb import odds as odds_nb
-from spades_sim._nb.enums import LANES
+from spades_sim._nb.enums import LANES, ParamRow
 from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
+from spades_sim._nb.lockstep_heuristic import at_defaults
 from spades_sim.custom.kernels import batches_allowed, kernels_for, needs_generated
 from spades_sim.policies import lookup
 from spades_sim.run.spec import RunSpec
@@ -69,6 +73,16 @@ _LOCKSTEP_COUNT = {  # four players, every side bidding count or random: fewer b
         agg_nb.aggregate_hands_heuristic_count_nb,
     ),
     "random": (loop.hands_random_lockstep_count_nb, agg_nb.aggregate_hands_random_count_nb),
+}
+_HEURISTIC_DEFAULTS = {  # four players, both sides' heuristic at the defaults: by count bidders
+    False: (
+        loop.hands_heuristic_defaults_lockstep_nb,
+        agg_nb.aggregate_hands_heuristic_defaults_nb,
+    ),
+    True: (
+        loop.hands_heuristic_defaults_lockstep_count_nb,
+        agg_nb.aggregate_hands_heuristic_defaults_count_nb,
+    ),
 }
 _LOCKSTEP = {
     ("heuristic", True): (loop.hands_heuristic_lockstep_nb, agg_nb.aggregate_hands_heuristic_nb),
@@ -111,11 +125,11 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
 
     >>> from spades_sim.run.threads import kernel_name
     >>> kernel_name(select_kernel(RunSpec.build(seed=0)).entry)
-    'hands_heuristic_lockstep_count_nb'
+    'hands_heuristic_defaults_lockstep_count_nb'
     >>> kernel_name(select_kernel(RunSpec.build(seed=0, play="random"), "counts").entry)
     'aggregate_hands_random_count_nb'
-    >>> kernel_name(select_kernel(RunSpec.build(seed=0, bidding="pagat")).entry)
-    'hands_heuristic_lockstep_nb'
+    >>> kernel_name(select_kernel(RunSpec.build(seed=0, play="heuristic:nil_read=1")).entry)
+    'hands_heuristic_lockstep_count_nb'
     """
     games = spec.mode == "games"
     # user-written policies, and pimc (whose solver no built-in kernel compiles)
@@ -134,7 +148,10 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     play = lockstep_play(spec)
     if play is not None:
         four = spec.rules.players == 4
-        if four and _bidder_ids(spec) <= set(COUNT_LANE_BIDDERS):
+        count = four and _bidder_ids(spec) <= set(COUNT_LANE_BIDDERS)
+        if play == "heuristic" and four and _play_at_defaults(spec):
+            rows_entry, counts_entry = _HEURISTIC_DEFAULTS[count]
+        elif count:
             rows_entry, counts_entry = _LOCKSTEP_COUNT[play]
         else:
             rows_entry, counts_entry = _LOCKSTEP[(play, four)]
@@ -161,6 +178,13 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
 def _bidder_ids(spec: RunSpec) -> set[int]:
     """The built-in bid policy ids of the run's two sides (built-in bidders only)."""
     return {lookup(p.name, "bid").policy_id for p in spec.bidding}
+
+
+def _play_at_defaults(spec: RunSpec) -> bool:
+    """Whether both sides' play parameter rows, as the kernel gets them, hold the
+    registry defaults (``lockstep_heuristic.at_defaults``)."""
+    params = spec.params()
+    return at_defaults(params[ParamRow.play]) and at_defaults(params[ParamRow.play + 1])
 
 
 def user_policy_kernels(spec: RunSpec) -> Any:
