@@ -224,3 +224,22 @@ def test_bad_states_are_refused_with_one_line(call, message) -> None:  # type: i
 def test_cutthroat_is_refused() -> None:
     with pytest.raises(ValueError, match="win table: cutthroat has 3 lone sides"):
         win_table(Rules.preset("cutthroat"), games=1)
+
+
+def test_a_layer_another_process_saved_is_read_not_solved_again(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two processes on one cache file (test workers, the page's worker): the second
+    takes the layer the first solved and saved instead of spending minutes on it."""
+    rules = Rules(target=60, bag_limit=3, bag_penalty=23, loss_threshold=-40)
+    path = tmp_path / "table.npz"
+    first = synthetic(rules)
+    object.__setattr__(first, "path", path)
+    states = ([[11, 20], [-8, 0]], [[1, 0], [2, 0]], 1)
+    want = first.win(*states)
+    second = synthetic(rules)
+    object.__setattr__(second, "path", path)
+
+    def solve_again(*args: object) -> None:
+        raise AssertionError("solved a layer the file already holds")
+
+    monkeypatch.setattr(second, "_solve", solve_again)
+    assert second.win(*states).tolist() == want.tolist()

@@ -43,7 +43,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,10 +171,32 @@ class WinTable:
         with self._lock:
             if (r0, r1) in self._layers:
                 return self._layers[(r0, r1)]
-            values = self._solve(r0, r1, self.counts)
-            self._layers[(r0, r1)] = values
-            self._save()
-            return values
+            # another process (a test worker, the page's worker) may be solving the same
+            # layer: wait for it and read its result rather than spend minutes again
+            with _cache_lock(self.path):
+                self._adopt_saved_layers()
+                if (r0, r1) not in self._layers:
+                    sys.stderr.write(
+                        "solving the win table of these rules and policies (first use "
+                        "only: a few minutes; then cached)\n"
+                    )
+                    self._layers[(r0, r1)] = self._solve(r0, r1, self.counts)
+                    self._save()
+            return self._layers[(r0, r1)]
+
+    def _adopt_saved_layers(self) -> None:
+        """Take the layers another process saved to this table's file (same key: the
+        same simulated games, so the same values)."""
+        if self.path is None or not self.path.exists():
+            return
+        try:
+            with np.load(self.path) as data:
+                for name in data.files:
+                    if name.startswith("layer_"):
+                        _, a, b = name.split("_")
+                        self._layers.setdefault((int(a), int(b)), data[name])
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged file: solve here and overwrite it
 
     def _solve(self, r0: int, r1: int, counts: np.ndarray) -> np.ndarray:
         g, n_u, lo, hi = self._geometry()
@@ -319,6 +344,32 @@ def _key(spec: RunSpec, games: int) -> str:
         default=str,
     )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+@contextmanager
+def _cache_lock(path: Path | None) -> Iterator[None]:
+    """An exclusive lock on ``path``'s lock file while a layer is solved and saved (none
+    where there is no file or no ``fcntl``: then at worst the work is done twice)."""
+    try:
+        import fcntl
+    except ImportError:  # not on Windows
+        yield
+        return
+    if path is None:
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 (held across the yield)
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def win_table(
