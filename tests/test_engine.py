@@ -364,7 +364,7 @@ def test_lockstep_heuristic_off_its_defaults_equals_scalar_play(bidding: str) ->
     # Off the registry defaults the four-player lock-step kernels play the general copy
     # of the heuristic's loops (at them, the copy with the defaults as constants:
     # test_lockstep_play_equals_scalar_play); both pick the scalar path's cards.
-    play = ("heuristic:nil_read=1", "heuristic:set_push=0.5,nil_long=1")
+    play = ("heuristic:nil_read=1", "heuristic:set_push=0,nil_long=1")
     frame = simulate_hands(700, seed=45, bidding=bidding, play=play)
     scalar = record_hands(700, seed=45, bidding=bidding, play=play)
     for name in ("bid", "nil", "blind_nil", "tricks", "score_change"):
@@ -385,7 +385,7 @@ def test_a_lockstep_heuristic_run_gets_the_one_copy_of_the_play_it_needs() -> No
     assert entry(bidding="pagat") == "hands_heuristic_defaults_lockstep_nb"
     assert entry("counts", bidding="pagat") == "aggregate_hands_heuristic_defaults_nb"
     assert entry(play="heuristic:nil_read=1") == "hands_heuristic_lockstep_count_nb"
-    changed = ("heuristic", "heuristic:set_push=0.5")  # one side off the defaults is enough
+    changed = ("heuristic", "heuristic:set_push=0")  # one side off the defaults is enough
     assert entry(play=changed, bidding="pagat") == "hands_heuristic_lockstep_nb"
     assert entry("counts", play=changed) == "aggregate_hands_heuristic_count_nb"
     assert entry(rules=Rules.preset("two-player")) == "hands_heuristic_lockstep_two_nb"
@@ -399,7 +399,7 @@ def test_the_heuristic_defaults_kernel_refuses_other_parameters(
     defaults = Kernel(loop.hands_heuristic_defaults_lockstep_count_nb, LANES, lockstep=True)
     monkeypatch.setattr(run_rows, "select_kernel", lambda spec, produces: defaults)
     assert run_rows.kernel_outputs(RunSpec.build(seed=3), 0, 100)["status"].sum() == 0
-    for play in (("heuristic", "heuristic:nil_read=1"), ("heuristic:set_push=0.5", "heuristic")):
+    for play in (("heuristic", "heuristic:nil_read=1"), ("heuristic:set_push=0", "heuristic")):
         with pytest.raises(ValueError, match="four players at the defaults only"):
             run_rows.kernel_outputs(RunSpec.build(seed=3, play=play), 0, 100)
 

@@ -351,7 +351,7 @@ def _cache_lock(path: Path | None) -> Iterator[None]:
     """An exclusive lock on ``path``'s lock file while a layer is solved and saved (none
     where there is no file or no ``fcntl``: then at worst the work is done twice)."""
     try:
-        import fcntl
+        import fcntl  # Unix only: imported where the lock is taken, refused on Windows
     except ImportError:  # not on Windows
         yield
         return
