@@ -250,6 +250,31 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("preset", "bags", "says"),
+    [
+        ("standard", (10, 2), "N-S carries 10 bags; with a bag penalty the bags carried in"),
+        ("standard", (0, -1), "E-W has -1 bags, a negative count"),
+        ("two-player", (3, 12), "P1 carries 12 bags"),
+        ("cutthroat-4", (0, 0, 10, 0), "bags: S carries 10 bags"),
+    ],
+)
+def test_bags_carried_in_are_checked_once_in_one_wording(
+    preset: str, bags: tuple[int, ...], says: str
+) -> None:
+    # advise and the reference engine take bags the same way: the same check, the same
+    # line, the side named as the tables name it; only the argument's name differs
+    rules = Rules.preset(preset)
+    scores = (0,) * rules.sides
+    bids, tricks = (1,) * rules.players, (0,) * (rules.players - 1) + (rules.tricks,)
+    with pytest.raises(ValueError) as engine:
+        reference.score_hand(bids, tricks, rules, scores_before=scores, bags_before=bags)
+    with pytest.raises(ValueError) as table:
+        advise(FAIR, 0, dealer=1, rules=rules, scores=scores, bags=bags, n=10)
+    assert says in str(table.value)
+    assert str(engine.value) == "bags_before" + str(table.value).removeprefix("bags")
+
+
 def test_cli_prints_the_table_the_best_bid_and_why_and_json() -> None:
     args = ["advise", FAIR, "--seat", "S", "--dealer", "W", "--bids", "N=4,E=3"]
     args += ["--score", "420-380", "--bags", "9-0", "-n", "300"]

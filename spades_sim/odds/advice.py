@@ -65,7 +65,7 @@ from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
 from spades_sim.run.threads import kernel_threads
 from spades_sim.text import rules_text, side_policies_text
-from spades_sim.validate import check_count, is_int
+from spades_sim.validate import check_bags_before, check_count, is_int
 
 __all__ = [
     "COLUMNS",
@@ -147,16 +147,7 @@ def _check_scores(scores: Any, bags: Any, rules: Rules) -> tuple[tuple[int, ...]
         else:
             why = f"a side is at or below the loss threshold {rules.loss_threshold}"
         raise ValueError(f"scores: {why}: the game is over")
-    for side, count in enumerate(bag):
-        name = rules.side_name(side)
-        if count < 0:
-            raise ValueError(f"bags: {name} has {count} bags, a negative count")
-        if rules.bag_penalty > 0 and count >= rules.bag_limit:
-            raise ValueError(
-                f"bags: {name} carries {count} bags; with a bag penalty the bags carried in "
-                f"are below bag_limit {rules.bag_limit}"
-            )
-    return score, bag
+    return score, check_bags_before(bag, rules, "bags")
 
 
 def game_winner(scores: np.ndarray, rules: Rules) -> np.ndarray:
