@@ -223,6 +223,20 @@ def test_same_seed_same_table_on_any_thread_count() -> None:
     assert one.table.equals(two.table) and one.best == two.best
 
 
+def test_the_table_and_its_completions_do_not_depend_on_the_chunking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from spades_sim.odds import sampling
+
+    kwargs: dict = {"dealer": "W", "bids": {"N": 4, "E": "nil"}, "n": 40, "seed": 5}
+    whole = advise(FAIR, "S", **kwargs)
+    deals, misfit = advice_completions(FAIR, "S", **kwargs)
+    monkeypatch.setattr(sampling, "CHUNK", 7)  # 40 completions in six chunks, the last short
+    assert advise(FAIR, "S", **kwargs).table.equals(whole.table)
+    chunked, chunked_misfit = advice_completions(FAIR, "S", **kwargs)
+    assert np.array_equal(chunked, deals) and np.array_equal(chunked_misfit, misfit)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

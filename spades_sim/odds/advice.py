@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +60,7 @@ from spades_sim.cards import Hand, format_hand, seat_name
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.equity import WinTable, win_table
 from spades_sim.odds.nil import play_completions
-from spades_sim.odds.sampling import CHUNK, BidFit, Sampler
+from spades_sim.odds.sampling import BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
 from spades_sim.run.threads import kernel_threads
@@ -522,6 +522,17 @@ def _setup(
     return _Setup(spec, conditions, hero, deal, score, bag, earlier, options, fit)
 
 
+def _completion_chunks(
+    setup: _Setup, seed: int, n: int
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """The completions :func:`advise` plays, chunk by chunk: each chunk's first index, its
+    deals and their misfits to the earlier bids (what :func:`advice_completions` returns
+    whole)."""
+    sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
+    for start, deals, _, misfit in sampler.chunks(n):
+        yield start, deals, misfit
+
+
 def advice_completions(
     hand: Hand,
     seat: int | str,
@@ -548,14 +559,9 @@ def advice_completions(
     setup = _setup(
         hand, seat, dealer, bids, scores, bags, rules, bidding, None, n, seed, given, require
     )
-    parts, misfits = [], []
     with kernel_threads(threads):
-        sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
-        for start in range(0, n, CHUNK):
-            deals, _, misfit = sampler.fitted_sample(start, min(CHUNK, n - start))
-            parts.append(deals)
-            misfits.append(misfit)
-    return np.concatenate(parts), np.concatenate(misfits)
+        chunks = list(_completion_chunks(setup, seed, n))
+    return np.concatenate([c[1] for c in chunks]), np.concatenate([c[2] for c in chunks])
 
 
 def advise(
@@ -604,11 +610,9 @@ def advise(
     misfit = np.empty(n, dtype=np.int64)
     nil_rows = kinds > 0
     with kernel_threads(threads):
-        sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
-        for start in range(0, n, CHUNK):
-            count = min(CHUNK, n - start)
-            rows = slice(start, start + count)
-            deals, _, misfit[rows] = sampler.fitted_sample(start, count)
+        for start, deals, chunk_misfit in _completion_chunks(setup, seed, n):
+            rows = slice(start, start + len(deals))
+            misfit[rows] = chunk_misfit
             played = play_completions(
                 spec, setup.hero, deals, start, scenario_bids, kinds, setup.dealer,
                 before=before, sides=True,

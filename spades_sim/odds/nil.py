@@ -31,7 +31,7 @@ from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import N_CARD_IDS, SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
-from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
+from spades_sim.odds.sampling import Sampler, check_sizes
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
@@ -316,9 +316,7 @@ def nil_odds(
         leave=False,
     )
     with kernel_threads(threads), bar:
-        sampler = Sampler(conditions, seed, n, max_tries)
-        for start in range(0, n, CHUNK):
-            deals, draws = sampler.sample(start, min(CHUNK, n - start))
+        for start, deals, draws, _ in Sampler(conditions, seed, n, max_tries).chunks(n):
             tried += draws
             played = play_completions(spec, hero, deals, start, bids, kinds, fixed_dealer)
             score = played.score.astype(np.float64)

@@ -13,12 +13,13 @@ With a :class:`BidFit` the completions also read the bids made before the seat's
 as the bid-reading samplers of ``lookahead`` and ``pimc`` do (``rollout.bid_misfit_nb``:
 of a few draws the first whose bids fit the seated bidders is kept, else the one that
 fits best); without bids to read the completions are the same as without it.
-:func:`deal_completions` returns the completions themselves.
+:meth:`Sampler.chunks` yields completions ``0 .. n-1`` in chunks of :data:`CHUNK` (what
+every caller loops over); :func:`deal_completions` returns the completions themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,6 +141,14 @@ class Sampler:
             )
         return deals, int(tries.sum()), misfit
 
+    def chunks(self, n: int) -> Iterator[tuple[int, np.ndarray, int, np.ndarray]]:
+        """Completions ``0 .. n-1`` in chunks of at most :data:`CHUNK` (bounded memory at
+        any ``n``): each chunk's first index, its deals, the draws they took and each
+        one's misfit to the bids (as :meth:`fitted_sample`)."""
+        for start in range(0, n, CHUNK):
+            deals, draws, misfit = self.fitted_sample(start, min(CHUNK, n - start))
+            yield start, deals, draws, misfit
+
 
 def deal_completions(
     hand: Hand,
@@ -167,8 +176,7 @@ def deal_completions(
         hand, seat=seat, rules=rules, partner=partner, given=given, require=require
     )
     with kernel_threads(threads):
-        sampler = Sampler(conditions, seed, n, max_tries)
-        parts = [sampler.sample(start, min(CHUNK, n - start))[0] for start in range(0, n, CHUNK)]
+        parts = [deals for _, deals, _, _ in Sampler(conditions, seed, n, max_tries).chunks(n)]
     return np.concatenate(parts)
 
 
