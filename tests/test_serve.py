@@ -7,6 +7,7 @@ and safety rules are held below in plain tests too, without a browser.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -200,6 +201,88 @@ def test_serve_warns_off_loopback_and_hands_its_options_over(
         {"host": "127.0.0.1", "port": 8123, "runs": None, "browser": False},
         {"host": "0.0.0.0", "port": 0, "runs": None, "browser": True},
     ]
+
+
+def test_serve_says_a_port_in_use_or_a_foreign_host_in_one_line_before_loading_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    import spades_sim.web.server
+    from spades_sim.cli import cli
+
+    loaded: list[str] = []
+    monkeypatch.setattr(spades_sim.web.server, "create_app", lambda **kw: loaded.append("app"))
+    monkeypatch.setattr(spades_sim.web.server, "warm_up", lambda *a: loaded.append("warm"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--no-browser", "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        f"error: --port: port {port} is in use on 127.0.0.1; give another, or none for a free one"
+    ]
+    # an address of another machine (TEST-NET-1): after the warning, one line on the host
+    other = CliRunner().invoke(cli, ["serve", "--no-browser", "--host", "192.0.2.1"])
+    assert other.exit_code == 2, other.output
+    lines = other.output.strip().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("warning: serving on 192.0.2.1")
+    assert lines[1].startswith("error: --host: cannot listen on 192.0.2.1 (")
+    assert loaded == [] and "Traceback" not in result.output + other.output
+
+
+@pytest.mark.parametrize("when", ["warming up", "serving", "analysing"])
+def test_sigterm_stops_serve_and_its_worker_without_a_leak_or_traceback(when: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from spades_sim.web.server import free_port
+
+    args = [sys.executable, "-m", "spades_sim.cli", "serve", "--no-browser"]
+    port = free_port()
+    proc = subprocess.Popen(
+        [*args, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: what outlives it is seen below
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        wanted = "loading the kernels" if when == "warming up" else "serving the hand analyser"
+        out = ""
+        while wanted not in out:
+            line = proc.stdout.readline()
+            assert line, f"serve ended before {when}: {out}"
+            out += line
+        if when == "analysing":  # a long one: the worker is stopped in the middle of it
+            query = {"tab": "t", "hand": HAND, "n": str(MAX_N), "dd": "1"}
+            status, _ = api(f"http://127.0.0.1:{port}", "/api/analyse", query)
+            assert status == 200
+        time.sleep(0.5)  # warming up or analysing: the worker is busy now
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+        # the worker process and multiprocessing's tracker end with it
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError(f"a process of serve outlived it, {when}")
+        out += proc.stdout.read()
+        err = proc.stderr.read()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert out.strip().splitlines()[-1] == "stopped", out
+    assert "leaked semaphore" not in err and "Traceback" not in err, err
 
 
 # ---- the page in a browser ----
