@@ -92,8 +92,11 @@ def test_the_nil_row_is_nil_odds_on_the_same_completions() -> None:
     assert nil["points"] == pytest.approx(odds.nil_score.value, abs=1e-9)
     for bid, score in odds.number_scores.items():
         assert _row(advice, str(bid))["points"] == pytest.approx(score.value, abs=1e-9), bid
+    assert advice.fatal_cards["nil"] == odds.fatal_cards and len(odds.fatal_cards) > 3
     blind = nil_odds(FAIR, seat="S", dealer="E", n=1_000, seed=11, blind=True, number_bids=[2])
     assert _row(advice, "blind nil")["made"] == blind.probability
+    assert advice.fatal_cards["blind nil"] == blind.fatal_cards
+    assert json.loads(advice.to_json())["fatal_cards"]["nil"] == odds.fatal_cards
 
 
 def test_completions_fit_the_earlier_bids_as_the_seated_bidder_makes_them() -> None:

@@ -29,6 +29,9 @@ the best bid, in win where it is known, else in points), each with
 ``best`` names the best bid (by ``win`` when known, else by ``points``) among those a
 seat that has seen its hand may make: the blind nil row values a blind nil with this
 hand (what it would have been worth bid before looking), so its gain may be positive.
+``fatal_cards`` gives, for the nil and blind nil rows, the cards that took the nil
+bidder's first trick in the completions where the nil failed, each with its share of the
+failures (as ``nil_odds``'s ``fatal_cards``, on these completions).
 
 Bad input (a hand of the wrong size, a card twice, a bid by a seat after ``seat``, a
 missing or forbidden bid, a score at or past the target, ``n`` of 0) raises one
@@ -56,10 +59,10 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.odds import SideOut
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
-from spades_sim.cards import Hand, format_hand, seat_name
+from spades_sim.cards import N_CARD_IDS, Hand, format_hand, seat_name
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.equity import WinTable, win_table
-from spades_sim.odds.nil import play_completions
+from spades_sim.odds.nil import first_trick_cards, play_completions
 from spades_sim.odds.sampling import BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
@@ -291,7 +294,8 @@ class BidAdvice:
     ``seat``, ``dealer``, ``bids`` (the earlier bids by seat name), ``scores`` and
     ``bags`` (by side, N-S first; cutthroat by seat), ``n`` completions, ``relaxed`` (the
     share of completions in which the earlier bids could not all be fitted), ``seed``,
-    ``rules`` and the policies."""
+    ``rules``, the policies, and ``fatal_cards`` (by nil row: the cards that took failed
+    nils' first trick, with their shares of the failures)."""
 
     table: pd.DataFrame = field(repr=False)
     best: str
@@ -308,6 +312,7 @@ class BidAdvice:
     bidding: str = "count"
     play: str = "heuristic"
     conditions: str = ""
+    fatal_cards: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
 
     @property
     def by(self) -> str:
@@ -401,6 +406,7 @@ class BidAdvice:
             "bidding": self.bidding,
             "play": self.play,
             "conditions": self.conditions,
+            "fatal_cards": {bid: dict(cards) for bid, cards in self.fatal_cards.items()},
             "table": rows,
         }
 
@@ -609,6 +615,7 @@ def advise(
     made = np.empty((n, len(options)), dtype=bool)
     misfit = np.empty(n, dtype=np.int64)
     nil_rows = kinds > 0
+    fatal = np.zeros((len(options), N_CARD_IDS), dtype=np.int64)
     with kernel_threads(threads):
         for start, deals, chunk_misfit in _completion_chunks(setup, seed, n):
             rows = slice(start, start + len(deals))
@@ -624,6 +631,9 @@ def advise(
             made[rows] = np.where(
                 nil_rows[None, :], played.nil_made == 1, ours[:, :, SideOut.made] == 1
             )
+            for k in np.flatnonzero(nil_rows):
+                failed = played.nil_made[:, k] == 0
+                fatal[k] += np.bincount(played.first_won[failed, k], minlength=N_CARD_IDS)
             if equity is not None:
                 win[rows] = _win_after(
                     equity, played.sides, before, (setup.dealer + 1) % players, side, rules
@@ -668,4 +678,11 @@ def advise(
         bidding=side_policies_text(spec.bidding),
         play=side_policies_text(spec.play),
         conditions=setup.conditions.text,
+        fatal_cards={
+            _bid_text(0, kind): first_trick_cards(
+                fatal[k], int((~made[:, k]).sum()), rules.deuces_high
+            )
+            for k, (_, kind) in enumerate(options)
+            if kind != NUMBER
+        },
     )
