@@ -4,7 +4,8 @@ Contract
 --------
 :func:`warm_up` runs :func:`load_kernels` in the app's worker process: one small
 analysis of every kind the page offers (bid tables with and without bids before the
-seat, nil odds, a double-dummy solve, each card's value and a nil verdict), so the
+seat, the nil against perfect defence, a double-dummy solve, each card's value and a nil
+verdict), so the
 kernels are compiled or loaded from Numba's cache before the first request; ``say``
 hears a line before and after.
 :func:`free_port` asks the OS for a free port on ``host``. :func:`listen` binds
@@ -34,7 +35,7 @@ import uvicorn
 
 from spades_sim.run.interrupts import sigterm_interrupts
 from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
-from spades_sim.web.analyse import bid_table, nil_view
+from spades_sim.web.analyse import bid_table, perfect_view
 from spades_sim.web.app import create_app, stop_pool
 from spades_sim.web.query import parse_analysis
 
@@ -97,7 +98,7 @@ def load_kernels() -> None:
     """One small analysis of every kind (module docstring), quietly."""
     first = parse_analysis({"hand": WARM_HAND, "seat": "S", "dealer": "E", "n": "64"})
     bid_table(first)
-    nil_view(first)
+    perfect_view(parse_analysis({**first.query(), "n": "2"}))  # the nil solver's kernels
     # with bids before the seat the table's kernels take them: a kernel of its own
     bid_table(parse_analysis({**first.query(), "dealer": "W", "bids": "N3,E3"}))
     pos = Position.start(
