@@ -253,6 +253,8 @@ def test_the_table_and_its_completions_do_not_depend_on_the_chunking(
         ([FAIR, "--bids", "N=4,E=3", "--score", "500-380"], "scores: N-S has 500"),
         ([FAIR, "--bids", "N=4,E=3", "--bags", "10-2"], "bags: N-S carries 10 bags"),
         ([FAIR, "--bids", "N=4,E=3", "-n", "0"], "n:"),
+        ([FAIR, "--bids", "N=4,E=3", "-n", "99999999999"], "n: 99,999,999,999 completions"),
+        ([FAIR, "--bids", "N=4,E=3,N=2"], "'--bids': N is given twice"),
         ([FAIR, "--bids", "N=four,E=3"], "bids: N bid 'four'"),
         ([FAIR, "--bids", "N=4,E=3", "--score", "a-b"], "--score"),
     ],

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,6 +94,13 @@ COLUMNS = (
     "n",
 )
 """The columns of :attr:`BidAdvice.table`, in order."""
+
+BYTES_A_ROW = 25
+"""Memory :func:`advise` keeps for each completion and bid row: its points, win and bags
+(8 bytes each) and whether it was made (1)."""
+BYTES_A_COMPLETION = 48
+"""Memory kept for each completion beside its rows: its misfit, and the float copies an
+interval is computed from."""
 
 MAX_TRIES = 200_000_000  # draws allowed for ``require`` ranges, as ``nil_odds``'s default
 NIL, BLIND = "nil", "blind nil"
@@ -190,6 +198,22 @@ def _blind_nil_allowed(rules: Rules, side: int, scores: tuple[int, ...]) -> bool
         return False
     others = [s for k, s in enumerate(scores) if k != side]
     return max(others) - scores[side] >= rules.blind_nil_min_deficit
+
+
+def _check_room(n: int, rows: int) -> None:
+    """Refuse more completions than this machine's memory holds (every completion's
+    outcome per bid row is kept until the table is made): one line naming ``n``."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return  # no sysconf (Windows): the allocation itself will say
+    each = rows * BYTES_A_ROW + BYTES_A_COMPLETION
+    if n * each > total:
+        raise ValueError(
+            f"n: {n:,} completions of {rows} bids need about {n * each / 2**30:,.0f} GiB, "
+            f"more than this machine's {total / 2**30:.1f} GiB of memory: give at most "
+            f"{total // each:,}"
+        )
 
 
 def _earlier_seats(hero: int, dealer: int, players: int) -> list[int]:
@@ -522,6 +546,7 @@ def _setup(
     if nil_ok:
         options.append((0, NIL_KIND))
     options += [(b, NUMBER) for b in range(int(lo), int(hi) + 1)]
+    _check_room(n, len(options))
     info = _table_info(rules, deal, score, bag, earlier)
     assumed = spec.params()[0, SEATED_BIDS:].copy()
     fit = BidFit(lowered, info, assumed, FIT_TRIES if earlier else 0)
