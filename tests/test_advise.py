@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from spades_sim import BidAdvice, advise, nil_odds, reference
 from spades_sim._nb.enums import N_INFO, InfoSlot, ParamRow
 from spades_sim._nb.policies import plain_bid_nb
+from spades_sim.cards import SPADE_MASK
 from spades_sim.cli import cli
 from spades_sim.odds import Conditions, deal_completions
 from spades_sim.odds.advice import (
@@ -129,6 +130,34 @@ def test_completions_fit_the_earlier_bids_as_the_seated_bidder_makes_them() -> N
     # random completions, not read against the bids, seldom fit them
     blind = deal_completions(FAIR, 400, seed=5, seat="S")
     assert np.mean([fits(d) for d in blind]) < 0.05
+
+
+def test_rare_ranges_and_bids_they_contradict_stay_within_the_draws_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # N bid 1 but holds 6 spades or more: the count bidder seldom bids 1 so, and every
+    # draw the fit tries must first meet the range; the fit's tries are cut to keep the
+    # draws near the cap (unbounded, this was 17 times the cap; with 9 spades, hours)
+    from spades_sim.odds import advice as advice_module
+    from spades_sim.odds import sampling
+
+    cap, draws = 100_000, []
+    fitted_sample = sampling.Sampler.fitted_sample
+
+    def counted(self: sampling.Sampler, start: int, count: int) -> tuple:
+        out = fitted_sample(self, start, count)
+        draws.append(out[1])
+        return out
+
+    monkeypatch.setattr(sampling.Sampler, "fitted_sample", counted)
+    monkeypatch.setattr(advice_module, "MAX_TRIES", cap)
+    bids, ranges = {"N": 1, "E": 3}, {"N": {"spades": "6.."}}
+    deals, misfit = advice_completions(
+        FAIR, "S", dealer="W", bids=bids, require=ranges, n=20, seed=1
+    )
+    assert sum(draws) <= 2 * cap, sum(draws)
+    assert all((int(d) & SPADE_MASK).bit_count() >= 6 for d in deals[:, 0])
+    assert (misfit > 0).any()  # fitted roughly, and said so
 
 
 def test_earlier_bids_and_bags_carried_in_are_played_and_scored_as_the_reference_engine() -> None:

@@ -12,7 +12,9 @@ need more than ``max_tries`` draws, are refused with ``ValueError``.
 With a :class:`BidFit` the completions also read the bids made before the seat's turn,
 as the bid-reading samplers of ``lookahead`` and ``pimc`` do (``rollout.bid_misfit_nb``:
 of a few draws the first whose bids fit the seated bidders is kept, else the one that
-fits best); without bids to read the completions are the same as without it.
+fits best); without bids to read the completions are the same as without it. With
+ranges as well, the draws in the ranges tried for the bids are cut (never below one) so
+that ``n`` completions take about ``max_tries`` draws at most.
 :meth:`Sampler.chunks` yields completions ``0 .. n-1`` in chunks of :data:`CHUNK` (what
 every caller loops over); :func:`deal_completions` returns the completions themselves.
 """
@@ -20,7 +22,7 @@ every caller loops over); :func:`deal_completions` returns the completions thems
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -88,6 +90,14 @@ class Sampler:
                     f"max_tries={max_tries:,}"
                 )
             self.attempts = min(max_tries, int(FAIL_EXPONENT / rate) + 100)
+            if self.fit.tries > 0:
+                # each draw the fit tries must first meet the ranges: with rare ranges its
+                # tries, not the ranges, would decide the draws (hours where the earlier
+                # bids and the ranges disagree), so the draws in the ranges a completion
+                # may try for the bids are cut to keep n of them within max_tries
+                budget = int(max_tries * rate / n)
+                if budget < self.fit.tries:
+                    self.fit = replace(self.fit, tries=max(1, budget))
 
     def _draw(
         self, kind: int, start: int, count: int, attempts: int, fit: BidFit = NO_FIT
