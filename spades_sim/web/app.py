@@ -15,7 +15,8 @@ body over :data:`MAX_BODY` bytes is 413; a query over ``MAX_QUERY`` characters i
 request that raises anything else answers a short error page (500), never a traceback.
 Files are read only under ``runs`` (:func:`spades_sim.web.deals.run_path`). Analyses
 and replays run in one worker process (:func:`worker_pool`), so the server answers its
-requests (progress, cancel, other tabs) while the solver works.
+requests (progress, cancel, other tabs) while the solver works; when the app shuts down,
+:func:`stop_pool` ends that process, in the middle of an analysis if need be.
 """
 
 from __future__ import annotations

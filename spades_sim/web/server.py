@@ -5,9 +5,8 @@ Contract
 :func:`warm_up` runs :func:`load_kernels` in the app's worker process: one small
 analysis of every kind the page offers (bid tables with and without bids before the
 seat, the nil against perfect defence, a double-dummy solve, each card's value and a nil
-verdict), so the
-kernels are compiled or loaded from Numba's cache before the first request; ``say``
-hears a line before and after.
+verdict), so the kernels are compiled or loaded from Numba's cache before the first
+request; ``say`` hears a line before and after.
 :func:`free_port` asks the OS for a free port on ``host``. :func:`listen` binds
 ``host:port`` (a free port when ``port`` is 0) or raises :class:`BindError` naming the
 host or the port, in one line. :func:`serve` binds first (a port in use is said at once,
