@@ -53,38 +53,30 @@ TRICK_COMPLETIONS = 40
 SEED = 0
 
 
+def _asked(a: Analysis) -> dict[str, Any]:
+    """The analysis as :func:`spades_sim.advise` and ``advice_completions`` take it (seed
+    0: the first ``n`` completions of any call are the first ``n`` of a larger one's)."""
+    return {
+        "hand": a.hand_text,
+        "seat": SEAT_NAMES[a.seat],
+        "dealer": SEAT_NAMES[a.dealer],
+        "bids": a.bids_by_seat() or None,
+        "scores": a.scores,
+        "bags": a.bags,
+        "rules": a.rules,
+        "seed": SEED,
+    }
+
+
 def _advise(a: Analysis, n: int, threads: int | None) -> BidAdvice:
-    """:func:`spades_sim.advise` of the analysis on ``n`` completions (seed 0: the first
-    ``n`` of any larger table's)."""
-    return advise(
-        a.hand_text,
-        SEAT_NAMES[a.seat],
-        dealer=SEAT_NAMES[a.dealer],
-        bids=a.bids_by_seat() or None,
-        scores=a.scores,
-        bags=a.bags,
-        rules=a.rules,
-        n=n,
-        seed=SEED,
-        threads=threads,
-    )
+    """The bid table of the analysis on ``n`` completions."""
+    return advise(**_asked(a), n=n, threads=threads)
 
 
 def _completions(a: Analysis, n: int, threads: int | None) -> np.ndarray:
     """The first ``n`` completions of the analysis' bid table (they read the bids before
     the seat), (n, 4) hand masks by seat."""
-    deals, _ = advice_completions(
-        a.hand_text,
-        SEAT_NAMES[a.seat],
-        dealer=SEAT_NAMES[a.dealer],
-        bids=a.bids_by_seat() or None,
-        scores=a.scores,
-        bags=a.bags,
-        rules=a.rules,
-        n=n,
-        seed=SEED,
-        threads=threads,
-    )
+    deals, _ = advice_completions(**_asked(a), n=n, threads=threads)
     return deals
 
 
