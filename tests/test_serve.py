@@ -238,7 +238,11 @@ def test_serve_says_a_port_in_use_or_a_foreign_host_in_one_line_before_loading_k
     assert loaded == [] and "Traceback" not in result.output + other.output
 
 
-@pytest.mark.parametrize("when", ["warming up", "serving", "analysing"])
+@pytest.mark.parametrize(
+    "when",
+    # serving: uvicorn's own shutdown, which stopped the worker already (slow tier)
+    ["warming up", pytest.param("serving", marks=pytest.mark.slow), "analysing"],
+)
 def test_sigterm_stops_serve_and_its_worker_without_a_leak_or_traceback(when: str) -> None:
     import signal
     import subprocess
