@@ -129,9 +129,13 @@ def serve(
     browser: bool = True,
     warm: bool = True,
     say: Callable[[str], None] = SAY,
+    listening: Callable[[], None] | None = None,
 ) -> None:
-    """Serve the page until interrupted (module docstring)."""
+    """Serve the page until interrupted (module docstring); ``listening`` is called once
+    the socket is bound, before anything else."""
     sock = listen(host, port)
+    if listening is not None:
+        listening()
     port = int(sock.getsockname()[1])
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     # uvicorn handles both signals while it serves, then raises them again once shut
