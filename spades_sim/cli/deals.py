@@ -273,6 +273,8 @@ def _bid_pairs(text: str | None) -> dict[int | str, int | str]:
             raise click.BadParameter(
                 f"expected SEAT=BID, got {item.strip()!r}", param_hint="'--bids'"
             )
+        if seat.strip() in out:  # a mapping would keep the last silently
+            raise click.BadParameter(f"{seat.strip()} is given twice", param_hint="'--bids'")
         out[seat.strip()] = bid.strip()
     return out
 
