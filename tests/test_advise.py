@@ -202,11 +202,13 @@ def test_the_table_has_every_allowed_bid_and_consistent_columns() -> None:
     assert ((table["win"] >= 0) & (table["win"] <= 1)).all()
     # the paired gain is the difference of the means
     assert np.allclose(table["gain"], table["win"] - best["win"])
-    # a minimum bid and no blind nil: the rows follow the rules
+    # a minimum bid and no blind nil: the rows follow the rules (points only: rules met
+    # for the first time build no win table with win=False)
     ruled = advise(
-        STRONG, "N", dealer="W", n=50, rules=Rules(min_number_bid=3, blind_nil=False)
-    ).table
-    assert ruled["bid"].tolist() == ["nil", *map(str, range(3, 14))]
+        STRONG, "N", dealer="W", n=50, rules=Rules(min_number_bid=3, blind_nil=False), win=False
+    )
+    assert ruled.table["bid"].tolist() == ["nil", *map(str, range(3, 14))]
+    assert ruled.by == "points" and ruled.table["win"].isna().all()
     text = str(advice)
     assert "blind nil" in text and f"Bid {advice.best}" in text
 
@@ -339,6 +341,9 @@ def test_cli_prints_the_table_the_best_bid_and_why_and_json() -> None:
     assert data["best"] == direct.best and data["bids"] == {"N": 4, "E": 3}
     assert [row["bid"] for row in data["table"]] == direct.table["bid"].tolist()
     assert data["by"] == "win" and 0 <= data["table"][0]["win"] <= 1
+    points = CliRunner().invoke(cli, [*args, "--no-win", "--json"])
+    assert points.exit_code == 0, points.output
+    assert json.loads(points.output)["by"] == "points"
 
 
 def test_game_winner_is_the_reference_engines_game_result() -> None:
