@@ -170,6 +170,17 @@ def test_far_behind_near_the_end_it_gambles_on_nil() -> None:
     assert advise_bid(WEAK, (0, 0), objective=0, **position) != 0
 
 
+def test_at_0_0_a_long_game_ahead_the_win_bid_is_about_the_points_bid() -> None:
+    # far from the target, points are what win: the two objectives differ by noise (the
+    # bids near the best score within a few points of each other), never by a plan
+    gaps = [
+        abs(advise_bid(h, (0, 0), n=64, rand=r) - advise_bid(h, (0, 0), objective=0, n=64, rand=r))
+        for h in (*HANDS, STRONG, WEAK)
+        for r in (11, 12)
+    ]
+    assert max(gaps) <= 2 and sum(gaps) / len(gaps) <= 1.0, gaps
+
+
 def test_objective_zero_is_the_most_points_of_a_lone_hand() -> None:
     # points only: the score does not move the bid
     for hand in HANDS:
