@@ -22,6 +22,7 @@ from spades_sim import reference
 from spades_sim._nb import loop
 from spades_sim._nb.enums import LANES
 from spades_sim.cards import deck_mask
+from spades_sim.custom.kernels import SAMPLING
 from spades_sim.hand import score_hand
 from spades_sim.policies import describe
 from spades_sim.rules import Rules
@@ -320,7 +321,8 @@ def test_lockstep_play_equals_scalar_play(preset: str, play: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "bidding", [s.name for s in describe("bid") if s.name not in ("monte-carlo", "random")]
+    "bidding",
+    [s.name for s in describe("bid") if s.name not in (*SAMPLING["bid"], "random")],
 )
 def test_lockstep_bidding_equals_scalar_bidding(bidding: str) -> None:
     # The lock-step kernels bid in lock-step (lockstep_bidding.py, four players); the

@@ -151,7 +151,12 @@ def _mistakes(tmp_path: Path) -> dict[tuple[str, ...], str]:
         ("count", "--param", "bias=-9..3", *study): "outside -5..5, the range of bias in",
         ("count", "--param", "bias=abc", *study): "expected NAME=LO..HI",
         ("count", "--param", "bias=0..1", "--param", "bias=0..2", *study): "given twice",
-        ("nosuch", "--param", "bias=0..1", *study): "unknown policy 'nosuch' (bidding: count",
+        (
+            "nosuch",
+            "--param",
+            "bias=0..1",
+            *study,
+        ): "unknown policy 'nosuch' (bidding: advise, count",
         ("random", "--param", "nil_rate=0.0..1.0", *study): "say which",
         ("count/heuristc", "--param", "bias=0..1", *study): (
             "neither one policy nor a side BID/PLAY: unknown play policy 'heuristc'"

@@ -100,7 +100,7 @@ def hand_value_nb(rules, state, side, objective, params, out, after, bags_after)
     included) with ``objective`` 0, else its chance to win the game from the scores
     after the hand (a finished game exactly, else the race model). ``out``, ``after``
     and ``bags_after`` are scratch."""
-    sides = state[InfoSlot.sides]
+    sides = max(state[InfoSlot.sides], 2)  # a table built without it (a test's) has two
     if objective == 0:
         side_points_nb(rules, state, side, 0.0, out)
         return np.float64(out[ScoreSlot.score_change])
