@@ -120,7 +120,7 @@ def show(ctx: click.Context, **params: Any) -> None:
     if params["double_dummy"]:
         assert deal is not None  # refused above
         # imported when asked for: `show` without --dd loads no solver
-        from spades_sim.run.threads import announce_compiles
+        from spades_sim.threads import announce_compiles
         from spades_sim.solve.played import play_costs, record_of, render_costs
 
         with user_errors(), announce_compiles():

@@ -7,7 +7,7 @@ The modules, in the order a run passes through them:
 - :mod:`~spades_sim.run.plan`: the run cut into deterministic chunks;
 - :mod:`~spades_sim.run.select`: the kernel for policies x players x mode (rows, counts
   or nil odds), in one place;
-- backends: :mod:`~spades_sim.run.threads` (the thread pool, compiles watched) and
+- backends: :mod:`~spades_sim.threads` (the thread pool, compiles watched) and
   :mod:`~spades_sim.run.cluster` (Dask);
 - what a chunk becomes: :mod:`~spades_sim.run.rows` (named columns) or
   :mod:`~spades_sim.run.counting` (count tables; :mod:`~spades_sim.run.aggregate` the
@@ -28,7 +28,7 @@ from spades_sim.run.rows import Chunk, PolicyError
 from spades_sim.run.sinks import RunCall, compute_part
 from spades_sim.run.spec import RunSpec, side_policies, spec_from_meta
 from spades_sim.run.summary import Progress, RunSummary, Tally
-from spades_sim.run.threads import kernel_threads
+from spades_sim.threads import kernel_threads
 
 __all__ = [
     "Aggregate",

@@ -12,7 +12,7 @@ the run) and a study of a billion hands needs no disk.
 :func:`layout` checks ``by`` (:data:`~spades_sim.run.aggregate.KEYS`; ``side`` is always
 a key) and lays the tables out: each key's width under the rules, the mixed-radix group
 numbers the kernels compute. :func:`aggregate_chunk` cuts a chunk into pieces that the
-thread pool (:func:`~spades_sim.run.threads.run_tasks`) takes in turn, each worker
+thread pool (:func:`~spades_sim.threads.run_tasks`) takes in turn, each worker
 calling the kernel (which releases the GIL) into its own dense :class:`Tables`; the
 tables are integer sums, added at the end, so they never depend on the threads or the
 chunk size. User-written policies run through their rows kernel on bounded pieces, whose
@@ -55,7 +55,7 @@ from spades_sim.run.aggregate import (
 from spades_sim.run.rows import PolicyError, kernel_outputs
 from spades_sim.run.select import Kernel, select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import current_threads, ensure_compiled, run_tasks
+from spades_sim.threads import current_threads, ensure_compiled, run_tasks
 
 __all__ = [
     "KEYS",
@@ -403,7 +403,7 @@ def _run_from_rows(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables
 
 def aggregate_chunk(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     """Items ``[start, start + count)`` of a run counted into :class:`Tables`, on the
-    kernel threads (:func:`~spades_sim.run.threads.kernel_threads`). Raises
+    kernel threads (:func:`~spades_sim.threads.kernel_threads`). Raises
     :class:`~spades_sim.run.rows.PolicyError` as the rows path does."""
     if spec.record_play:
         raise ValueError("aggregate mode keeps no rows: it cannot record the play")

@@ -8,7 +8,7 @@ the opening leader the rules give for those hands (the dealer's left, or the hol
 the two of clubs once the exchange is done) to lead, spades unbroken, first-trick rules
 in force. That is the position the kernels' play started from, so the double-dummy
 figures and the played ones describe the same cards.
-(:func:`~spades_sim.solve.table.dd_table` solves exactly that from a run directory or
+(:func:`~spades_sim.run.dd_solve.dd_table` solves exactly that from a run directory or
 a hands frame.)
 
 **The columns** (:data:`~spades_sim.schema.DD_COLUMNS`), per seat-row: ``dd_side_tricks``,
@@ -65,7 +65,7 @@ from spades_sim.dataset.layout import part_name
 from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, partial_name
+from spades_sim.run.dd_solve import DEFAULT_PART_SIZE, dd_table, partial_name
 
 __all__ = [
     "DD_DIR",
@@ -94,7 +94,7 @@ def with_dd(frame: pd.DataFrame, rules: Rules, *, progress: bool = False) -> pd.
 
 def load_dd(run: str | os.PathLike[str]) -> pd.DataFrame:
     """The per-deal double-dummy table of a solved run directory (the columns of
-    :func:`~spades_sim.solve.table.dd_table`); ``SpadesError`` (saying how to solve it)
+    :func:`~spades_sim.run.dd_solve.dd_table`); ``SpadesError`` (saying how to solve it)
     if the run was never solved, or only in part."""
     manifest = read_manifest(run)
     store = open_store(run)

@@ -54,7 +54,7 @@ Produces = Literal["rows", "counts", "nil_odds"]
 class Kernel:
     """A selected kernel: ``entry`` the Numba entry point (None when ``from_rows``
     carries the work), ``per_block`` the items of one block of ``entry`` (rows kernels:
-    what :func:`~spades_sim.run.threads.run_blocks` shares out), ``lockstep`` whether it
+    what :func:`~spades_sim.threads.run_blocks` shares out), ``lockstep`` whether it
     is a lock-step kernel (which writes only the int32 rows a hands run has), ``variant``
     an entry's mode argument (nil odds: ``odds.PLAY_*``) and ``from_rows`` the rows
     kernel whose rows a counts run adds up (user-written policies)."""
@@ -123,7 +123,7 @@ def lockstep_play(spec: RunSpec) -> str | None:
 def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     """The kernel that computes ``spec``'s ``produces`` (the module's contract).
 
-    >>> from spades_sim.run.threads import kernel_name
+    >>> from spades_sim.threads import kernel_name
     >>> kernel_name(select_kernel(RunSpec.build(seed=0)).entry)
     'hands_heuristic_defaults_lockstep_count_nb'
     >>> kernel_name(select_kernel(RunSpec.build(seed=0, play="random"), "counts").entry)

@@ -7,7 +7,7 @@ rows or counts, the kernel :func:`~spades_sim.run.select.select_kernel` picks fo
 and what becomes of it. :func:`drive` is the one loop every local run goes through:
 for each :class:`~spades_sim.run.plan.Piece` of the plan, :meth:`Sink.compute` then
 :meth:`Sink.take`; the kernels inside run on the thread pool
-(:mod:`spades_sim.run.threads`). The sinks:
+(:mod:`spades_sim.threads`). The sinks:
 
 - :class:`FrameSink`: rows kept in memory, as one pandas frame (two in games mode);
 - :class:`TablesSink`: counts added in memory, an :class:`~spades_sim.run.aggregate.Aggregate`;
@@ -41,7 +41,7 @@ from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.select import Produces
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary, Tally
-from spades_sim.run.threads import CompileWatch
+from spades_sim.threads import CompileWatch
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, Column, nullable_names
 
 __all__ = [
