@@ -30,8 +30,8 @@ from spades_sim.run.plan import default_aggregate_chunk, plan
 from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.sinks import FrameSink, TablesSink, drive
 from spades_sim.run.spec import DEFAULT_BIDDING, DEFAULT_PLAY, PolicyArg, RunSpec, SidePolicies
-from spades_sim.threads import kernel_threads
 from spades_sim.solve.solver import check_solvable_rules
+from spades_sim.threads import kernel_threads
 from spades_sim.validate import check_count
 
 __all__ = [

@@ -23,11 +23,11 @@ import pytest
 from numba import njit
 
 from spades_sim import nb, nil_odds, simulate_games, simulate_hands
+from spades_sim import threads as kernels
 from spades_sim.custom import kernels as custom_kernels
 from spades_sim.custom.function import PolicyCodeError, code_digest, load_reference
 from spades_sim.policies import Policy, parse_policy
 from spades_sim.rules import Rules
-from spades_sim.run import threads as kernels
 from spades_sim.simulate import RunSpec, record_hands
 
 ROOT = Path(__file__).resolve().parents[1]

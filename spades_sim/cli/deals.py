@@ -120,8 +120,9 @@ def show(ctx: click.Context, **params: Any) -> None:
     if params["double_dummy"]:
         assert deal is not None  # refused above
         # imported when asked for: `show` without --dd loads no solver
+        from spades_sim.run.double_dummy import record_of
+        from spades_sim.solve.played import play_costs, render_costs
         from spades_sim.threads import announce_compiles
-        from spades_sim.solve.played import play_costs, record_of, render_costs
 
         with user_errors(), announce_compiles():
             record, nils = record_of(spec, deal)

@@ -79,10 +79,10 @@ def _solve_run(run: str, out: Path | None) -> None:
     SIGTERM), say how many are kept where and how to go on, and exit 130 / 143."""
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.dataset import read_manifest
+    from spades_sim.run.dd_solve import dd_table, stored_deals
     from spades_sim.run.double_dummy import DD_DIR, solve_run
     from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
     from spades_sim.threads import announce_compiles
-    from spades_sim.run.dd_solve import dd_table, stored_deals
 
     where = Path(run) / DD_DIR if out is None else out
     with user_errors():
@@ -149,9 +149,9 @@ def solve(ctx: click.Context, **params: Any) -> None:
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.cards import seat_index, seat_name, side_name
     from spades_sim.rules import FirstLead
-    from spades_sim.threads import announce_compiles
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
     from spades_sim.solve.solver import nil_mask
+    from spades_sim.threads import announce_compiles
 
     hands = list(params["hands"])
     directories = [h for h in hands if Path(h).is_dir()]

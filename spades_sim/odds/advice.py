@@ -63,8 +63,8 @@ from spades_sim.odds.nil import play_completions
 from spades_sim.odds.sampling import CHUNK, BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
-from spades_sim.threads import kernel_threads
 from spades_sim.text import rules_text, side_policies_text
+from spades_sim.threads import kernel_threads
 from spades_sim.validate import check_count, is_int
 
 __all__ = [

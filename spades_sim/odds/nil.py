@@ -36,9 +36,9 @@ from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
-from spades_sim.threads import kernel_threads, policy_compile_errors, run_blocks
 from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
+from spades_sim.threads import kernel_threads, policy_compile_errors, run_blocks
 
 __all__ = ["DEFENSES", "Played", "nil_odds", "play_completions"]
 

@@ -16,12 +16,15 @@ The modules, in the order a run passes through them:
   and the one loop that feeds them;
 - :mod:`~spades_sim.run.summary`, :mod:`~spades_sim.run.interrupts`: tallies, progress,
   the summary, Ctrl-C and SIGTERM;
+- :mod:`~spades_sim.run.double_dummy`, :mod:`~spades_sim.run.dd_solve`: the deals of a run
+  solved double-dummy (:func:`dd_table`, resumable Parquet parts);
 - :mod:`~spades_sim.run.dataset`: :func:`run_dataset`, the entry for runs to disk
   (``spades_sim.simulate`` has the entries to frames, ``spades_sim.odds`` nil odds).
 """
 
 from spades_sim.run.aggregate import Aggregate, load_aggregate
 from spades_sim.run.dataset import run_aggregate, run_dataset
+from spades_sim.run.dd_solve import dd_table
 from spades_sim.run.interrupts import RunInterrupted
 from spades_sim.run.plan import Piece, plan
 from spades_sim.run.rows import Chunk, PolicyError
@@ -42,6 +45,7 @@ __all__ = [
     "RunSummary",
     "Tally",
     "compute_part",
+    "dd_table",
     "kernel_threads",
     "load_aggregate",
     "plan",

@@ -69,8 +69,8 @@ from spades_sim.run.plan import default_aggregate_chunk, stored_chunk_size
 from spades_sim.run.sinks import PartsSink, RunCall, drive
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary
-from spades_sim.threads import kernel_threads, watch_compiles
 from spades_sim.solve.solver import check_solvable_rules
+from spades_sim.threads import kernel_threads, watch_compiles
 
 __all__ = ["WRITER_THREADS", "run_aggregate", "run_dataset"]
 

@@ -42,6 +42,7 @@ has no double-dummy columns, and ``dd`` with ``aggregate`` is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping
@@ -66,6 +67,8 @@ from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
 from spades_sim.run.dd_solve import DEFAULT_PART_SIZE, dd_table, partial_name
+from spades_sim.run.rows import run_chunk
+from spades_sim.solve.position import HandRecord
 
 __all__ = [
     "DD_DIR",
@@ -75,6 +78,7 @@ __all__ = [
     "dd_state",
     "load_dd",
     "missing_dd",
+    "record_of",
     "seat_columns",
     "solve_run",
     "with_dd",
@@ -189,3 +193,16 @@ def solve_run(
     if dd_state(manifest) != "solved":
         record_stage(run, "dd", {**entry, "complete": True}, fsync)
     return DdSolve(deals, solved, time.perf_counter() - started, table)
+
+
+def record_of(spec: Any, index: int) -> tuple[HandRecord, tuple[int, ...]]:
+    """Deal ``index`` of ``spec`` (a hands-mode ``RunSpec``) as played, and its nil seats."""
+    spec = dataclasses.replace(spec, record_play=True)
+    chunk = run_chunk(spec, 0, index, 1)
+    assert chunk.plays is not None
+    players = spec.rules.players
+    hands = [int(v) for v in chunk.hands["hand"][:players]]
+    dealer = int(chunk.hands["dealer"][0])
+    nils = tuple(s for s in range(players) if int(chunk.hands["nil"][s]))
+    plays = [int(v) for v in chunk.plays["plays"][0]]
+    return HandRecord(tuple(hands), dealer, tuple(plays), spec.rules), nils

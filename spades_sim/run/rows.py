@@ -28,8 +28,8 @@ from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8
 from spades_sim.errors import SpadesError
 from spades_sim.run.select import select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.threads import run_blocks
 from spades_sim.schema import HAND_COLUMNS, hand_columns
+from spades_sim.threads import run_blocks
 
 __all__ = [
     "HANDS_I32_ROWS",

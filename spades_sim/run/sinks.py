@@ -41,8 +41,8 @@ from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.select import Produces
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary, Tally
-from spades_sim.threads import CompileWatch
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, Column, nullable_names
+from spades_sim.threads import CompileWatch
 
 __all__ = [
     "FrameSink",

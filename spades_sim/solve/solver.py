@@ -33,8 +33,8 @@ from spades_sim._nb import dd
 from spades_sim.cards import seat_index, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.threads import ensure_compiled
 from spades_sim.solve.position import Position
+from spades_sim.threads import ensure_compiled
 
 __all__ = [
     "DEFAULT_TABLE_BITS",
