@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -588,6 +588,78 @@ register(
             "determinised Monte-Carlo sampling (perfect-information rollouts), as in "
             "Ginsberg's GIB for bridge (JAIR 14, 2001) and Cowling, Powley & Whitehouse, "
             "'Information Set Monte Carlo Tree Search' (IEEE TCIAIG 4, 2012)"
+        ),
+    )
+)
+# The race model's numbers fitted to the standard game's win table (every seat ``count``
+# and ``heuristic``, 20,000 games): ``odds.equity.race_fit``, ``benchmarks/win_table.py --race``.
+RACE_MEAN, RACE_SD, RACE_BAGS = 27.86, 41.68, 0.922
+_ADVISE_NIL = {"nil_threshold": 50.0, "nil_partner_min": 0.0}  # the table weighs every nil
+
+register(
+    PolicySpec(
+        kind="bid",
+        name="advise",
+        policy_id=BidPolicy.advise,
+        params=(
+            *(
+                replace(p, default=_ADVISE_NIL[p.name]) if p.name in _ADVISE_NIL else p
+                for p in _BID_COMMON
+            ),
+            ParamSpec(
+                "n", 32.0, 1.0, 4096.0, "completions of the deal per bid decision", values="whole"
+            ),
+            ParamSpec(
+                "objective",
+                1.0,
+                0.0,
+                1.0,
+                "0: the most points this hand; 1: the best chance to win the game",
+                values="choice",
+            ),
+            ParamSpec(
+                "window",
+                4.0,
+                0.0,
+                17.0,
+                "number bids weighed: the count's bid plus or minus this",
+                values="whole",
+            ),
+            ParamSpec(
+                "fit_tries",
+                64.0,
+                1.0,
+                4096.0,
+                "draws per completion until the earlier bids fit; then the best-fitting draw",
+                values="whole",
+            ),
+            ParamSpec(
+                "race_mean",
+                RACE_MEAN,
+                1.0,
+                500.0,
+                "race model: a side's mean points a hand before bag penalties",
+            ),
+            ParamSpec("race_sd", RACE_SD, 1.0, 500.0, "race model: their standard deviation"),
+            ParamSpec("race_bags", RACE_BAGS, 0.0, 13.0, "race model: a side's bags a hand"),
+        ),
+        summary=(
+            "What `spades_sim.advise` recommends, bid by bid: deals `n` completions of the "
+            "unseen cards that fit the bids made before (each seat's seated bidder, as the "
+            "sampling players read bids), and for nil and every number within `window` of "
+            "the count's bid, on the same completions, lets the seats still to bid bid "
+            "knowing it and plays the hand out with the `heuristic`; bids the one with the "
+            "best mean: with `objective` 1 the side's chance to win the game from the score "
+            "after the hand (exact when the hand ends the game, else a race model of the "
+            "win table fitted in three numbers, `race_mean`, `race_sd`, `race_bags`: "
+            "docs/win-table.md), with 0 the side's points. `bias` shifts the chosen number. "
+            "Blind nil as the counting bidders."
+        ),
+        source=(
+            "determinised Monte-Carlo bidding as `monte-carlo`, valued by the chance to win "
+            "the match as backgammon programs value a move by match equity (Keith, "
+            "'Match equity tables', bkgm.com; Kazaross-XG2 table), the win chance from a "
+            "race formula as in backgammon's race models"
         ),
     )
 )

@@ -71,7 +71,7 @@ from spades_sim.simulate import record_hands, simulate_games, simulate_hands
 ROOT = Path(__file__).resolve().parents[1]
 RULES = Rules().lower()
 PLAY_POLICIES = ("random", "heuristic", "lookahead:samples=2")
-BID_POLICIES = ("count", "pagat", "partner-aware", "monte-carlo:samples=2", "random")
+BID_POLICIES = ("count", "pagat", "partner-aware", "monte-carlo:samples=2", "advise:n=2", "random")
 
 
 def table_info(
@@ -881,7 +881,7 @@ def test_kernel_slots_match_the_registry() -> None:
         for k, param in enumerate(spec.params):
             assert getattr(slots, param.name) == k + 1, (key, param.name)
         assert len(slots) == len(spec.params)
-    shared = ("count", "pagat", "partner-aware", "monte-carlo")
+    shared = ("count", "pagat", "partner-aware", "monte-carlo", "advise")
     for name in shared:  # the slots the bidders share (BidParam) are the same in each
         slots = PARAMS_BY_POLICY[("bid", name)]
         assert all(getattr(slots, f) == getattr(BidParam, f) for f in BidParam._fields)

@@ -177,6 +177,7 @@ class BidPolicyT(NamedTuple):
     pagat: int = 2
     partner_aware: int = 3
     monte_carlo: int = 4
+    advise: int = 5
 
 
 class PlayPolicyT(NamedTuple):
@@ -263,6 +264,11 @@ MonteCarloParam = _positions(
     (*_BID_COMMON, "samples", "bag_cost", "nil_bonus", "window", "objective", "bid_tolerance"),
     1,
 )
+AdviseParam = _positions(
+    "AdviseParamT",
+    (*_BID_COMMON, "n", "objective", "window", "fit_tries", "race_mean", "race_sd", "race_bags"),
+    1,
+)
 RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
 HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
 LookaheadParam = _positions(
@@ -289,6 +295,7 @@ PARAMS_BY_POLICY = {
     ("bid", "pagat"): PagatParam,
     ("bid", "partner-aware"): PartnerParam,
     ("bid", "monte-carlo"): MonteCarloParam,
+    ("bid", "advise"): AdviseParam,
     ("bid", "random"): RandomBidParam,
     ("play", "random"): _positions("RandomPlayParamT", (), 1),
     ("play", "heuristic"): HeuristicParam,

@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 from numba.extending import intrinsic
 
+from spades_sim._nb.advise_bid import advise_bid_nb
 from spades_sim._nb.bidding import (
     counting_bid_nb,
     partner_aware_bid_nb,
@@ -76,17 +77,20 @@ def borrow_nb(typingctx, arr):
 @njit(inline="always", cache=True)
 def builtin_bid_nb(hand, seat, info, rules, params, rand):
     """Bid 0..13 (0 = nil) with the built-in bidding policy ``params[0]``."""
-    if np.int64(params[0]) == BidPolicy.monte_carlo:
+    policy = np.int64(params[0])
+    if policy == BidPolicy.monte_carlo:
         return monte_carlo_bid_nb(
             hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand
         )
+    if policy == BidPolicy.advise:
+        return advise_bid_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)
     return plain_bid_nb(hand, seat, info, rules, params, rand)
 
 
 @njit(inline="always", cache=True)
 def plain_bid_nb(hand, seat, info, rules, params, rand):
-    """``builtin_bid_nb`` without the sampling bidder (``monte-carlo``): the same bids for
-    every other policy, and a kernel that bids through it never compiles the rollouts
+    """``builtin_bid_nb`` without the sampling bidders (``monte-carlo``, ``advise``): the
+    same bids for every other policy, and a kernel that bids through it never compiles the rollouts
     (``prepare.prepare_plain_two_nb``). A real call with borrowed arrays: inlined, each
     call site of a kernel would compile a copy of every bidder."""
     return plain_bid_call_nb(hand, seat, borrow_nb(info), borrow_nb(rules), borrow_nb(params), rand)

@@ -78,7 +78,7 @@ def cache_dir() -> Path:
     return Path(base) / "spades_sim"
 
 
-SAMPLING = {"bid": ("monte-carlo",), "play": ("lookahead", "pimc")}
+SAMPLING = {"bid": ("monte-carlo", "advise"), "play": ("lookahead", "pimc")}
 """The built-ins whose searches a kernel compiles only when a side runs one (their
 decisions are the scalar kernels' only: no lock-step batches)."""
 

@@ -26,8 +26,10 @@ table plays on; the exact mode counts an unfinished game as not won).
 The solve runs on one layer of score residues at a time (scores that differ from the
 bags by a multiple of the points' common step, 10 in the standard game: states reached
 from 0-0 are all on one layer); a layer is solved on first use and kept, in memory and
-on disk (``custom.kernels.cache_dir() / "win_tables"``, keyed by the run's meta, the
-number of games and the kernels' digest), with the simulated outcomes.
+on disk (``custom.kernels.cache_dir() / "win_tables"``): the simulated outcomes keyed by
+the run's meta, the number of games and the kernels' digest, and the solved layers keyed
+by the outcomes and the rules alone, so a version whose policies play the same games
+simulates them again (seconds) and reuses the layers (minutes of solving).
 
 Refused, with a line naming why: cutthroat (more than two sides), rules whose score
 steps make the table too large (``MAX_CELLS``). Every rule set has a target; there is no
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sys
 import threading
 from collections.abc import Iterator
@@ -55,6 +58,7 @@ import numpy as np
 
 from spades_sim._nb import KERNEL_DIGEST
 from spades_sim._nb import equity as nb
+from spades_sim._nb import race as nb_race
 from spades_sim.analysis.stats import proportion_ci
 from spades_sim.custom.kernels import cache_dir, needs_generated
 from spades_sim.rules import Rules
@@ -62,7 +66,10 @@ from spades_sim.run.spec import DEFAULT_BIDDING, DEFAULT_PLAY, RunSpec, SidePoli
 from spades_sim.simulate import simulate_games
 from spades_sim.threads import kernel_threads, run_blocks
 
-__all__ = ["DEFAULT_GAMES", "MAX_CELLS", "WinExact", "WinTable", "win_exact", "win_table"]
+__all__ = [
+    "DEFAULT_GAMES", "MAX_CELLS", "RaceFit", "WinExact", "WinTable", "race_fit", "race_states",
+    "race_win", "win_exact", "win_table",
+]  # fmt: skip
 
 DEFAULT_GAMES = 20_000
 """Games simulated for a table by default (about 200,000 hands of the standard game)."""
@@ -404,22 +411,34 @@ def win_table(
 
 
 def _load(rules: Rules, path: Path) -> WinTable | None:
+    """The table whose simulated outcomes ``path`` keeps (its solved layers are read on
+    first use from the file of those outcomes, :func:`_layers_path`)."""
     if not path.exists():
         return None
     try:
         with np.load(path) as data:
-            table = WinTable(
+            parity, points, bags, counts = (data[k] for k in ("parity", "points", "bags", "counts"))
+            return WinTable(
                 rules=rules, games=int(data["meta"][0]), hands=int(data["meta"][1]),
-                parity=data["parity"], points=data["points"], bags=data["bags"],
-                counts=data["counts"], path=path,
+                parity=parity, points=points, bags=bags, counts=counts,
+                path=_layers_path(path.parent, rules, parity, points, bags, counts),
             )  # fmt: skip
-            for name in data.files:
-                if name.startswith("layer_"):
-                    _, a, b = name.split("_")
-                    table._layers[(int(a), int(b))] = data[name]
-        return table
     except (OSError, ValueError, KeyError):
         return None  # a damaged cache file is rebuilt
+
+
+def _layers_path(
+    folder: Path, rules: Rules, parity: np.ndarray, points: np.ndarray, bags: np.ndarray,
+    counts: np.ndarray,
+) -> Path:  # fmt: skip
+    """Where the solved layers of these outcomes under ``rules`` are kept: named by the
+    outcomes themselves, not by the code that simulated them, so a new version whose
+    policies play the same games (most changes) reuses the minutes of solving and only
+    simulates the games again (seconds)."""
+    digest = hashlib.sha256(f"{TABLE_VERSION}".encode())
+    for array in (rules.lower(), parity, points, bags, counts):
+        digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+    return folder / f"layers-{digest.hexdigest()[:32]}.npz"
 
 
 def outcomes_of(hands: Any) -> tuple[np.ndarray, ...]:
@@ -437,14 +456,28 @@ def outcomes_of(hands: Any) -> tuple[np.ndarray, ...]:
 
 
 def _build(spec: RunSpec, games: int, threads: int | None, path: Path | None) -> WinTable:
+    """Simulate the games and keep their outcomes at ``path`` (when caching)."""
     hands, _ = simulate_games(
         games, seed=spec.seed, rules=spec.rules, bidding=spec.bidding, play=spec.play,
         threads=threads,
     )  # fmt: skip
     parity, points, bags, counts = outcomes_of(hands)
+    layers = None
+    if path is not None:
+        layers = _layers_path(path.parent, spec.rules, parity, points, bags, counts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez_compressed(
+                tmp, parity=parity, points=points, bags=bags, counts=counts,
+                meta=np.array([games, int(counts.sum())]),
+            )  # fmt: skip
+            tmp.replace(path)
+        except OSError:
+            pass  # a cache that cannot be written is only slower next time
     return WinTable(
         rules=spec.rules, games=games, hands=int(counts.sum()), parity=parity, points=points,
-        bags=bags, counts=counts, path=path,
+        bags=bags, counts=counts, path=layers,
     )  # fmt: skip
 
 
@@ -503,3 +536,136 @@ def win_exact(
     return WinExact(
         wins=(winner == 0).sum(axis=1), unfinished=(winner < 0).sum(axis=1), games=int(games)
     )
+
+
+# --- The race model: the table in three numbers, for the score-aware bidder ------------
+
+
+def race_win(
+    scores: Any, bags: Any, side: int, rules: Rules, mean: float, sd: float, bag_rate: float
+) -> float:
+    """``side``'s chance to win from ``scores`` and ``bags`` (one entry a side) by the race
+    model of ``spades_sim._nb.race`` (its docstring states the model): the plain-Python
+    twin of ``race_win_nb``, which the ``advise`` bidder evaluates.
+
+    >>> round(race_win([0, 0], [0, 0], 0, Rules(), 48.0, 60.0, 1.5), 3)
+    0.5
+    >>> race_win([450, 300], [0, 0], 0, Rules(), 48.0, 60.0, 1.5) > 0.9
+    True
+    """
+    sides = len(scores)
+    penalty, limit = rules.bag_penalty, rules.bag_limit
+
+    def charge(carried: int, hands: float) -> float:
+        if penalty <= 0:
+            return 0.0
+        lam = min(max(bag_rate * hands, 0.0), 600.0)
+        p, total, seen, k = math.exp(-lam), 0.0, 0.0, 0
+        while k < 2000:
+            total += p * ((carried + k) // limit)
+            seen += p
+            if k > lam and seen > 1.0 - 1e-12:
+                break
+            k += 1
+            p *= lam / k
+        return penalty * total
+
+    def cdf(x: float) -> float:
+        return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+    mean, sd = max(mean, 1e-9), max(sd, 1e-9)
+    target = rules.target
+    hands = min(max(target - s, 0.0) for s in scores) / mean + 0.5
+    dist = [target - scores[s] + charge(int(bags[s]), hands) for s in range(sides)]
+    before = [0.0] * sides
+    mass = [0.0] * sides
+    for n in range(1, nb_race.RACE_HANDS + 1):
+        now = [
+            max(before[s], cdf((n * mean - dist[s]) / (sd * math.sqrt(n)))) for s in range(sides)
+        ]
+        for s in range(sides):
+            arrive = now[s] - before[s]
+            if arrive > 0.0:
+                rest = math.prod(1.0 - 0.5 * (before[j] + now[j]) for j in range(sides) if j != s)
+                mass[s] += arrive * rest
+        before = now
+        if all(f >= 1.0 - 1e-12 for f in now):
+            break
+    total = sum(mass)
+    return 1.0 / sides if total <= 0.0 else mass[side] / total
+
+
+@dataclass(frozen=True)
+class RaceFit:
+    """The race model's three numbers fitted to a win table, and how far it is from it
+    over the live states it was fitted on (absolute differences in win chance)."""
+
+    mean: float
+    sd: float
+    bags: float
+    states: int
+    mean_error: float
+    p95_error: float
+    max_error: float
+
+    def params(self) -> dict[str, float]:
+        """The ``advise`` bidder's parameters for this fit."""
+        return {"race_mean": self.mean, "race_sd": self.sd, "race_bags": self.bags}
+
+
+def race_states(rules: Rules, k: int = 4_000, seed: int = 0) -> tuple[np.ndarray, ...]:
+    """``k`` score states of a game under ``rules`` the fit and its check use: scores on
+    the layer of 0-0 (a multiple of 10 plus the bags) from ``-target / 2`` to the
+    target, bags below the limit, the dealer's parity alternating (scores, bags, dealer)."""
+    rng = np.random.default_rng(seed)
+    limit = rules.bag_limit if rules.bag_penalty > 0 else 1
+    top = rules.target // 10
+    bags = rng.integers(0, limit, size=(k, 2))
+    scores = rng.integers(-top // 2, top, size=(k, 2)) * 10 + bags
+    return scores, bags, np.arange(k) % 2
+
+
+def race_fit(table: WinTable, k: int = 4_000, seed: int = 0) -> RaceFit:
+    """Fit the race model (``race_win``) to ``table``: least squares over the live states
+    of :func:`race_states` (where the table is neither 0 nor 1), by a pattern search from
+    the moments of the table's hands (mean and spread of a side's points, mean bags)."""
+    rules = table.rules
+    scores, bags, dealer = race_states(rules, k, seed)
+    exact = table.win(scores, bags, dealer, nearest=True)
+    live = (exact > 0.0) & (exact < 1.0)
+    scores, bags, exact = scores[live].astype(np.float64), bags[live].astype(np.int64), exact[live]
+    weights = np.concatenate([table.counts, table.counts]).astype(np.float64)
+    points = table.points.T.ravel().astype(np.float64)
+    mean = float(np.average(points, weights=weights))
+    sd = float(np.sqrt(np.average((points - mean) ** 2, weights=weights)))
+    rate = float(np.average(table.bags.T.ravel(), weights=weights))
+    out = np.empty(exact.shape[0], dtype=np.float64)
+
+    def errors(x: np.ndarray) -> np.ndarray:
+        nb_race.race_wins_nb(
+            scores, bags, 0, float(rules.target), x[0], x[1], x[2], float(rules.bag_penalty),
+            rules.bag_limit, out,
+        )  # fmt: skip
+        return out - exact
+
+    x = np.array([mean, sd, rate])
+    step = x * 0.25
+    best = float(np.mean(errors(x) ** 2))
+    while step.max() > 0.05:
+        moved = False
+        for i in range(3):
+            for sign in (1.0, -1.0):
+                trial = x.copy()
+                trial[i] = max(trial[i] + sign * step[i], 0.01 if i < 2 else 0.0)
+                value = float(np.mean(errors(trial) ** 2))
+                if value < best:
+                    x, best, moved = trial, value, True
+        if not moved:
+            step = step / 2
+    gap = np.abs(errors(x))
+    return RaceFit(
+        mean=round(float(x[0]), 2), sd=round(float(x[1]), 2), bags=round(float(x[2]), 3),
+        states=int(gap.shape[0]), mean_error=float(gap.mean()),
+        p95_error=float(np.quantile(gap, 0.95)) if gap.size else 0.0,
+        max_error=float(gap.max()) if gap.size else 0.0,
+    )  # fmt: skip
