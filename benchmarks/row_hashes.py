@@ -38,7 +38,7 @@ from spades_sim.policies import describe
 
 SEED = 20261207
 # the sampling policies are slow per decision: fewer deals for them
-FEW = {"monte-carlo", "lookahead", "pimc"}
+FEW = {"monte-carlo", "advise", "lookahead", "pimc"}
 
 
 def digest(frame: pd.DataFrame) -> str:
