@@ -85,3 +85,9 @@ def test_the_solver_and_the_thread_pool_sit_below_the_run_layer() -> None:
     for module in below:
         wrong = sorted(d for d in reached(module) if d.startswith("spades_sim.run"))
         assert not wrong, f"{module} reaches the run layer: {wrong}"
+
+
+def test_the_table_of_policies_is_on_the_ground_floor() -> None:
+    # everything about a built-in policy is derived from it, the kernels' enums included
+    assert not reached("spades_sim.policy_table")
+    assert "spades_sim.policy_table" in dependencies("spades_sim._nb.enums")

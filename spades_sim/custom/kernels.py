@@ -56,6 +56,7 @@ from typing import Any
 
 from spades_sim._nb import KERNEL_DIGEST, user_kernels
 from spades_sim.custom.function import UserFunction
+from spades_sim.policy_table import names_with
 
 REGISTRY: dict[str, tuple[Any, ...]] = {}
 """The user functions of each generated module, by its key (read at its import)."""
@@ -78,11 +79,11 @@ def cache_dir() -> Path:
     return Path(base) / "spades_sim"
 
 
-SAMPLING = {"bid": ("monte-carlo", "advise"), "play": ("lookahead", "pimc")}
+SAMPLING = {kind: names_with(kind, "sampling") for kind in ("bid", "play")}
 """The built-ins whose searches a kernel compiles only when a side runs one (their
 decisions are the scalar kernels' only: no lock-step batches)."""
 
-GENERATED_ONLY = {"pimc": "pimc_or_plain_play_nb"}
+GENERATED_ONLY = dict.fromkeys(names_with("play", "needs_solver"), "pimc_or_plain_play_nb")
 """Built-in play policies no built-in kernel compiles (the double-dummy solver and the
 kernels around it take minutes to compile cold): a run with a side playing one takes a
 generated module, whose plain built-in sides and sides playing it call the function
@@ -129,7 +130,7 @@ def lane_play(policies: Sequence[Any]) -> str:
     ``play_lanes_nb`` (lane by lane through the play functions)."""
     play_ns, play_ew = policies[2], policies[3]
     same = play_ns.is_builtin and play_ew.is_builtin and play_ns.name == play_ew.name
-    if same and play_ns.name in ("heuristic", "random"):
+    if same and play_ns.name in names_with("play", "lanes"):
         return f"{play_ns.name}_lanes_nb"
     return "play_lanes_nb"
 

@@ -43,6 +43,7 @@ from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
 from spades_sim._nb.lockstep_heuristic import at_defaults
 from spades_sim.custom.kernels import batches_allowed, kernels_for, needs_generated
 from spades_sim.policies import lookup
+from spades_sim.policy_table import names_with
 from spades_sim.run.spec import RunSpec
 
 __all__ = ["Kernel", "Produces", "lockstep_play", "select_kernel", "user_policy_kernels"]
@@ -117,7 +118,7 @@ def lockstep_play(spec: RunSpec) -> str | None:
     if not _bidder_ids(spec) <= set(LANE_BIDDERS):
         return None  # monte-carlo: its rollouts take far longer than the play
     name = names.pop()
-    return name if name in ("random", "heuristic") else None
+    return name if name in names_with("play", "lanes") else None
 
 
 def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
