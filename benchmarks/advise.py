@@ -12,10 +12,9 @@ and, for the bid-reading completions, after three earlier bids.
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-import time
+
+from _harness import described, parser, policies, report, seconds
 
 from spades_sim import advise
 
@@ -23,50 +22,30 @@ HAND = "Q73.J52.T84.9632"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--completions", type=int, default=2_000)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--bidding", default="count")
-    parser.add_argument("--play", default="heuristic")
-    parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    common = {
-        "bidding": args.bidding,
-        "play": args.play,
-        "threads": args.threads,
-        "n": args.completions,
-    }
-    start = time.perf_counter()
-    first = advise(HAND, "S", dealer="E", seed=0, **common)  # compile or load from the cache
-    first_s = time.perf_counter() - start
+    args = parser(__doc__, completions=2_000).parse_args()
+    common = {**policies(args), "n": args.completions}
+    # compile or load from the cache
+    first_s, first = seconds(lambda: advise(HAND, "S", dealer="E", seed=0, **common))
     later = {"dealer": "S", "bids": {"W": 3, "N": 4, "E": 3}}
     advise(HAND, "S", seed=0, **later, **common)
     opening, bid_after = [], []
     relaxed = 0.0
     for r in range(args.rounds):
-        start = time.perf_counter()
-        advise(HAND, "S", dealer="E", seed=r, **common)
-        opening.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        relaxed = advise(HAND, "S", seed=r, **later, **common).relaxed
-        bid_after.append(time.perf_counter() - start)
-    result = {
-        "policies": f"{args.bidding} + {args.play}",
-        "threads": args.threads or "all",
-        "completions": args.completions,
-        "bids_in_table": len(first.table),
-        "first_call_s": round(first_s, 2),
-        "seconds_at_0_0_first_to_bid": round(statistics.median(opening), 3),
-        "seconds_after_three_bids": round(statistics.median(bid_after), 3),
-        "relaxed_share_after_three_bids": round(relaxed, 3),
-    }
-    if args.json:
-        print(json.dumps(result))
-        return
-    width = max(map(len, result))
-    for key, value in result.items():
-        print(f"{key:{width}s}  {value}")
+        opening.append(seconds(lambda r=r: advise(HAND, "S", dealer="E", seed=r, **common))[0])
+        took, advice = seconds(lambda r=r: advise(HAND, "S", seed=r, **later, **common))
+        bid_after.append(took)
+        relaxed = advice.relaxed
+    report(
+        {
+            **described(args),
+            "bids_in_table": len(first.table),
+            "first_call_s": round(first_s, 2),
+            "seconds_at_0_0_first_to_bid": round(statistics.median(opening), 3),
+            "seconds_after_three_bids": round(statistics.median(bid_after), 3),
+            "relaxed_share_after_three_bids": round(relaxed, 3),
+        },
+        args.json,
+    )
 
 
 if __name__ == "__main__":

@@ -314,15 +314,25 @@ def check_blind_nil_deficit(
             )
 
 
-def check_bags_before(bags_before: Any, rules: Rules) -> tuple[int, ...]:
-    bags = per_side_ints("bags_before", bags_before, rules.sides)
+def check_bags_before(bags_before: Any, rules: Rules, name: str = "bags_before") -> tuple[int, ...]:
+    """The bags each side carries into a hand (argument ``name``), one per side: none
+    negative, and below ``bag_limit`` while the bag penalty is on (docs/rules.md,
+    "Sandbagging"); a side is named as the tables name it (``N-S``, ``P1``).
+
+    >>> check_bags_before((3, -1), Rules(), "bags")
+    Traceback (most recent call last):
+    ...
+    ValueError: bags: E-W has -1 bags, a negative count
+    """
+    bags = per_side_ints(name, bags_before, rules.sides)
     for side, count in enumerate(bags):
+        who = rules.side_name(side)
         if count < 0:
-            raise ValueError(f"bags_before: side {side} has {count} bags, a negative count")
+            raise ValueError(f"{name}: {who} has {count} bags, a negative count")
         if rules.bag_penalty > 0 and count >= rules.bag_limit:
             raise ValueError(
-                f"bags_before: side {side} carries {count} bags, but with a bag penalty "
-                f"bags carried in must be below bag_limit {rules.bag_limit}"
+                f"{name}: {who} carries {count} bags; with a bag penalty the bags carried in "
+                f"must be below bag_limit {rules.bag_limit}"
             )
     return bags
 

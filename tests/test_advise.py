@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from spades_sim import BidAdvice, advise, nil_odds, reference
 from spades_sim._nb.enums import N_INFO, InfoSlot, ParamRow
 from spades_sim._nb.policies import plain_bid_nb
+from spades_sim.cards import SPADE_MASK
 from spades_sim.cli import cli
 from spades_sim.odds import Conditions, deal_completions
 from spades_sim.odds.advice import (
@@ -92,8 +93,11 @@ def test_the_nil_row_is_nil_odds_on_the_same_completions() -> None:
     assert nil["points"] == pytest.approx(odds.nil_score.value, abs=1e-9)
     for bid, score in odds.number_scores.items():
         assert _row(advice, str(bid))["points"] == pytest.approx(score.value, abs=1e-9), bid
+    assert advice.fatal_cards["nil"] == odds.fatal_cards and len(odds.fatal_cards) > 3
     blind = nil_odds(FAIR, seat="S", dealer="E", n=1_000, seed=11, blind=True, number_bids=[2])
     assert _row(advice, "blind nil")["made"] == blind.probability
+    assert advice.fatal_cards["blind nil"] == blind.fatal_cards
+    assert json.loads(advice.to_json())["fatal_cards"]["nil"] == odds.fatal_cards
 
 
 def test_completions_fit_the_earlier_bids_as_the_seated_bidder_makes_them() -> None:
@@ -126,6 +130,34 @@ def test_completions_fit_the_earlier_bids_as_the_seated_bidder_makes_them() -> N
     # random completions, not read against the bids, seldom fit them
     blind = deal_completions(FAIR, 400, seed=5, seat="S")
     assert np.mean([fits(d) for d in blind]) < 0.05
+
+
+def test_rare_ranges_and_bids_they_contradict_stay_within_the_draws_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # N bid 1 but holds 6 spades or more: the count bidder seldom bids 1 so, and every
+    # draw the fit tries must first meet the range; the fit's tries are cut to keep the
+    # draws near the cap (unbounded, this was 17 times the cap; with 9 spades, hours)
+    from spades_sim.odds import advice as advice_module
+    from spades_sim.odds import sampling
+
+    cap, draws = 100_000, []
+    fitted_sample = sampling.Sampler.fitted_sample
+
+    def counted(self: sampling.Sampler, start: int, count: int) -> tuple:
+        out = fitted_sample(self, start, count)
+        draws.append(out[1])
+        return out
+
+    monkeypatch.setattr(sampling.Sampler, "fitted_sample", counted)
+    monkeypatch.setattr(advice_module, "MAX_TRIES", cap)
+    bids, ranges = {"N": 1, "E": 3}, {"N": {"spades": "6.."}}
+    deals, misfit = advice_completions(
+        FAIR, "S", dealer="W", bids=bids, require=ranges, n=20, seed=1
+    )
+    assert sum(draws) <= 2 * cap, sum(draws)
+    assert all((int(d) & SPADE_MASK).bit_count() >= 6 for d in deals[:, 0])
+    assert (misfit > 0).any()  # fitted roughly, and said so
 
 
 def test_earlier_bids_and_bags_carried_in_are_played_and_scored_as_the_reference_engine() -> None:
@@ -170,11 +202,13 @@ def test_the_table_has_every_allowed_bid_and_consistent_columns() -> None:
     assert ((table["win"] >= 0) & (table["win"] <= 1)).all()
     # the paired gain is the difference of the means
     assert np.allclose(table["gain"], table["win"] - best["win"])
-    # a minimum bid and no blind nil: the rows follow the rules
+    # a minimum bid and no blind nil: the rows follow the rules (points only: rules met
+    # for the first time build no win table with win=False)
     ruled = advise(
-        STRONG, "N", dealer="W", n=50, rules=Rules(min_number_bid=3, blind_nil=False)
-    ).table
-    assert ruled["bid"].tolist() == ["nil", *map(str, range(3, 14))]
+        STRONG, "N", dealer="W", n=50, rules=Rules(min_number_bid=3, blind_nil=False), win=False
+    )
+    assert ruled.table["bid"].tolist() == ["nil", *map(str, range(3, 14))]
+    assert ruled.by == "points" and ruled.table["win"].isna().all()
     text = str(advice)
     assert "blind nil" in text and f"Bid {advice.best}" in text
 
@@ -223,6 +257,20 @@ def test_same_seed_same_table_on_any_thread_count() -> None:
     assert one.table.equals(two.table) and one.best == two.best
 
 
+def test_the_table_and_its_completions_do_not_depend_on_the_chunking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from spades_sim.odds import sampling
+
+    kwargs: dict = {"dealer": "W", "bids": {"N": 4, "E": "nil"}, "n": 40, "seed": 5}
+    whole = advise(FAIR, "S", **kwargs)
+    deals, misfit = advice_completions(FAIR, "S", **kwargs)
+    monkeypatch.setattr(sampling, "CHUNK", 7)  # 40 completions in six chunks, the last short
+    assert advise(FAIR, "S", **kwargs).table.equals(whole.table)
+    chunked, chunked_misfit = advice_completions(FAIR, "S", **kwargs)
+    assert np.array_equal(chunked, deals) and np.array_equal(chunked_misfit, misfit)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -236,6 +284,8 @@ def test_same_seed_same_table_on_any_thread_count() -> None:
         ([FAIR, "--bids", "N=4,E=3", "--score", "500-380"], "scores: N-S has 500"),
         ([FAIR, "--bids", "N=4,E=3", "--bags", "10-2"], "bags: N-S carries 10 bags"),
         ([FAIR, "--bids", "N=4,E=3", "-n", "0"], "n:"),
+        ([FAIR, "--bids", "N=4,E=3", "-n", "99999999999"], "n: 99,999,999,999 completions"),
+        ([FAIR, "--bids", "N=4,E=3,N=2"], "'--bids': N is given twice"),
         ([FAIR, "--bids", "N=four,E=3"], "bids: N bid 'four'"),
         ([FAIR, "--bids", "N=4,E=3", "--score", "a-b"], "--score"),
     ],
@@ -248,6 +298,31 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert len(lines) == 1 and lines[0].startswith("error:"), result.output
     assert message in lines[0], lines[0]
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("preset", "bags", "says"),
+    [
+        ("standard", (10, 2), "N-S carries 10 bags; with a bag penalty the bags carried in"),
+        ("standard", (0, -1), "E-W has -1 bags, a negative count"),
+        ("two-player", (3, 12), "P1 carries 12 bags"),
+        ("cutthroat-4", (0, 0, 10, 0), "bags: S carries 10 bags"),
+    ],
+)
+def test_bags_carried_in_are_checked_once_in_one_wording(
+    preset: str, bags: tuple[int, ...], says: str
+) -> None:
+    # advise and the reference engine take bags the same way: the same check, the same
+    # line, the side named as the tables name it; only the argument's name differs
+    rules = Rules.preset(preset)
+    scores = (0,) * rules.sides
+    bids, tricks = (1,) * rules.players, (0,) * (rules.players - 1) + (rules.tricks,)
+    with pytest.raises(ValueError) as engine:
+        reference.score_hand(bids, tricks, rules, scores_before=scores, bags_before=bags)
+    with pytest.raises(ValueError) as table:
+        advise(FAIR, 0, dealer=1, rules=rules, scores=scores, bags=bags, n=10)
+    assert says in str(table.value)
+    assert str(engine.value) == "bags_before" + str(table.value).removeprefix("bags")
 
 
 def test_cli_prints_the_table_the_best_bid_and_why_and_json() -> None:
@@ -266,6 +341,9 @@ def test_cli_prints_the_table_the_best_bid_and_why_and_json() -> None:
     assert data["best"] == direct.best and data["bids"] == {"N": 4, "E": 3}
     assert [row["bid"] for row in data["table"]] == direct.table["bid"].tolist()
     assert data["by"] == "win" and 0 <= data["table"][0]["win"] <= 1
+    points = CliRunner().invoke(cli, [*args, "--no-win", "--json"])
+    assert points.exit_code == 0, points.output
+    assert json.loads(points.output)["by"] == "points"
 
 
 def test_game_winner_is_the_reference_engines_game_result() -> None:

@@ -18,7 +18,7 @@ from spades_sim._nb.advise_bid import advise_bid_nb
 from spades_sim._nb.enums import N_INFO, InfoSlot
 from spades_sim._nb.play import clear_history_nb, reset_trick_info_nb
 from spades_sim._nb.race import race_win_nb
-from spades_sim.analysis import duplicate
+from spades_sim.analysis import duplicate, ladder, tune
 from spades_sim.cards import parse_hand
 from spades_sim.odds.equity import race_fit, race_win, win_table
 from spades_sim.policies import Policy, parse_policy
@@ -170,6 +170,17 @@ def test_far_behind_near_the_end_it_gambles_on_nil() -> None:
     assert advise_bid(WEAK, (0, 0), objective=0, **position) != 0
 
 
+def test_at_0_0_a_long_game_ahead_the_win_bid_is_about_the_points_bid() -> None:
+    # far from the target, points are what win: the two objectives differ by noise (the
+    # bids near the best score within a few points of each other), never by a plan
+    gaps = [
+        abs(advise_bid(h, (0, 0), n=64, rand=r) - advise_bid(h, (0, 0), objective=0, n=64, rand=r))
+        for h in (*HANDS, STRONG, WEAK)
+        for r in (11, 12)
+    ]
+    assert max(gaps) <= 2 and sum(gaps) / len(gaps) <= 1.0, gaps
+
+
 def test_objective_zero_is_the_most_points_of_a_lone_hand() -> None:
     # points only: the score does not move the bid
     for hand in HANDS:
@@ -179,7 +190,9 @@ def test_objective_zero_is_the_most_points_of_a_lone_hand() -> None:
 # --- Registered like every bidder ----------------------------------------------------------
 
 
-def test_the_bidder_runs_in_hands_games_and_duplicate_and_threads_do_not_matter() -> None:
+def test_the_bidder_runs_in_hands_games_duplicate_ladder_and_tune_at_any_thread_count(
+    tmp_path,
+) -> None:  # type: ignore[no-untyped-def]
     bidder = "advise:n=4"
     one = simulate_hands(24, seed=5, bidding=bidder, threads=1)
     two = simulate_hands(24, seed=5, bidding=bidder, threads=2)
@@ -189,6 +202,13 @@ def test_the_bidder_runs_in_hands_games_and_duplicate_and_threads_do_not_matter(
     assert len(games) == 2 and hands["hand_no"].max() >= 1
     result = duplicate(bidder, "count", 2, seed=5, kind="bid", mode="games", threads=2)
     assert result.wins is not None and result.wins.n == 4  # two games, both ways round
+    rungs = ladder(["heuristic", "random"], 6, seed=5, bidding=bidder, threads=2)
+    assert set(rungs.a) == {"random"} and set(rungs.b) == {"heuristic"}
+    tuned = tune(
+        bidder, {"window": (1, 4)}, against="count", kind="bid", deals=6, trials=2,
+        study=tmp_path / "s.db", plot=False, threads=2,
+    )  # fmt: skip
+    assert set(tuned.best_params) == {"window"} and tuned.best_params["window"] in range(1, 5)
 
 
 def test_bad_parameters_are_refused_by_name() -> None:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from spades_sim import simulate_games
+from spades_sim.odds import equity
 from spades_sim.odds.equity import WinTable, outcomes_of, win_exact, win_table
 from spades_sim.rules import Rules
 
@@ -243,3 +244,47 @@ def test_a_layer_another_process_saved_is_read_not_solved_again(tmp_path, monkey
 
     monkeypatch.setattr(second, "_solve", solve_again)
     assert second.win(*states).tolist() == want.tolist()
+
+
+def test_shipped_layers_are_read_not_solved_to_within_their_quantum(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A layer shipped with the package under the cache's name for these outcomes is read
+    (dequantised) instead of solved; another name is not taken."""
+    rules = Rules(target=60, bag_limit=3, bag_penalty=23, loss_threshold=-40)
+    solved = synthetic(rules)
+    states = ([[11, 20], [-8, 0], [40, 50]], [[1, 0], [2, 0], [0, 2]], 1)
+    want = solved.win(*states)
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setattr(equity, "SHIPPED", shipped)
+    layers = {
+        f"layer_{a}_{b}": np.round(v * equity.QUANTUM).astype(np.uint16)
+        for (a, b), v in solved.solved_layers().items()
+    }
+    np.savez_compressed(shipped / "mine.npz", **layers)
+    reader = synthetic(rules)
+    object.__setattr__(reader, "path", tmp_path / "cache" / "mine.npz")
+
+    def solve_again(*args: object) -> None:
+        raise AssertionError("solved a layer the package ships")
+
+    monkeypatch.setattr(reader, "_solve", solve_again)
+    got = reader.win(*states)
+    assert np.abs(got - want).max() <= 0.5 / equity.QUANTUM + 1e-12
+    other = synthetic(rules)
+    object.__setattr__(other, "path", tmp_path / "cache" / "other.npz")
+    monkeypatch.setattr(other, "_solve", solve_again)
+    with pytest.raises(AssertionError, match="solved a layer the package ships"):
+        other.win(*states)
+
+
+def test_the_package_ships_the_standard_games_table(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The layer of 0-0 of the table ``advise`` reads (the standard game, every seat
+    ``count`` and ``heuristic``, 20,000 games) comes with the package, so a first use
+    does not solve for minutes. When this fails, the policies play other games than when
+    it was shipped: run ``python benchmarks/win_table.py --ship`` and commit the file."""
+    table = win_table()
+    assert table.path is not None
+    assert (equity.SHIPPED / table.path.name).exists(), "run benchmarks/win_table.py --ship"
+    even = table.win([[0, 0], [0, 0]], [[0, 0], [0, 0]], [0, 1], nearest=True)
+    assert "solving" not in capsys.readouterr().err
+    assert 0.4 < even[0] < 0.6 and 0.4 < even[1] < 0.6

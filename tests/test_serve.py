@@ -7,9 +7,11 @@ and safety rules are held below in plain tests too, without a browser.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
+import re
 import threading
 import time
 import urllib.error
@@ -76,6 +78,9 @@ def test_parse_reads_the_issue_permalink_and_gives_it_back() -> None:
         ({"seat": "X"}, "seat: expected N, E, S or W"),
         ({"score": "500-0"}, "score: 500 is out of range"),
         ({"bags": "10-0"}, "bags: 10 is out of range 0..9"),
+        ({"bags": "7"}, "bags: expected N-S then E-W, as 7-2, got '7'"),
+        ({"rules": "mercy", "score": "-200-0"}, "score: -200 is out of range -199..499"),
+        ({"dealer": "E", "bids": "N4"}, "with E dealing, S bids first: no bid comes before"),
         ({"rules": "two-player"}, "not a preset this page offers"),
         ({"n": str(MAX_N + 1)}, "n: the completions to play"),
         ({"hand": "AS " * 700}, "longer than"),
@@ -190,7 +195,14 @@ def test_serve_warns_off_loopback_and_hands_its_options_over(
     from spades_sim.cli import cli
 
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(spades_sim.web, "serve", lambda **kw: calls.append(kw))
+
+    def fake_serve(**kw: Any) -> None:
+        listening = kw.pop("listening")
+        if listening is not None:  # as serve calls it, once bound
+            listening()
+        calls.append(kw)
+
+    monkeypatch.setattr(spades_sim.web, "serve", fake_serve)
     quiet = CliRunner().invoke(cli, ["serve", "--no-browser", "--port", "8123"])
     assert quiet.exit_code == 0 and "warning" not in quiet.output
     loud = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0"])
@@ -200,6 +212,92 @@ def test_serve_warns_off_loopback_and_hands_its_options_over(
         {"host": "127.0.0.1", "port": 8123, "runs": None, "browser": False},
         {"host": "0.0.0.0", "port": 0, "runs": None, "browser": True},
     ]
+
+
+def test_serve_says_a_port_in_use_or_a_foreign_host_in_one_line_before_loading_kernels(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    import spades_sim.web.server
+    from spades_sim.cli import cli
+
+    loaded: list[str] = []
+    monkeypatch.setattr(spades_sim.web.server, "create_app", lambda **kw: loaded.append("app"))
+    monkeypatch.setattr(spades_sim.web.server, "warm_up", lambda *a: loaded.append("warm"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", "--no-browser", "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        f"error: --port: port {port} is in use on 127.0.0.1; give another, or none for a free one"
+    ]
+    # an address of another machine (TEST-NET-1): one line on the host, no warning that
+    # other machines could use a page that never starts
+    other = CliRunner().invoke(cli, ["serve", "--no-browser", "--host", "192.0.2.1"])
+    assert other.exit_code == 2, other.output
+    lines = other.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: --host: cannot listen on 192.0.2.1 (")
+    assert loaded == [] and "Traceback" not in result.output + other.output
+
+
+@pytest.mark.parametrize(
+    "when",
+    # serving: uvicorn's own shutdown, which stopped the worker already (slow tier)
+    ["warming up", pytest.param("serving", marks=pytest.mark.slow), "analysing"],
+)
+def test_sigterm_stops_serve_and_its_worker_without_a_leak_or_traceback(when: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from spades_sim.web.server import free_port
+
+    args = [sys.executable, "-m", "spades_sim.cli", "serve", "--no-browser"]
+    port = free_port()
+    proc = subprocess.Popen(
+        [*args, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group: what outlives it is seen below
+    )
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        wanted = "loading the kernels" if when == "warming up" else "serving the hand analyser"
+        out = ""
+        while wanted not in out:
+            line = proc.stdout.readline()
+            assert line, f"serve ended before {when}: {out}"
+            out += line
+        if when == "analysing":  # a long one: the worker is stopped in the middle of it
+            query = {"tab": "t", "hand": HAND, "n": str(MAX_N), "dd": "1"}
+            status, _ = api(f"http://127.0.0.1:{port}", "/api/analyse", query)
+            assert status == 200
+        time.sleep(0.5)  # warming up or analysing: the worker is busy now
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+        # the worker process and multiprocessing's tracker end with it
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError(f"a process of serve outlived it, {when}")
+        out += proc.stdout.read()
+        err = proc.stderr.read()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert out.strip().splitlines()[-1] == "stopped", out
+    assert "leaked semaphore" not in err and "Traceback" not in err, err
 
 
 # ---- the page in a browser ----
@@ -332,10 +430,11 @@ def test_an_analysis_shows_its_progress_and_can_be_cancelled(server: str, page: 
     assert page.is_hidden("#progress") and page.is_hidden("#cancel")
     page.wait_for_timeout(500)  # a late poll must not bring results back
     assert page.query_selector_all("#bid-table") == []
-    # the other tab's analysis goes on, and shows where it is
+    # the other tab's analysis goes on (queued still, when an analysis an earlier test
+    # left running holds the worker), and shows where it is
     with urllib.request.urlopen(f"{server}/api/job/{blocker['job']}") as answer:
         other = json.load(answer)
-    assert other["state"] in ("running", "done") and other["total"] == 3
+    assert other["state"] in ("queued", "running", "done") and other["total"] == 2, other
     api(server, f"/api/job/{blocker['job']}/cancel", {})
 
 
@@ -357,6 +456,46 @@ def api(server: str, path: str, data: dict[str, str]) -> tuple[int, dict[str, An
         return error.code, json.load(error)
 
 
+def finished(server: str, job_id: str) -> dict[str, Any]:
+    """The job's status once it has ended."""
+    while True:
+        with urllib.request.urlopen(f"{server}/api/job/{job_id}") as answer:
+            job = json.load(answer)
+        if job["state"] not in ("queued", "running"):
+            return job
+        time.sleep(0.1)
+
+
+def test_the_nil_view_is_the_bid_tables_nil_row(server: str) -> None:
+    """Bids before the seat and bags near the penalty: the nil odds shown are the table's
+    nil row (made, points) and its best number bid's points, not a second sampling."""
+    query = {"tab": "nilrow", "hand": "Q73.J52.T84.9632", "dealer": "W", "bids": "N4,E3"}
+    status, started = api(server, "/api/analyse", {**query, "score": "420-380", "bags": "7-2"})
+    assert status == 200
+    job = finished(server, started["job"])
+    assert job["state"] == "done", job
+    html = job["html"]
+
+    def row(bid: str) -> tuple[float, str]:
+        cells = html.split(f'<tr data-bid="{bid}"')[1].split("</tr>")[0].split("<td")
+        made = re.search(r">(\d+)%<", cells[2])
+        points = re.search(r"</svg> (-?\d+\.\d)", cells[3])
+        assert made and points, cells
+        return float(made.group(1)), points.group(1)
+
+    section = html.split('id="nil-odds"')[1].split("</section>")[0]
+    shown = re.search(
+        r"Nil made <strong>([\d.]+)%</strong>.* scores (-?[\d.]+) a hand bidding nil, "
+        r"(-?[\d.]+) bidding (\d+)",
+        section,
+        re.S,
+    )
+    assert shown, section
+    made, points = row("nil")
+    assert abs(float(shown.group(1)) - made) <= 0.5 and shown.group(2) == points
+    assert shown.group(3) == row(shown.group(4))[1]
+
+
 def test_requests_are_capped_and_runs_outside_are_refused(server: str) -> None:
     status, body = api(server, "/api/analyse", {"tab": "x", "hand": "AS" * 10_000})
     assert status == 413 and "larger than" in body["error"]
@@ -375,15 +514,10 @@ def test_perfect_defence_on_request_never_keeps_a_nil_holding_the_ace_of_spades(
     hand = "A73.J52.T84.9632"
     status, started = api(server, "/api/analyse", {"tab": "dd", "hand": hand, "n": "6", "dd": "1"})
     assert status == 200 and started["permalink"].endswith("&n=6&dd=1")
-    while True:
-        with urllib.request.urlopen(f"{server}/api/job/{started['job']}") as answer:
-            job = json.load(answer)
-        if job["state"] not in ("queued", "running"):
-            break
-        time.sleep(0.1)
-    assert job["state"] == "done" and job["total"] == 4
+    job = finished(server, started["job"])
+    assert job["state"] == "done" and job["total"] == 3
     section = job["html"].split('id="perfect-defence"')[1].split("</section>")[0]
-    assert "<strong>0.0%</strong>" in section and "of the first 6 deals" in section
+    assert "<strong>0.0%</strong>" in section and "first 6 deals" in section
     # and the bid table says the same of the nil against the bots
     assert '<tr data-bid="nil">' in job["html"]
     nil_row = job["html"].split('<tr data-bid="nil">')[1].split("</tr>")[0]

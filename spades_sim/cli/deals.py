@@ -274,6 +274,8 @@ def _bid_pairs(text: str | None) -> dict[int | str, int | str]:
             raise click.BadParameter(
                 f"expected SEAT=BID, got {item.strip()!r}", param_hint="'--bids'"
             )
+        if seat.strip() in out:  # a mapping would keep the last silently
+            raise click.BadParameter(f"{seat.strip()} is given twice", param_hint="'--bids'")
         out[seat.strip()] = bid.strip()
     return out
 
@@ -335,6 +337,10 @@ def _dash_split(text: str) -> list[str]:
 @rules_options
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), metavar="T", help="Threads [default: all].")
+@click.option(
+    "--win/--no-win", default=True, show_default=True,
+    help="The win column (the chance to win the game); --no-win: points only, no win table.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
 @click.pass_context
 def advise_command(ctx: click.Context, **params: Any) -> None:
@@ -375,5 +381,6 @@ def advise_command(ctx: click.Context, **params: Any) -> None:
             threads=params["threads"],
             given=given,
             require=require,
+            win=params["win"],
         )
     click.echo(advice.to_json() if params["as_json"] else str(advice))

@@ -3,15 +3,19 @@
 Contract
 --------
 Checks its options (a ``--runs`` that is no directory, a missing ``web`` extra: one
-``error:`` line, exit 2 or 1), says so in a warning line when ``--host`` makes the page
-reachable from other machines, then hands over to :func:`spades_sim.web.serve`, which
-loads the kernels with a progress line, prints the URL and opens the browser (not with
-``--no-browser``). Ctrl-C stops it.
+``error:`` line, exit 2 or 1), then hands over to :func:`spades_sim.web.serve`, which
+listens on the port first (then, when ``--host`` makes the page reachable from other
+machines, a warning line says so) (a port in use or a host that is not this machine's: one
+``error:`` line, exit 2, before any kernel is loaded), loads the kernels with a progress
+line, prints the URL and opens the browser (not with ``--no-browser``). Ctrl-C or SIGTERM,
+while loading or serving, stops it and its worker process: ``stopped``, exit 130 or 143.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
 from typing import Any
 
 import click
@@ -48,12 +52,30 @@ def serve(**params: Any) -> None:
         raise UserError(
             f"the page needs the web extra (pip install 'spades_sim[web]'): {error}"
         ) from None
-    if params["host"] not in LOOPBACK:
+
+    def warn() -> None:  # once bound: a host that cannot be bound is the one line said
         click.echo(
             f"warning: serving on {params['host']}: anyone who can reach this machine can use "
             "the page (and the runs under --runs)",
             err=True,
         )
-    run_server(
-        host=params["host"], port=params["port"], runs=runs, browser=not params["no_browser"]
-    )
+
+    from spades_sim.run.interrupts import interrupt_signal  # with the server, as above
+    from spades_sim.web.server import BindError  # with the server, as above
+
+    # Python's default again (the command line ends quietly on a closed pipe): a pipe to a
+    # worker process just stopped must raise in the thread writing it, not end the server
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    try:
+        run_server(
+            host=params["host"],
+            port=params["port"],
+            runs=runs,
+            browser=not params["no_browser"],
+            listening=None if params["host"] in LOOPBACK else warn,
+        )
+    except BindError as error:  # said before the kernels are loaded: nothing ran yet
+        usage(f"--{error.option}: {error}")
+    except KeyboardInterrupt as stop:  # the worker is stopped: nothing is left running
+        click.echo("stopped")
+        sys.exit(128 + int(interrupt_signal(stop)))

@@ -29,6 +29,9 @@ the best bid, in win where it is known, else in points), each with
 ``best`` names the best bid (by ``win`` when known, else by ``points``) among those a
 seat that has seen its hand may make: the blind nil row values a blind nil with this
 hand (what it would have been worth bid before looking), so its gain may be positive.
+``fatal_cards`` gives, for the nil and blind nil rows, the cards that took the nil
+bidder's first trick in the completions where the nil failed, each with its share of the
+failures (as ``nil_odds``'s ``fatal_cards``, on these completions).
 
 Bad input (a hand of the wrong size, a card twice, a bid by a seat after ``seat``, a
 missing or forbidden bid, a score at or past the target, ``n`` of 0) raises one
@@ -39,7 +42,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,16 +60,16 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.odds import SideOut
 from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
-from spades_sim.cards import Hand, format_hand, seat_name
+from spades_sim.cards import N_CARD_IDS, Hand, format_hand, seat_name
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.equity import WinTable, win_table
-from spades_sim.odds.nil import play_completions
-from spades_sim.odds.sampling import CHUNK, BidFit, Sampler
+from spades_sim.odds.nil import first_trick_cards, play_completions
+from spades_sim.odds.sampling import BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
 from spades_sim.text import rules_text, side_policies_text
 from spades_sim.threads import kernel_threads
-from spades_sim.validate import check_count, is_int
+from spades_sim.validate import check_bags_before, check_count, is_int
 
 __all__ = [
     "COLUMNS",
@@ -90,6 +94,13 @@ COLUMNS = (
     "n",
 )
 """The columns of :attr:`BidAdvice.table`, in order."""
+
+BYTES_A_ROW = 25
+"""Memory :func:`advise` keeps for each completion and bid row: its points, win and bags
+(8 bytes each) and whether it was made (1)."""
+BYTES_A_COMPLETION = 48
+"""Memory kept for each completion beside its rows: its misfit, and the float copies an
+interval is computed from."""
 
 MAX_TRIES = 200_000_000  # draws allowed for ``require`` ranges, as ``nil_odds``'s default
 NIL, BLIND = "nil", "blind nil"
@@ -147,16 +158,7 @@ def _check_scores(scores: Any, bags: Any, rules: Rules) -> tuple[tuple[int, ...]
         else:
             why = f"a side is at or below the loss threshold {rules.loss_threshold}"
         raise ValueError(f"scores: {why}: the game is over")
-    for side, count in enumerate(bag):
-        name = rules.side_name(side)
-        if count < 0:
-            raise ValueError(f"bags: {name} has {count} bags, a negative count")
-        if rules.bag_penalty > 0 and count >= rules.bag_limit:
-            raise ValueError(
-                f"bags: {name} carries {count} bags; with a bag penalty the bags carried in "
-                f"are below bag_limit {rules.bag_limit}"
-            )
-    return score, bag
+    return score, check_bags_before(bag, rules, "bags")
 
 
 def game_winner(scores: np.ndarray, rules: Rules) -> np.ndarray:
@@ -196,6 +198,22 @@ def _blind_nil_allowed(rules: Rules, side: int, scores: tuple[int, ...]) -> bool
         return False
     others = [s for k, s in enumerate(scores) if k != side]
     return max(others) - scores[side] >= rules.blind_nil_min_deficit
+
+
+def _check_room(n: int, rows: int) -> None:
+    """Refuse more completions than this machine's memory holds (every completion's
+    outcome per bid row is kept until the table is made): one line naming ``n``."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return  # no sysconf (Windows): the allocation itself will say
+    each = rows * BYTES_A_ROW + BYTES_A_COMPLETION
+    if n * each > total:
+        raise ValueError(
+            f"n: {n:,} completions of {rows} bids need about {n * each / 2**30:,.0f} GiB, "
+            f"more than this machine's {total / 2**30:.1f} GiB of memory: give at most "
+            f"{total // each:,}"
+        )
 
 
 def _earlier_seats(hero: int, dealer: int, players: int) -> list[int]:
@@ -300,7 +318,8 @@ class BidAdvice:
     ``seat``, ``dealer``, ``bids`` (the earlier bids by seat name), ``scores`` and
     ``bags`` (by side, N-S first; cutthroat by seat), ``n`` completions, ``relaxed`` (the
     share of completions in which the earlier bids could not all be fitted), ``seed``,
-    ``rules`` and the policies."""
+    ``rules``, the policies, and ``fatal_cards`` (by nil row: the cards that took failed
+    nils' first trick, with their shares of the failures)."""
 
     table: pd.DataFrame = field(repr=False)
     best: str
@@ -317,6 +336,7 @@ class BidAdvice:
     bidding: str = "count"
     play: str = "heuristic"
     conditions: str = ""
+    fatal_cards: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
 
     @property
     def by(self) -> str:
@@ -410,6 +430,7 @@ class BidAdvice:
             "bidding": self.bidding,
             "play": self.play,
             "conditions": self.conditions,
+            "fatal_cards": {bid: dict(cards) for bid, cards in self.fatal_cards.items()},
             "table": rows,
         }
 
@@ -417,10 +438,11 @@ class BidAdvice:
         return json.dumps(self.to_dict())
 
 
-def _win_source(spec: RunSpec, threads: int | None) -> WinTable | None:
+def _win_source(spec: RunSpec, threads: int | None, win: bool = True) -> WinTable | None:
     """The win-probability table of the rules and the policies (built on first use,
-    then cached), or None where there is none: cutthroat, more than two sides."""
-    if spec.rules.sides != 2:
+    then cached), or None where there is none (cutthroat, more than two sides) or none is
+    asked for (``win=False``)."""
+    if spec.rules.sides != 2 or not win:
         return None
     return win_table(spec.rules, spec.bidding, spec.play, threads=threads)
 
@@ -525,10 +547,22 @@ def _setup(
     if nil_ok:
         options.append((0, NIL_KIND))
     options += [(b, NUMBER) for b in range(int(lo), int(hi) + 1)]
+    _check_room(n, len(options))
     info = _table_info(rules, deal, score, bag, earlier)
     assumed = spec.params()[0, SEATED_BIDS:].copy()
     fit = BidFit(lowered, info, assumed, FIT_TRIES if earlier else 0)
     return _Setup(spec, conditions, hero, deal, score, bag, earlier, options, fit)
+
+
+def _completion_chunks(
+    setup: _Setup, seed: int, n: int
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+    """The completions :func:`advise` plays, chunk by chunk: each chunk's first index, its
+    deals and their misfits to the earlier bids (what :func:`advice_completions` returns
+    whole)."""
+    sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
+    for start, deals, _, misfit in sampler.chunks(n):
+        yield start, deals, misfit
 
 
 def advice_completions(
@@ -557,14 +591,9 @@ def advice_completions(
     setup = _setup(
         hand, seat, dealer, bids, scores, bags, rules, bidding, None, n, seed, given, require
     )
-    parts, misfits = [], []
     with kernel_threads(threads):
-        sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
-        for start in range(0, n, CHUNK):
-            deals, _, misfit = sampler.fitted_sample(start, min(CHUNK, n - start))
-            parts.append(deals)
-            misfits.append(misfit)
-    return np.concatenate(parts), np.concatenate(misfits)
+        chunks = list(_completion_chunks(setup, seed, n))
+    return np.concatenate([c[1] for c in chunks]), np.concatenate([c[2] for c in chunks])
 
 
 def advise(
@@ -583,11 +612,14 @@ def advise(
     threads: int | None = None,
     given: Mapping[int | str, Hand] | None = None,
     require: Mapping[int | str, Mapping[str, Any]] | None = None,
+    win: bool = True,
 ) -> BidAdvice:
     """Every bid ``seat`` holding ``hand`` may make, valued over ``n`` completions (the
     module's contract). ``scores`` and ``bags`` are by side, N-S (side 0) first (two
     players: P0 first; cutthroat: by seat). ``bids`` maps each seat that bids before
     ``seat`` (from ``dealer``'s left) to its bid: a number, ``"nil"`` or ``"blind nil"``.
+    ``win=False`` leaves the win column out (and the best bid is by points): no win
+    table is built, which for rules met for the first time saves minutes.
 
     >>> advice = advise("AKQ.KQJ2.A32.K32", "N", dealer="W", n=200)
     >>> advice.table["bid"].tolist()[:3], advice.best in advice.table["bid"].tolist()
@@ -606,18 +638,19 @@ def advise(
     before[: len(setup.scores)] = setup.scores
     before[4 : 4 + len(setup.bags)] = setup.bags
     points = np.empty((n, len(options)), dtype=np.int64)
-    win = np.full((n, len(options)), np.nan)
-    equity = _win_source(spec, threads)
+    if not isinstance(win, bool):
+        raise ValueError(f"win: True or False, got {win!r}")
+    equity = _win_source(spec, threads, win)
+    wins = np.full((n, len(options)), np.nan)
     bags_won = np.empty((n, len(options)), dtype=np.int64)
     made = np.empty((n, len(options)), dtype=bool)
     misfit = np.empty(n, dtype=np.int64)
     nil_rows = kinds > 0
+    fatal = np.zeros((len(options), N_CARD_IDS), dtype=np.int64)
     with kernel_threads(threads):
-        sampler = Sampler(setup.conditions, seed, n, MAX_TRIES, setup.fit)
-        for start in range(0, n, CHUNK):
-            count = min(CHUNK, n - start)
-            rows = slice(start, start + count)
-            deals, _, misfit[rows] = sampler.fitted_sample(start, count)
+        for start, deals, chunk_misfit in _completion_chunks(setup, seed, n):
+            rows = slice(start, start + len(deals))
+            misfit[rows] = chunk_misfit
             played = play_completions(
                 spec, setup.hero, deals, start, scenario_bids, kinds, setup.dealer,
                 before=before, sides=True,
@@ -629,15 +662,18 @@ def advise(
             made[rows] = np.where(
                 nil_rows[None, :], played.nil_made == 1, ours[:, :, SideOut.made] == 1
             )
+            for k in np.flatnonzero(nil_rows):
+                failed = played.nil_made[:, k] == 0
+                fatal[k] += np.bincount(played.first_won[failed, k], minlength=N_CARD_IDS)
             if equity is not None:
-                win[rows] = _win_after(
+                wins[rows] = _win_after(
                     equity, played.sides, before, (setup.dealer + 1) % players, side, rules
                 )
     # a seat that has seen its hand may no longer bid blind nil: its row says what the
     # blind nil is worth with this hand, and the best bid is one it can still make
     seen = [k for k, (_, kind) in enumerate(options) if kind != BLIND_KIND]
     # by win in a game, ties (a game won or lost whatever the bid) broken by points
-    order = sorted(seen, key=lambda k: (np.nan_to_num(win[:, k].mean(), nan=0.0),
+    order = sorted(seen, key=lambda k: (np.nan_to_num(wins[:, k].mean(), nan=0.0),
                                         points[:, k].mean()))  # fmt: skip
     best = order[-1]
     by_win = equity is not None
@@ -647,8 +683,8 @@ def advise(
             *_share(made[:, k]),
             *_mean(points[:, k]),
             *_mean(bags_won[:, k]),
-            *(_mean(win[:, k]) if by_win else (math.nan,) * 3),
-            *_mean((win[:, k] - win[:, best]) if by_win else points[:, k] - points[:, best]),
+            *(_mean(wins[:, k]) if by_win else (math.nan,) * 3),
+            *_mean((wins[:, k] - wins[:, best]) if by_win else points[:, k] - points[:, best]),
             n,
         )
         for k, (b, kind) in enumerate(options)
@@ -673,4 +709,11 @@ def advise(
         bidding=side_policies_text(spec.bidding),
         play=side_policies_text(spec.play),
         conditions=setup.conditions.text,
+        fatal_cards={
+            _bid_text(0, kind): first_trick_cards(
+                fatal[k], int((~made[:, k]).sum()), rules.deuces_high
+            )
+            for k, (_, kind) in enumerate(options)
+            if kind != NUMBER
+        },
     )

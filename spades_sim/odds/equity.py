@@ -76,6 +76,13 @@ DEFAULT_GAMES = 20_000
 MAX_CELLS = 40_000_000
 """The most cells one layer of the table may have (two parities, bags and scores of both
 sides): about 320 MB of float64."""
+SHIPPED = Path(__file__).resolve().parent / "tables"
+"""Solved layers that come with the package, named as the cache names them (by the
+outcomes and the rules): the standard game's, so a first ``advise`` need not solve for
+minutes. Written by ``benchmarks/win_table.py --ship``, values quantised to 1/``QUANTUM``
+(the table's own sampling error is a hundred times larger); a version whose policies
+play other games has other outcomes, does not find them, and solves as before."""
+QUANTUM = 65535
 TABLE_VERSION = 1  # bump when the table's construction changes (invalidates disk caches)
 TOL = 1e-6
 MAX_SWEEPS = 2_000
@@ -192,18 +199,31 @@ class WinTable:
             return self._layers[(r0, r1)]
 
     def _adopt_saved_layers(self) -> None:
-        """Take the layers another process saved to this table's file (same key: the
-        same simulated games, so the same values)."""
-        if self.path is None or not self.path.exists():
+        """Take the layers shipped with the package for these outcomes (:data:`SHIPPED`)
+        and those another process saved to this table's file (the same outcomes, so the
+        same values)."""
+        if self.path is None:
             return
-        try:
-            with np.load(self.path) as data:
-                for name in data.files:
-                    if name.startswith("layer_"):
-                        _, a, b = name.split("_")
-                        self._layers.setdefault((int(a), int(b)), data[name])
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged file: solve here and overwrite it
+        for path in (SHIPPED / self.path.name, self.path):
+            if not path.exists():
+                continue
+            try:
+                with np.load(path) as data:
+                    for name in data.files:
+                        if name.startswith("layer_"):
+                            _, a, b = name.split("_")
+                            values = data[name]
+                            if values.dtype == np.uint16:  # shipped: quantised
+                                values = values / QUANTUM
+                            self._layers.setdefault((int(a), int(b)), values)
+            except (OSError, ValueError, KeyError):
+                pass  # a damaged file: solve here and overwrite it
+
+    def solved_layers(self) -> dict[tuple[int, int], np.ndarray]:
+        """The layers solved so far (residues of side 0 and side 1 -> values), as
+        :meth:`win` reads them (for shipping a table: ``benchmarks/win_table.py --ship``)."""
+        with self._lock:
+            return dict(self._layers)
 
     def _solve(self, r0: int, r1: int, counts: np.ndarray) -> np.ndarray:
         g, n_u, lo, hi = self._geometry()

@@ -31,7 +31,7 @@ from spades_sim.analysis.stats import mean_ci_of_moments, proportion_ci
 from spades_sim.cards import N_CARD_IDS, SPADE_MASK, Hand, format_card, format_hand, seat_name
 from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
-from spades_sim.odds.sampling import CHUNK, Sampler, check_sizes
+from spades_sim.odds.sampling import Sampler, check_sizes
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.rows import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
@@ -40,7 +40,7 @@ from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
 from spades_sim.threads import kernel_threads, policy_compile_errors, run_blocks
 
-__all__ = ["DEFENSES", "Played", "nil_odds", "play_completions"]
+__all__ = ["DEFENSES", "Played", "first_trick_cards", "nil_odds", "play_completions"]
 
 DEFENSES = ("policies", "double-dummy")
 """What the nil is played against: the policies only, or also perfect defence."""
@@ -115,6 +115,20 @@ def _perfect_defense(
     holds_it = (held >> first_card[:, None]) & np.uint64(1)
     leaders = np.argmax(holds_it, axis=1).astype(np.int64)
     return nil_table(held, leaders, hero, rules=spec.rules)
+
+
+def first_trick_cards(counts: np.ndarray, failures: int, deuces_high: bool) -> dict[str, float]:
+    """The cards that took failed nils' first trick (``counts`` by card id over
+    ``failures`` failed nils), each with its share of the failures, most frequent first.
+
+    >>> counts = np.zeros(N_CARD_IDS, dtype=np.int64)
+    >>> counts[[51, 38]] = 3, 1  # the ace of spades 3 times, the ace of hearts once
+    >>> first_trick_cards(counts, 4, False)
+    {'AS': 0.75, 'AH': 0.25}
+    """
+    order = np.argsort(-counts, kind="stable")
+    share = max(failures, 1)
+    return {format_card(int(c), deuces_high): float(counts[c] / share) for c in order if counts[c]}
 
 
 def play_completions(
@@ -316,9 +330,7 @@ def nil_odds(
         leave=False,
     )
     with kernel_threads(threads), bar:
-        sampler = Sampler(conditions, seed, n, max_tries)
-        for start in range(0, n, CHUNK):
-            deals, draws = sampler.sample(start, min(CHUNK, n - start))
+        for start, deals, draws, _ in Sampler(conditions, seed, n, max_tries).chunks(n):
             tried += draws
             played = play_completions(spec, hero, deals, start, bids, kinds, fixed_dealer)
             score = played.score.astype(np.float64)
@@ -345,13 +357,7 @@ def nil_odds(
     if best is not None:
         k = candidates.index(best) + 1
         gain = mean_ci_of_moments(n, diff_sums[k], diff_squares[k])
-    order = np.argsort(-fatal, kind="stable")
-    failures = max(n - made, 1)
-    fatal_cards = {
-        format_card(int(c), rules.deuces_high): float(fatal[c] / failures)
-        for c in order
-        if fatal[c]
-    }
+    fatal_cards = first_trick_cards(fatal, n - made, rules.deuces_high)
     dd: dict[str, Any] = {}
     if dd_n:
         safe_count = int(pairs[1].sum())

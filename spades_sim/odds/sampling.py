@@ -12,14 +12,17 @@ need more than ``max_tries`` draws, are refused with ``ValueError``.
 With a :class:`BidFit` the completions also read the bids made before the seat's turn,
 as the bid-reading samplers of ``lookahead`` and ``pimc`` do (``rollout.bid_misfit_nb``:
 of a few draws the first whose bids fit the seated bidders is kept, else the one that
-fits best); without bids to read the completions are the same as without it.
-:func:`deal_completions` returns the completions themselves.
+fits best); without bids to read the completions are the same as without it. With
+ranges as well, the draws in the ranges tried for the bids are cut (never below one) so
+that ``n`` completions take about ``max_tries`` draws at most.
+:meth:`Sampler.chunks` yields completions ``0 .. n-1`` in chunks of :data:`CHUNK` (what
+every caller loops over); :func:`deal_completions` returns the completions themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -87,6 +90,14 @@ class Sampler:
                     f"max_tries={max_tries:,}"
                 )
             self.attempts = min(max_tries, int(FAIL_EXPONENT / rate) + 100)
+            if self.fit.tries > 0:
+                # each draw the fit tries must first meet the ranges: with rare ranges its
+                # tries, not the ranges, would decide the draws (hours where the earlier
+                # bids and the ranges disagree), so the draws in the ranges a completion
+                # may try for the bids are cut to keep n of them within max_tries
+                budget = int(max_tries * rate / n)
+                if budget < self.fit.tries:
+                    self.fit = replace(self.fit, tries=max(1, budget))
 
     def _draw(
         self, kind: int, start: int, count: int, attempts: int, fit: BidFit = NO_FIT
@@ -140,6 +151,14 @@ class Sampler:
             )
         return deals, int(tries.sum()), misfit
 
+    def chunks(self, n: int) -> Iterator[tuple[int, np.ndarray, int, np.ndarray]]:
+        """Completions ``0 .. n-1`` in chunks of at most :data:`CHUNK` (bounded memory at
+        any ``n``): each chunk's first index, its deals, the draws they took and each
+        one's misfit to the bids (as :meth:`fitted_sample`)."""
+        for start in range(0, n, CHUNK):
+            deals, draws, misfit = self.fitted_sample(start, min(CHUNK, n - start))
+            yield start, deals, draws, misfit
+
 
 def deal_completions(
     hand: Hand,
@@ -167,8 +186,7 @@ def deal_completions(
         hand, seat=seat, rules=rules, partner=partner, given=given, require=require
     )
     with kernel_threads(threads):
-        sampler = Sampler(conditions, seed, n, max_tries)
-        parts = [sampler.sample(start, min(CHUNK, n - start))[0] for start in range(0, n, CHUNK)]
+        parts = [deals for _, deals, _, _ in Sampler(conditions, seed, n, max_tries).chunks(n)]
     return np.concatenate(parts)
 
 

@@ -15,7 +15,8 @@ body over :data:`MAX_BODY` bytes is 413; a query over ``MAX_QUERY`` characters i
 request that raises anything else answers a short error page (500), never a traceback.
 Files are read only under ``runs`` (:func:`spades_sim.web.deals.run_path`). Analyses
 and replays run in one worker process (:func:`worker_pool`), so the server answers its
-requests (progress, cancel, other tabs) while the solver works.
+requests (progress, cancel, other tabs) while the solver works; when the app shuts down,
+:func:`stop_pool` ends that process, in the middle of an analysis if need be.
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import os
 import re
+import signal
+import threading
 from collections.abc import AsyncIterator, Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from tqdm import tqdm
 
 from spades_sim.cards import SEAT_NAMES
 from spades_sim.web.analyse import DD_COMPLETIONS, TRICK_COMPLETIONS, analysis_steps
@@ -45,7 +50,7 @@ from spades_sim.web.deals import replay, run_deal, run_path, typed_deal
 from spades_sim.web.jobs import Jobs, Step
 from spades_sim.web.query import DEFAULT_N, MAX_N, MAX_QUERY, PRESETS, parse_analysis
 
-__all__ = ["MAX_BODY", "create_app", "worker_pool"]
+__all__ = ["MAX_BODY", "WorkerPool", "create_app", "stop_pool", "worker_pool"]
 
 MAX_BODY = 16_384
 """The largest request body accepted, in bytes."""
@@ -116,10 +121,51 @@ class _Refused(Exception):
         self.message = message
 
 
-def worker_pool() -> ProcessPoolExecutor:
+def _worker_start() -> None:
+    """In the worker, first: progress bars (the solver's and nil_odds's, hidden here) lock
+    their output with a thread lock, not tqdm's default multiprocessing one, a semaphore
+    that a worker stopped in the middle of an analysis would leave to multiprocessing's
+    tracker to warn of."""
+    tqdm.set_lock(threading.RLock())
+
+
+class WorkerPool(ProcessPoolExecutor):
     """The one worker process analyses run in (started fresh, not forked: Numba's and the
-    thread pool's state stay out of it)."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    thread pool's state stay out of it), started at once so its process id is known and
+    :func:`stop_pool` can end it in the middle of an analysis."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        super().__init__(max_workers=1, mp_context=context, initializer=_worker_start)
+        self.pending: set[Future[Any]] = set()
+        try:
+            self.pid = int(super().submit(os.getpid).result())
+        except BaseException:  # interrupted while the worker starts: it ends once started
+            self.shutdown(wait=True)
+            raise
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future = super().submit(fn, *args, **kwargs)
+        self.pending.add(future)
+        future.add_done_callback(self.pending.discard)
+        return future
+
+
+def worker_pool() -> WorkerPool:
+    """The worker process analyses run in (:class:`WorkerPool`)."""
+    return WorkerPool()
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now, waiting until it has wound down (so its semaphores are released
+    before the process exits): queued analyses cancelled and, for a busy
+    :class:`WorkerPool`, its worker ended in the middle of its analysis (a compile can take
+    minutes; Numba's cache keeps what finished)."""
+    if isinstance(pool, WorkerPool) and pool.pending:
+        # ended before the shutdown, so the pool finds it gone and sends it nothing more
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pool.pid, signal.SIGTERM)
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def create_app(
@@ -228,8 +274,11 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        # the analysis running is cancelled, then its worker stopped, rather than waited
+        # for (a large one takes a minute)
+        jobs.cancel_all()
+        stop_pool(pool)
         jobs.shutdown()
-        pool.shutdown(cancel_futures=True)
 
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(Limits)

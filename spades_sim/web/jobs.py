@@ -117,11 +117,15 @@ class Jobs:
                 self._cancel(job)
             return job
 
-    def shutdown(self) -> None:
-        """Cancel every job and stop the worker (waits for the step running)."""
+    def cancel_all(self) -> None:
+        """Cancel every job (the step running finishes, or fails, unseen)."""
         with self._lock:
             for job in self._jobs.values():
                 self._cancel(job)
+
+    def shutdown(self) -> None:
+        """Cancel every job and stop the worker (waits for the step running)."""
+        self.cancel_all()
         self._worker.shutdown(wait=True)
 
     @staticmethod
@@ -144,6 +148,8 @@ class Jobs:
                 self._end(job, "failed", str(error).splitlines()[0] if str(error) else "bad input")
                 return
             except Exception:
+                if job.cancelled.is_set():  # its worker stopped under it: nothing failed
+                    return
                 LOG.exception("analysis step %s failed", step.name)
                 self._end(job, "failed", f"the {step.label} failed (the server's log says why)")
                 return

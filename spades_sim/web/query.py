@@ -150,8 +150,9 @@ def _seat(value: str, what: str) -> int:
     raise SpadesError(f"{what}: expected N, E, S or W, got {value!r}")
 
 
-def _pair(value: str, what: str, low: int, high: int) -> tuple[int, int]:
-    """``420-380`` (also ``-120--40``, ``420,380``, ``420/380``) as two ints in range."""
+def _pair(value: str, what: str, low: int, high: int, example: str) -> tuple[int, int]:
+    """``420-380`` (also ``-120--40``, ``420,380``, ``420/380``) as two ints in range; a
+    mistake is said with ``example``, a value of the kind."""
     text = value.strip().replace(" ", "")
     for sep in (",", "/", ":"):
         if sep in text:
@@ -160,13 +161,13 @@ def _pair(value: str, what: str, low: int, high: int) -> tuple[int, int]:
     else:
         cut = text.find("-", 1)  # a leading minus belongs to the first number
         if cut < 0:
-            raise SpadesError(f"{what}: expected N-S then E-W, as 420-380, got {value!r}")
+            raise SpadesError(f"{what}: expected N-S then E-W, as {example}, got {value!r}")
         first, second = text[:cut], text[cut + 1 :]
     out = []
     for part in (first, second):
         digits = part[1:] if part.startswith("-") else part
         if not digits.isdigit() or len(digits) > 6:
-            raise SpadesError(f"{what}: expected N-S then E-W, as 420-380, got {value!r}")
+            raise SpadesError(f"{what}: expected N-S then E-W, as {example}, got {value!r}")
         number = int(part)
         if not low <= number <= high:
             raise SpadesError(f"{what}: {number} is out of range {low}..{high}")
@@ -213,10 +214,12 @@ def parse_analysis(query: Mapping[str, str]) -> Analysis:
     for k, item in enumerate(items):
         who = _seat(item[0], f"bid {item!r}")
         if k >= len(before) or who != before[k]:
-            order = ", ".join(SEAT_NAMES[s] for s in before) or "nobody"
+            where = f"bid {item!r}: with {SEAT_NAMES[dealer]} dealing"
+            if not before:
+                raise SpadesError(f"{where}, {SEAT_NAMES[seat]} bids first: no bid comes before")
+            order = ", ".join(SEAT_NAMES[s] for s in before)
             raise SpadesError(
-                f"bid {item!r}: with {SEAT_NAMES[dealer]} dealing, the bids before "
-                f"{SEAT_NAMES[seat]} are by {order}, in that order"
+                f"{where}, the bids before {SEAT_NAMES[seat]} are by {order}, in that order"
             )
         bid = parse_bid(item[1:].lstrip("=:"), rules, item)
         bids.append((who, bid))
@@ -228,9 +231,11 @@ def parse_analysis(query: Mapping[str, str]) -> Analysis:
             f"give their bids, as {','.join(SEAT_NAMES[s] + '3' for s in before)}"
         )
     target = rules.target
-    scores = _pair(query.get("score", "0-0"), "score", -10 * target, target - 1)
+    # a side at or below the loss threshold (mercy) has lost: the game is over
+    low = -10 * target if rules.loss_threshold is None else rules.loss_threshold + 1
+    scores = _pair(query.get("score", "0-0"), "score", low, target - 1, "420-380")
     limit = rules.bag_limit - 1 if rules.bag_penalty else 13 * rules.max_hands
-    bags = _pair(query.get("bags", "0-0"), "bags", 0, limit)
+    bags = _pair(query.get("bags", "0-0"), "bags", 0, limit, "7-2")
     n_text = query.get("n", str(DEFAULT_N)).strip()
     if not n_text.isdigit() or not 1 <= int(n_text) <= MAX_N:
         raise SpadesError(f"n: the completions to play, 1..{MAX_N:,}, got {n_text!r}")
