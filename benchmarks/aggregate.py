@@ -31,8 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spades_sim.run import run_dataset
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.plan import plan
-from spades_sim.run.rows import run_chunk
 from spades_sim.simulate import RunSpec, simulate_aggregate
 from spades_sim.threads import kernel_threads
 

@@ -40,8 +40,8 @@ import numba
 
 import spades_sim
 from spades_sim.policies import lookup
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.plan import default_chunk_size
-from spades_sim.run.rows import run_chunk
 from spades_sim.run.spec import RunSpec
 from spades_sim.threads import kernel_threads
 

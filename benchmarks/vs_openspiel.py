@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spades_sim.run import run_dataset
-from spades_sim.run.rows import kernel_outputs
+from spades_sim.run.chunks import kernel_outputs
 from spades_sim.simulate import RunSpec, simulate_aggregate, simulate_hands
 from spades_sim.threads import kernel_threads
 

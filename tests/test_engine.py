@@ -25,7 +25,7 @@ from spades_sim.cards import deck_mask
 from spades_sim.hand import score_hand
 from spades_sim.policies import describe
 from spades_sim.rules import Rules
-from spades_sim.run import rows as run_rows
+from spades_sim.run import chunks as run_rows
 from spades_sim.run.select import Kernel, Produces, select_kernel
 from spades_sim.run.spec import RunSpec
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands

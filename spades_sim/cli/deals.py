@@ -11,7 +11,7 @@ and prints :func:`spades_sim.odds.nil_odds` as text or JSON. ``advise`` parses a
 its seat, the dealer, the bids made before (``--bids N=4,E=3``), the score and bags by
 side, N-S first (``--score 420-380 --bags 7-2``), and prints
 :func:`spades_sim.odds.advise`'s table, the best bid and why, as text or JSON. Every
-mistake is one ``error:`` line (:mod:`spades_sim.cli.errors`), exit status 2.
+mistake is one ``error:`` line (:mod:`spades_sim.cli.failures`), exit status 2.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import UserError, usage, user_errors
+from spades_sim.cli.failures import UserError, usage, user_errors
 from spades_sim.cli.options import (
     build_spec,
     from_command_line,

@@ -14,7 +14,7 @@ per-deal table into resumable Parquet parts elsewhere instead
 (:func:`spades_sim.run.dd_table`). Both show a progress bar, say at the end how many
 deals were solved now and before, and on Ctrl-C or SIGTERM how many are kept where and
 how to go on (exit 130 / 143). Every mistake is one ``error:`` line
-(:mod:`spades_sim.cli.errors`).
+(:mod:`spades_sim.cli.failures`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import usage, user_errors
+from spades_sim.cli.failures import usage, user_errors
 from spades_sim.cli.options import (
     from_command_line,
     rule_set_options,

@@ -33,7 +33,7 @@ from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import Sampler, check_sizes
 from spades_sim.rules import BidRule, Rules
-from spades_sim.run.rows import PolicyError
+from spades_sim.run.chunks import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
 from spades_sim.solve.solver import check_solvable_rules

@@ -9,8 +9,8 @@ The modules, in the order a run passes through them:
   or nil odds), in one place;
 - backends: :mod:`~spades_sim.threads` (the thread pool, compiles watched) and
   :mod:`~spades_sim.run.cluster` (Dask);
-- what a chunk becomes: :mod:`~spades_sim.run.rows` (named columns) or
-  :mod:`~spades_sim.run.counting` (count tables; :mod:`~spades_sim.run.aggregate` the
+- what a chunk becomes: :mod:`~spades_sim.run.chunks` (named columns) or
+  :mod:`~spades_sim.run.counting` (count tables; :mod:`~spades_sim.run.aggregate_frames` the
   tables as frames);
 - :mod:`~spades_sim.run.sinks`: a frame, count tables or Parquet parts, one interface,
   and the one loop that feeds them;
@@ -22,12 +22,12 @@ The modules, in the order a run passes through them:
   (``spades_sim.simulate`` has the entries to frames, ``spades_sim.odds`` nil odds).
 """
 
-from spades_sim.run.aggregate import Aggregate, load_aggregate
+from spades_sim.run.aggregate_frames import Aggregate, load_aggregate
+from spades_sim.run.chunks import Chunk, PolicyError
 from spades_sim.run.dataset import run_aggregate, run_dataset
 from spades_sim.run.dd_solve import dd_table
 from spades_sim.run.interrupts import RunInterrupted
 from spades_sim.run.plan import Piece, plan
-from spades_sim.run.rows import Chunk, PolicyError
 from spades_sim.run.sinks import RunCall, compute_part
 from spades_sim.run.spec import RunSpec, side_policies, spec_from_meta
 from spades_sim.run.summary import Progress, RunSummary, Tally

@@ -42,7 +42,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from spades_sim.dataset import load, read_manifest
-from spades_sim.dataset.dd import table_columns
+from spades_sim.dataset.dd_stage import table_columns
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
 from spades_sim.run.spec import spec_from_meta

@@ -31,7 +31,7 @@ not depend on the thread count, the part size or the transposition table's size.
 
 **Reading.** :func:`dd_state` says whether a manifest records a solved run,
 :func:`load_dd` reads its per-deal table; the join itself (:func:`seat_columns`, with
-:func:`dd_state`, :func:`dd_parts` and the names) lives in :mod:`spades_sim.dataset.dd`,
+:func:`dd_state`, :func:`dd_parts` and the names) lives in :mod:`spades_sim.dataset.dd_stage`,
 below the solver, and is re-exported here: :func:`spades_sim.dataset.load` gives the
 columns with a solved run's rows, and :mod:`spades_sim.analysis.source` joins them onto
 the rows of every batch, so an analysis reads them like any other column.
@@ -54,7 +54,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from spades_sim.dataset import read_manifest, record_stage
-from spades_sim.dataset.dd import (
+from spades_sim.dataset.dd_stage import (
     DD_DIR,
     DD_NAMES,
     dd_parts,
@@ -66,8 +66,8 @@ from spades_sim.dataset.layout import part_name
 from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.dd_solve import DEFAULT_PART_SIZE, dd_table, partial_name
-from spades_sim.run.rows import run_chunk
 from spades_sim.solve.position import HandRecord
 
 __all__ = [

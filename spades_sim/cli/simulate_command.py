@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import UserError, one_line, usage, user_errors
+from spades_sim.cli.failures import UserError, one_line, usage, user_errors
 from spades_sim.cli.options import (
     build_spec,
     from_command_line,
