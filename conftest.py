@@ -74,7 +74,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     if len({item.path for item in session.items}) < WARM_UP_FILES:
         return
-    from spades_sim.run.threads import watch_compiles  # only xdist workers warm up
+    from spades_sim.threads import watch_compiles  # only xdist workers warm up
 
     calls = sorted(_warm_up_calls(), key=lambda c: -c[0])
     loads = [0.0] * count

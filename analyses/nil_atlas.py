@@ -15,7 +15,7 @@ shape's share of the deals is its share of all hands.
 
 Against perfect defence. The policies' success says how often *these* defenders let a
 nil through. So the nil run's first ``--dd-deals`` deals are also solved double-dummy
-(``spades_sim.solve.table.nil_table``: the nil bidder's nil from the position play began
+(``spades_sim.solve.batch.nil_table``: the nil bidder's nil from the position play began
 in, every card seen, the partner covering and both opponents attacking perfectly) and
 the report sets the share of those nils that perfect defence cannot set beside the
 share the policies made *on the same deals*, with the four pairings (safe and made,
@@ -63,7 +63,7 @@ from spades_sim.report.figures import Panel, Series, heatmap_png, panels_png
 from spades_sim.rules import Rules
 from spades_sim.run import run_dataset
 from spades_sim.simulate import RunSpec
-from spades_sim.solve.table import nil_table
+from spades_sim.solve.batch import nil_table
 
 HANDS = 100_000_000
 SEED = 2026

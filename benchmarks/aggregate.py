@@ -31,10 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spades_sim.run import run_dataset
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.plan import plan
-from spades_sim.run.rows import run_chunk
-from spades_sim.run.threads import kernel_threads
 from spades_sim.simulate import RunSpec, simulate_aggregate
+from spades_sim.threads import kernel_threads
 
 BY = "spades,seat"
 SCRIPT = Path(sys.executable).with_name("spades-sim")

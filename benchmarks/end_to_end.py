@@ -40,10 +40,10 @@ import numba
 
 import spades_sim
 from spades_sim.policies import lookup
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.plan import default_chunk_size
-from spades_sim.run.rows import run_chunk
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import kernel_threads
+from spades_sim.threads import kernel_threads
 
 ROOT = Path(spades_sim.__path__[0]).parent
 TARGET_RATE = 1_000_000

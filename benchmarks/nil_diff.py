@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if __name__ == "__main__":  # run as a script: import the package from this checkout
     sys.path.insert(0, str(ROOT))
 
-from spades_sim.run.rows import run_chunk  # noqa: E402
+from spades_sim.run.chunks import run_chunk  # noqa: E402
 from spades_sim.run.spec import RunSpec  # noqa: E402
 from spades_sim.simulate import simulate_hands  # noqa: E402
 

@@ -1,6 +1,6 @@
 """The nil defence's double-dummy leak on a fixed set of nil seats, solved once.
 
-Whether a nil can be set by perfect defence (``spades_sim.solve.table.nil_table`` from
+Whether a nil can be set by perfect defence (``spades_sim.solve.batch.nil_table`` from
 the opening lead, every card seen) depends on the deal and the bids, not on the
 defence, so each nil seat is solved once and its verdict kept in a file; every defence
 is then played on the same deals and held against the same verdicts:
@@ -49,7 +49,7 @@ from spades_sim import simulate_hands
 from spades_sim.analysis import duplicate, realism
 from spades_sim.analysis.stats import proportion_ci
 from spades_sim.rules import Rules
-from spades_sim.solve.table import nil_table
+from spades_sim.solve.batch import nil_table
 
 
 def nil_seats(hands: pd.DataFrame, count: int) -> pd.DataFrame:

@@ -49,7 +49,7 @@ if __name__ == "__main__":  # run as a script: import the package from this chec
 
 from spades_sim.analysis.compare import hand_margins  # noqa: E402
 from spades_sim.analysis.stats import mean_ci, proportion_ci  # noqa: E402
-from spades_sim.run.rows import run_chunk  # noqa: E402
+from spades_sim.run.chunks import run_chunk  # noqa: E402
 from spades_sim.run.sinks import frame  # noqa: E402
 from spades_sim.run.spec import RunSpec  # noqa: E402
 from spades_sim.simulate import simulate_hands  # noqa: E402

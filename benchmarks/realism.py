@@ -8,7 +8,7 @@ given) on the four-player standard table:
 - from ``simulate_hands(--hands, seed=--hands-seed)``: nils made overall and by the
   highest spade held (``spades_sim.analysis.realism``);
 - from the first ``--dd-nils`` nil seats of those hands, each solved double-dummy from
-  its opening position (``spades_sim.solve.nil_table``, the seat's nil alone): the share
+  its opening position (``spades_sim.solve.batch.nil_table``, the seat's nil alone): the share
   of the nils perfect defence sets that the played defence let through (the leak), and
   of the nils perfect play keeps that the played cover lost (the loss).
 
@@ -33,7 +33,7 @@ from spades_sim import simulate_games, simulate_hands
 from spades_sim.analysis import realism
 from spades_sim.analysis.stats import proportion_ci
 from spades_sim.rules import Rules
-from spades_sim.solve.table import nil_table
+from spades_sim.solve.batch import nil_table
 
 PUBLISHED = {
     "nil_per_seat": "about 3.2% (a)",

@@ -42,7 +42,8 @@ def main() -> None:
     from endplay.types import Deal, Denom, Player
 
     from spades_sim.cards import format_hand
-    from spades_sim.solve import Position, dd_cards, dd_table, dd_tricks, nil_safe
+    from spades_sim.run import dd_table
+    from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
     from spades_sim.solve.solver import thread_table
 
     sample = deals(args.deals, args.seed)

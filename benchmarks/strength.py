@@ -66,9 +66,9 @@ from spades_sim.analysis import (  # noqa: E402
 from spades_sim.analysis.ladder import ladder as play_ladder  # noqa: E402
 from spades_sim.analysis.ladder import ranking  # noqa: E402
 from spades_sim.report.words import ranking_sentence  # noqa: E402
-from spades_sim.run.rows import run_chunk  # noqa: E402
-from spades_sim.run.threads import kernel_threads  # noqa: E402
+from spades_sim.run.chunks import run_chunk  # noqa: E402
 from spades_sim.simulate import RunSpec, simulate_hands  # noqa: E402
+from spades_sim.threads import kernel_threads  # noqa: E402
 
 
 def scalar_kernel(n: int, repeats: int = 5) -> tuple[float, float, bool]:

@@ -24,9 +24,9 @@ import numba
 
 from spades_sim import reference
 from spades_sim.rules import Rules
-from spades_sim.run.rows import run_chunk
-from spades_sim.run.threads import kernel_threads
+from spades_sim.run.chunks import run_chunk
 from spades_sim.simulate import RunSpec, record_hands
+from spades_sim.threads import kernel_threads
 
 
 def kernel_rate(spec: RunSpec, hands: int, runs: int, threads: int) -> tuple[float, float]:

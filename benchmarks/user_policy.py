@@ -39,8 +39,8 @@ from spades_sim import simulate_games, simulate_hands  # noqa: E402
 from spades_sim._nb import loop  # noqa: E402
 from spades_sim._nb.enums import N_OUT_I8, N_OUT_I32  # noqa: E402
 from spades_sim.custom.kernels import kernels_for  # noqa: E402
-from spades_sim.run.threads import kernel_threads as threads  # noqa: E402
 from spades_sim.simulate import RunSpec  # noqa: E402
+from spades_sim.threads import kernel_threads as threads  # noqa: E402
 
 
 def _example():  # type: ignore[no-untyped-def]

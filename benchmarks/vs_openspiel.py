@@ -46,9 +46,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from spades_sim.run import run_dataset
-from spades_sim.run.rows import kernel_outputs
-from spades_sim.run.threads import kernel_threads
+from spades_sim.run.chunks import kernel_outputs
 from spades_sim.simulate import RunSpec, simulate_aggregate, simulate_hands
+from spades_sim.threads import kernel_threads
 
 HERE = Path(__file__).resolve().parent
 YARDSTICK_VENV = HERE / ".openspiel-venv"

@@ -33,8 +33,8 @@ import pyarrow.parquet as pq
 from spades_sim.dataset import PartFormat
 from spades_sim.dataset.format import to_arrow
 from spades_sim.run import RunCall
+from spades_sim.run.chunks import run_chunk
 from spades_sim.run.plan import default_chunk_size
-from spades_sim.run.rows import run_chunk
 from spades_sim.run.spec import RunSpec
 
 

@@ -23,15 +23,15 @@ from typing import Any, Literal, overload
 import pandas as pd
 
 from spades_sim.rules import Rules
-from spades_sim.run.aggregate import Aggregate
+from spades_sim.run.aggregate_frames import Aggregate
+from spades_sim.run.chunks import Chunk, run_chunk
 from spades_sim.run.counting import layout
 from spades_sim.run.double_dummy import with_dd
 from spades_sim.run.plan import default_aggregate_chunk, plan
-from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.sinks import FrameSink, TablesSink, drive
 from spades_sim.run.spec import DEFAULT_BIDDING, DEFAULT_PLAY, PolicyArg, RunSpec, SidePolicies
-from spades_sim.run.threads import kernel_threads
 from spades_sim.solve.solver import check_solvable_rules
+from spades_sim.threads import kernel_threads
 from spades_sim.validate import check_count
 
 __all__ = [
@@ -94,7 +94,7 @@ def simulate_hands(
     """Play ``n`` independent hands (fresh scores, dealer rotating); one row per seat.
 
     ``aggregate`` (True, or the keys to count by: ``"spades,seat"``, a list) counts the
-    hands instead of keeping rows and returns an :class:`~spades_sim.run.aggregate.Aggregate`,
+    hands instead of keeping rows and returns an :class:`~spades_sim.run.Aggregate`,
     which every analysis accepts. ``dd`` solves every deal double-dummy from the hands as
     play began and adds the columns ``dd_side_tricks`` and ``dd_nil_safe``
     (:mod:`spades_sim.run.double_dummy`; a deal takes a fraction of a second to a few
@@ -210,8 +210,8 @@ def simulate_aggregate(
     progress: Callable[[int], None] | None = None,
 ) -> Aggregate:
     """Play ``n`` items (deals or games, per ``spec.mode``) of ``spec`` and count them
-    by ``by`` (:data:`~spades_sim.run.aggregate.KEYS`; a list or comma-separated text)
-    into an :class:`~spades_sim.run.aggregate.Aggregate`.
+    by ``by`` (:data:`~spades_sim.run.aggregate_frames.KEYS`; a list or comma-separated text)
+    into an :class:`~spades_sim.run.Aggregate`.
 
     Equal arguments give equal tables, whatever ``threads`` and ``chunk_size``;
     ``progress`` is called with the items done after each chunk.

@@ -226,7 +226,7 @@ def render_hand(spec: Any, index: int, hand_no: int = 0) -> str:
     """
     # the run layer sits above this module (its summaries are worded here), so the deal
     # is regenerated through it at call time
-    from spades_sim.run.rows import run_chunk
+    from spades_sim.run.chunks import run_chunk
 
     chunk = run_chunk(spec, 0, index, 1)
     assert chunk.plays is not None

@@ -27,7 +27,7 @@ from spades_sim.analysis.source import UnknownKey
 from spades_sim.cli import cli
 from spades_sim.dataset import read_manifest
 from spades_sim.run import Progress, RunInterrupted, run_dataset
-from spades_sim.run.aggregate import Aggregate, load_aggregate
+from spades_sim.run.aggregate_frames import Aggregate, load_aggregate
 from spades_sim.run.counting import MAX_CELLS, AggregateKeyError, layout
 from spades_sim.run.dataset import run_aggregate
 from spades_sim.simulate import RunSpec, simulate_aggregate

@@ -64,3 +64,30 @@ def test_ordered_tables_import_only_what_is_above() -> None:
             later = set(modules[k:])
             wrong = sorted(d for d in dependencies(module) if d in later)
             assert not wrong, f"{module} imports {wrong}, listed at or below it"
+
+
+def reached(module: str) -> set[str]:
+    """Every module of the package ``module`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for dep in dependencies(todo.pop()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
+
+
+def test_the_solver_and_the_thread_pool_sit_below_the_run_layer() -> None:
+    # the run layer solves runs with the solver; the solver never needs a run
+    below = [m for m in MODULES if m.startswith("spades_sim.solve") or m == "spades_sim.threads"]
+    assert "spades_sim.threads" in below and "spades_sim.solve.batch" in below
+    for module in below:
+        wrong = sorted(d for d in reached(module) if d.startswith("spades_sim.run"))
+        assert not wrong, f"{module} reaches the run layer: {wrong}"
+
+
+def test_the_table_of_policies_is_on_the_ground_floor() -> None:
+    # everything about a built-in policy is derived from it, the kernels' enums included
+    assert not reached("spades_sim.policy_table")
+    assert "spades_sim.policy_table" in dependencies("spades_sim._nb.enums")

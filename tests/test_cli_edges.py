@@ -2,7 +2,7 @@
 ``ladder``: each case a new user tried, each with what the command must do instead of
 ignoring an option, answering from the wrong table or naming the wrong problem.
 
-Exit status, as :mod:`spades_sim.cli.errors` states it: 2 for a command line that cannot
+Exit status, as :mod:`spades_sim.cli.failures` states it: 2 for a command line that cannot
 be taken (an option that does not apply, a deal or seat that cannot be), 1 for files the
 command refuses. Every error is one ``error:`` line and nothing is printed before it.
 """

@@ -31,10 +31,10 @@ from spades_sim.analysis.source import NoDoubleDummy, sources
 from spades_sim.cli import cli
 from spades_sim.dataset import load, read_manifest
 from spades_sim.errors import SpadesError
-from spades_sim.run import RunInterrupted, RunSpec, run_dataset
+from spades_sim.run import RunInterrupted, RunSpec, dd_table, run_dataset
+from spades_sim.run import dd_solve as table_module
 from spades_sim.run.double_dummy import DD_NAMES, load_dd, solve_run
-from spades_sim.solve import dd_table
-from spades_sim.solve import table as table_module
+from spades_sim.solve import batch as batch_module
 
 SEED = 1  # its first deals solve in about a second together
 DEALS = 3
@@ -116,7 +116,7 @@ def stand_in(first: object, end: object, n_stripes: object, hands: np.ndarray,
 
 def use_kernel(monkeypatch: pytest.MonkeyPatch, kernel: object) -> None:
     """``dd_table`` solves each deal with ``kernel`` (called as ``dd_table_nb`` is)."""
-    monkeypatch.setattr(table_module, "ensure_compiled", lambda *args: None)
+    monkeypatch.setattr(batch_module, "ensure_compiled", lambda *args: None)
     monkeypatch.setattr(dd_module, "dd_table_nb", kernel)
 
 

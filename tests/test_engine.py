@@ -26,11 +26,11 @@ from spades_sim.custom.kernels import SAMPLING
 from spades_sim.hand import score_hand
 from spades_sim.policies import describe
 from spades_sim.rules import Rules
-from spades_sim.run import rows as run_rows
+from spades_sim.run import chunks as run_rows
 from spades_sim.run.select import Kernel, Produces, select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import kernel_name
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands
+from spades_sim.threads import kernel_name
 
 PRESETS = tuple(Rules.PRESETS)
 # Random bids with nils and blind nils, so every scoring path is exercised.

@@ -3,7 +3,7 @@
 A report never replaces a file that is not a report; a damaged part is named by every
 reader and recomputed by ``--resume``; runs holding the same deals are not analysed
 together; an unfinished run is analysed only on purpose; ``file://`` run directories
-read everywhere; and the exit status follows the rule of :mod:`spades_sim.cli.errors`
+read everywhere; and the exit status follows the rule of :mod:`spades_sim.cli.failures`
 (2: the command cannot be taken; 1: its files or the machine refuse it).
 """
 

@@ -21,7 +21,7 @@ import numpy as np
 from spades_sim import nb
 from spades_sim._nb import enums
 from spades_sim.rules import Rules
-from spades_sim.run.rows import I8_ROWS, I32_ROWS
+from spades_sim.run.chunks import I8_ROWS, I32_ROWS
 from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS
 
 ROOT = Path(__file__).resolve().parents[1]

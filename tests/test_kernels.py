@@ -1,4 +1,4 @@
-"""The kernel runner (``spades_sim.run.threads``): blocks shared out to threads, and the
+"""The kernel runner (``spades_sim.threads``): blocks shared out to threads, and the
 compile notice.
 
 - Every block runs exactly once, whatever the thread count and block count, and an
@@ -20,8 +20,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from spades_sim import threads as kernels
 from spades_sim.run import run_dataset
-from spades_sim.run import threads as kernels
 from spades_sim.simulate import RunSpec
 
 KERNEL_SOURCE = """

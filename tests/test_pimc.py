@@ -27,8 +27,8 @@ from spades_sim.policies import Policy, parse_policy
 from spades_sim.reference import score_hand
 from spades_sim.run.select import select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import kernel_name
 from spades_sim.solve import Position, dd_cards, nil_cards
+from spades_sim.threads import kernel_name
 
 FOUR = Rules()
 TWO = Rules.preset("two-player")

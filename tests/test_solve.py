@@ -602,7 +602,7 @@ def test_solve_command_errors_are_one_line():
 def test_dd_table_refuses_bad_input():
     import numpy as np
 
-    from spades_sim.solve import dd_table
+    from spades_sim.run import dd_table
 
     with pytest.raises(SpadesError, match="dealers: give the dealer"):
         dd_table(np.zeros((1, 4), dtype=np.uint64))

@@ -20,9 +20,10 @@ import pytest
 
 from spades_sim import Rules
 from spades_sim._nb import dd
-from spades_sim.run.threads import kernel_threads
+from spades_sim.run.dd_solve import dd_table, partial_name
 from spades_sim.solve import Position, nil_safe
-from spades_sim.solve.table import dd_table, nil_table, partial_name
+from spades_sim.solve.batch import nil_table
+from spades_sim.threads import kernel_threads
 
 # nil of W (seat 3), N on lead: lost, but the proof took 107 s before this solver's
 # nil work, and still takes seconds

@@ -9,6 +9,8 @@ its kernels are compiled once for the whole file (and cached on disk after that)
 
 from __future__ import annotations
 
+import ast
+import builtins
 import importlib.util
 import json
 import pickle
@@ -23,11 +25,11 @@ import pytest
 from numba import njit
 
 from spades_sim import nb, nil_odds, simulate_games, simulate_hands
+from spades_sim import threads as kernels
 from spades_sim.custom import kernels as custom_kernels
 from spades_sim.custom.function import PolicyCodeError, code_digest, load_reference
 from spades_sim.policies import Policy, parse_policy
 from spades_sim.rules import Rules
-from spades_sim.run import threads as kernels
 from spades_sim.simulate import RunSpec, record_hands
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +132,7 @@ def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught(tmp_path: Path) -
         Policy.of("random", "play"),
     )
     key = custom_kernels.module_key(policies) + "mutant"
-    text = custom_kernels.source(key, policies).replace("ctx_nb.never_blind_nil_nb", "blind_nil_nb")
+    text = custom_kernels.source(key, policies).replace(" = never_blind_nil_nb", " = blind_nil_nb")
     assert text != custom_kernels.source(key, policies)
     path = tmp_path / f"mutant_{key}.py"
     custom_kernels.REGISTRY[key] = (three_with_params.function.compiled,) * 2 + (None,) * 4
@@ -145,6 +147,49 @@ def test_mutation_the_built_in_rule_on_a_user_bidder_is_caught(tmp_path: Path) -
     assert (out == 2).mean() > 0.2  # blind nil kinds: the mutant bids them
     real = simulate_hands(300, seed=5, bidding=three_with_params, play="random")
     assert not real.blind_nil.any() and (real.bid == 3).all()  # the real module never
+
+
+def _unbound_names(text: str) -> set[str]:
+    """The names a module's functions read that neither the function nor the module
+    binds (imports, assignments, definitions) nor Python does."""
+    tree = ast.parse(text)
+    bound = set(dir(builtins))
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Assign):
+            bound |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.FunctionDef):
+            bound.add(node.name)
+    unbound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            names = [n for n in ast.walk(node) if isinstance(n, ast.Name)]
+            local = {a.arg for a in node.args.args}
+            local |= {n.id for n in names if isinstance(n.ctx, ast.Store)}
+            unbound |= {n.id for n in names if n.id not in local | bound}
+    return unbound
+
+
+@pytest.mark.parametrize(
+    "bidding, play",
+    [
+        ((example.quick_tricks_bid, "count"), (example.cheapest_winner_play, "pimc")),
+        ((example.quick_tricks_bid, example.quick_tricks_bid), ("heuristic", "heuristic")),
+        ((always_blind, "monte-carlo"), ("random", "lookahead")),
+        (("count", "pagat"), ("pimc", "pimc")),
+    ],
+)
+def test_a_generated_module_uses_only_names_it_binds(bidding, play) -> None:  # type: ignore[no-untyped-def]
+    """Renaming a kernel that a generated module calls breaks this test (the module is
+    imported, not compiled), not a user's first run: every name its kernels read is
+    imported or defined in it, and its imports resolve."""
+    spec = RunSpec.build(seed=1, bidding=bidding, play=play)
+    policies = (*spec.bidding, *spec.play)
+    text = custom_kernels.source(custom_kernels.module_key(policies), policies)
+    assert not _unbound_names(text)
+    module = custom_kernels.kernels_for(policies)  # its imports run; nothing compiles
+    assert callable(module.hands_nb) and module.lane_play_nb is not None
 
 
 def _run_module_hands(module, spec: RunSpec, n: int) -> np.ndarray:  # type: ignore[no-untyped-def]

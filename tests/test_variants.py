@@ -455,7 +455,7 @@ def test_cutthroat_solves_a_nil_alone_against_three() -> None:
     # a nil is solved in cutthroat (the seat alone against three), its tricks are not
     odds = nil_odds("5.T52.8643.97532", rules=rules, n=4, seed=1, defense="dd")
     assert odds.dd_n == 4 and 0 <= odds.dd_safe <= 4
-    from spades_sim.solve.table import nil_table
+    from spades_sim.solve.batch import nil_table
 
     rng = np.random.default_rng(3)
     deals = np.array(

@@ -21,8 +21,13 @@ from pathlib import Path
 from numba.core import caching
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# ``enums.py`` builds the output rows from ``schema.py``, so the kernels depend on it too.
-_SOURCES = [*sorted(Path(_HERE).glob("*.py")), Path(_HERE).parent / "schema.py"]
+# ``enums.py`` builds the output rows from ``schema.py`` and the policies' ids, slots and
+# defaults from ``policy_table.py``, so the kernels depend on them too.
+_SOURCES = [
+    *sorted(Path(_HERE).glob("*.py")),
+    Path(_HERE).parent / "schema.py",
+    Path(_HERE).parent / "policy_table.py",
+]
 KERNEL_DIGEST = hashlib.sha256(b"".join(path.read_bytes() for path in _SOURCES)).hexdigest()
 
 

@@ -22,7 +22,7 @@ played breaks spades.
 - :func:`card_values_nb` gives, for each legal card of the mover, its side's tricks
   after it (trick mode) or whether the nil survives it (nil mode).
 - :func:`dd_table_nb` solves opening positions of many deals (a thread's stripe of them,
-  ``nogil``) for ``spades_sim.run.threads.run_blocks``; :func:`nil_table_nb` gives one
+  ``nogil``) for ``spades_sim.threads.run_blocks``; :func:`nil_table_nb` gives one
   nil verdict a deal the same way.
 
 The transposition table is two preallocated arrays the caller owns, ``tt_keys``

@@ -18,9 +18,10 @@ The contracts:
 - ``OutI8``/``OutI32``/``GameOut``: rows of the output blocks. They are built from
   ``spades_sim.schema`` (each column's ``block``), so the row of a column is declared
   with the column; ``simulate`` names the rows from the same instances.
-- ``BidPolicy``/``PlayPolicy``/``DrawPolicy``: built-in policy ids (``params[0]``).
-- ``*Param``: each built-in policy's parameter slots, by the registry's parameter names
-  (``spades_sim.policies`` checks on registration that its order is this order).
+- ``BidPolicy``/``PlayPolicy``/``DrawPolicy`` and ``*Param``: each built-in policy's id
+  and parameter slots, its default row (``*_DEFAULTS``), the heuristic's switches and
+  ``PARAM_SLOTS``, all derived from the table of policies (``spades_sim.policy_table``),
+  which this module, like the kernels' cache digest, reads.
 - ``HeuristicFlag``: the heuristic's on/off parameters as bits of one ``flags`` int.
 - ``ScoreSlot``: what ``score.side_score_nb`` returns for one side.
 - ``ReplayError``: the error codes of ``play.replay_tricks_nb``; ``EndReason``: why a
@@ -42,6 +43,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from spades_sim.policy_table import (
+    BID_COMMON_NAMES,
+    BUILTINS,
+    PLAY_COMMON,
+    PLAY_COMMON_NAMES,
+    by_id,
+    defaults,
+    spec_of,
+)
 from spades_sim.schema import GAME_COLUMNS, HAND_COLUMNS, KERNEL_ONLY_ROWS, REASONS
 
 
@@ -168,34 +178,20 @@ N_OUT_I32 = len(OutI32)
 N_OUT_GAME = len(GameOut)
 
 
-# --- Built-in policy ids (``params[0]``; append only) ----------------------------------
+# --- Built-in policies: ids, parameter slots, defaults (``spades_sim.policy_table``) ---
 
 
-class BidPolicyT(NamedTuple):
-    count: int = 0
-    random: int = 1
-    pagat: int = 2
-    partner_aware: int = 3
-    monte_carlo: int = 4
-    advise: int = 5
+def _ids(name, kind):
+    specs = by_id(kind)
+    return _named(name, tuple(s.name.replace("-", "_") for s in specs), range(len(specs)))
 
 
-class PlayPolicyT(NamedTuple):
-    random: int = 0
-    heuristic: int = 1
-    lookahead: int = 2
-    pimc: int = 3
-
-
-class DrawPolicyT(NamedTuple):
-    threshold: int = 0
-    plan: int = 1
-
-
-BidPolicy = BidPolicyT()
-PlayPolicy = PlayPolicyT()
-DrawPolicy = DrawPolicyT()
-PARAM_SLOTS = 30  # length of every parameter vector (slot 0: the built-in id)
+BidPolicy = _ids("BidPolicyT", "bid")
+PlayPolicy = _ids("PlayPolicyT", "play")
+DrawPolicy = _ids("DrawPolicyT", "draw")
+PARAM_SLOTS = 2 + max(len(s.params) for s in BUILTINS)
+"""The length of every parameter vector: slot 0 the built-in id, slot k + 1 parameter k,
+the last ``SEATING_SLOT``; as long as the built-in with the most parameters needs."""
 SEATING_SLOT = PARAM_SLOTS - 1
 """No policy's parameter: in a run of a generated kernel module of two different sides,
 1 on the rows of the four policies when the run seats them the other way round from the
@@ -216,135 +212,56 @@ GIVEN_KIND = 32  # above the highest bid (18)
 GIVEN_MASK = (1 << GIVEN_SHIFT) - 1
 
 
-# --- Parameter slots per built-in policy (slot k + 1: the registry's parameter k) ------
+def _slots(spec):
+    """A built-in's parameter slots by name: slot k + 1 holds parameter k."""
+    words = "".join(w.title() for w in spec.name.split("-")) + spec.kind.title()
+    return _positions(f"{words}ParamT", tuple(p.name for p in spec.params), 1)
 
-_BID_COMMON = (
-    "bias",
-    "nil_threshold",
-    "blind_nil_deficit",
-    "blind_nil_max_bags",
-    "blind_nil_partner_min",
-    "blind_nil_before_partner",
-    "nil_partner_min",
-    "round_up",
-    "blind_nil_opp_within",
-)
-_PLAY_COMMON = (
-    "bag_avoid",
-    "set_push",
-    "cover_nil",
-    "attack_nil",
-    "second_hand_trump",
-    "cash_masters",
-    "draw_trumps",
-    "nil_shed",
-    "nil_pull",
-    "nil_lead",
-    "nil_spare",
-    "nil_under",
-    "nil_long",
-    "nil_escape",
-    "nil_read",
-)
-_DRAW_COMMON = ("side_rank", "spade_rank", "nil_rank")
 
-BidParam = _positions("BidParamT", _BID_COMMON, 1)  # the slots every bidder but random shares
-CountParam = _positions(
-    "CountParamT", (*_BID_COMMON, "king_value", "spade_length", "short_value"), 1
-)
-PagatParam = _positions("PagatParamT", (*_BID_COMMON, "queen_value", "trump_length"), 1)
-PartnerParam = _positions(
-    "PartnerParamT",
-    (*_BID_COMMON, "overbid_cut", "nil_cover_bonus", "opp_nil_bonus", "bag_push",
-     "bag_margin", "score_shade", "score_margin"),
-    1,
-)  # fmt: skip
-MonteCarloParam = _positions(
-    "MonteCarloParamT",
-    (*_BID_COMMON, "samples", "bag_cost", "nil_bonus", "window", "objective", "bid_tolerance"),
-    1,
-)
-AdviseParam = _positions(
-    "AdviseParamT",
-    (*_BID_COMMON, "n", "objective", "window", "fit_tries", "race_mean", "race_sd", "race_bags"),
-    1,
-)
-RandomBidParam = _positions("RandomBidParamT", ("nil_rate", "blind_nil_rate", "max_bid"), 1)
-HeuristicParam = _positions("HeuristicParamT", _PLAY_COMMON, 1)
-LookaheadParam = _positions(
-    "LookaheadParamT",
-    (*_PLAY_COMMON, "samples", "margin", "bag_cost", "read_bids", "fit_tries", "assume"),
-    1,
-)
-PimcParam = _positions(
-    "PimcParamT",
-    (*_PLAY_COMMON, "worlds", "early_worlds", "early_tricks", "nil_from", "defend_from",
-     "read_bids", "fit_tries", "assume",
-     "nil_rollouts", "solve_from", "nil_cover", "lookahead_samples", "read_plays"),
-    1,
-)  # fmt: skip
-ThresholdParam = _positions("ThresholdParamT", _DRAW_COMMON, 1)
-PlanParam = _positions(
-    "PlanParamT", (*_DRAW_COMMON, "nil_commit", "commit_after", "nil_spade_rank"), 1
-)
-
-# Every built-in policy's slots, by (kind, registry name): the registry checks its
-# parameter order against these on registration, a test checks both ways.
-PARAMS_BY_POLICY = {
-    ("bid", "count"): CountParam,
-    ("bid", "pagat"): PagatParam,
-    ("bid", "partner-aware"): PartnerParam,
-    ("bid", "monte-carlo"): MonteCarloParam,
-    ("bid", "advise"): AdviseParam,
-    ("bid", "random"): RandomBidParam,
-    ("play", "random"): _positions("RandomPlayParamT", (), 1),
-    ("play", "heuristic"): HeuristicParam,
-    ("play", "lookahead"): LookaheadParam,
-    ("play", "pimc"): PimcParam,
-    ("draw", "threshold"): ThresholdParam,
-    ("draw", "plan"): PlanParam,
-}
-if any(max(slots, default=0) >= SEATING_SLOT for slots in PARAMS_BY_POLICY.values()):
-    raise ImportError("a built-in's parameter slot reaches SEATING_SLOT")  # pragma: no cover
+# Every built-in policy's slots, by (kind, registry name).
+PARAMS_BY_POLICY = {(s.kind, s.name): _slots(s) for s in BUILTINS}
+BidParam = _positions("BidParamT", BID_COMMON_NAMES, 1)  # the slots every bidder but random shares
+CountParam = PARAMS_BY_POLICY[("bid", "count")]
+PagatParam = PARAMS_BY_POLICY[("bid", "pagat")]
+PartnerParam = PARAMS_BY_POLICY[("bid", "partner-aware")]
+MonteCarloParam = PARAMS_BY_POLICY[("bid", "monte-carlo")]
+AdviseParam = PARAMS_BY_POLICY[("bid", "advise")]
+RandomBidParam = PARAMS_BY_POLICY[("bid", "random")]
+HeuristicParam = PARAMS_BY_POLICY[("play", "heuristic")]
+LookaheadParam = PARAMS_BY_POLICY[("play", "lookahead")]
+PimcParam = PARAMS_BY_POLICY[("play", "pimc")]
+ThresholdParam = PARAMS_BY_POLICY[("draw", "threshold")]
+PlanParam = PARAMS_BY_POLICY[("draw", "plan")]
 
 
 # The heuristic's on/off parameters as bits of one ``flags`` int: bit k for slot k + 1
-# (``heuristic_flags_nb``); the numbers (``set_push``, ``nil_pull``, ``nil_spare``) leave
-# their bits unused.
-HEURISTIC_NUMBERS = ("set_push", "nil_pull", "nil_spare")
-N_PLAY_COMMON = len(_PLAY_COMMON)  # the heuristic's slots: 1..N_PLAY_COMMON
-_SWITCHES = tuple(f for f in _PLAY_COMMON if f not in HEURISTIC_NUMBERS)
+# (``heuristic_flags_nb``); its numeric settings (every parameter of the play policies'
+# common part that is not a switch) leave their bits unused.
+HEURISTIC_NUMBERS = tuple(p.name for p in PLAY_COMMON if p.values != "switch")
+N_PLAY_COMMON = len(PLAY_COMMON_NAMES)  # the heuristic's slots: 1..N_PLAY_COMMON
+_SWITCHES = tuple(f for f in PLAY_COMMON_NAMES if f not in HEURISTIC_NUMBERS)
 HeuristicFlag = _named(
     "HeuristicFlagT", _SWITCHES, [1 << (getattr(HeuristicParam, f) - 1) for f in _SWITCHES]
 )
 
 
 # Registry defaults the sampling policies use for the other seats' bids and the play in
-# their rollouts (tests hold them equal to ``spades_sim.policies``).
-def _defaults_row(*values: float) -> np.ndarray:
-    """A parameter row of ``PARAM_SLOTS`` float64s: the id, the values, zeros after."""
+# their rollouts, and the lock-step heuristic's constant-folded copy.
+def _defaults_row(kind, name):
+    """A built-in's parameter row of ``PARAM_SLOTS`` float64s: the id, its defaults,
+    zeros after."""
+    values = defaults(spec_of(kind, name))
     row = np.zeros(PARAM_SLOTS, dtype=np.float64)
     row[: len(values)] = values
     return row
 
 
-COUNT_DEFAULTS = _defaults_row(
-    BidPolicy.count, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 1.0, 4.0, 1.0
-)
-PAGAT_DEFAULTS = _defaults_row(
-    BidPolicy.pagat, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 0.25, 4.0
-)
-PARTNER_DEFAULTS = _defaults_row(
-    BidPolicy.partner_aware, 0.0, 2.5, 200.0, 7.0, 3.0, 1.0, 2.0, 0.5, 100.0, 0.5, 0.5, 0.5,
-    0.5, 3.0, 0.5, 100.0,
-)  # fmt: skip
-HEURISTIC_DEFAULTS = _defaults_row(
-    PlayPolicy.heuristic, 1.0, 4.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0
-)
-LOOKAHEAD_DEFAULTS = _defaults_row(
-    PlayPolicy.lookahead, *HEURISTIC_DEFAULTS[1:N_PLAY_COMMON + 1], 16.0, 1.0, 0.0, 1.0, 256.0, 3.0
-)  # fmt: skip
-THRESHOLD_DEFAULTS = _defaults_row(DrawPolicy.threshold, 9.0, 3.0, 5.0)
+COUNT_DEFAULTS = _defaults_row("bid", "count")
+PAGAT_DEFAULTS = _defaults_row("bid", "pagat")
+PARTNER_DEFAULTS = _defaults_row("bid", "partner-aware")
+HEURISTIC_DEFAULTS = _defaults_row("play", "heuristic")
+LOOKAHEAD_DEFAULTS = _defaults_row("play", "lookahead")
+THRESHOLD_DEFAULTS = _defaults_row("draw", "threshold")
 
 
 # --- Scoring, replay and game results --------------------------------------------------

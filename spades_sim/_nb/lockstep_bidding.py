@@ -38,8 +38,9 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.lockstep import lane_at_nb, prefer_wide_vectors_nb
 from spades_sim._nb.rng import GOLDEN, LOW32, below_nb, mix64_nb, unit_nb
+from spades_sim.policy_table import names_with
 
-LANE_BIDDERS = (BidPolicy.random, BidPolicy.count, BidPolicy.pagat, BidPolicy.partner_aware)
+LANE_BIDDERS = tuple(getattr(BidPolicy, n.replace("-", "_")) for n in names_with("bid", "lanes"))
 """The bidders ``bid_lanes_four_nb`` runs (the kernels choose it only for these)."""
 COUNT_LANE_BIDDERS = (BidPolicy.random, BidPolicy.count)
 """The bidders ``bid_lanes_count_four_nb`` runs (a subset that compiles in a third of

@@ -5,7 +5,7 @@ bids, blind nil exchange, the tricks (13; 17 or 18 with three players, who take 
 path: the lock-step kernels are for four and two). ``score_hand_nb`` scores it. The entry
 points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
 range of blocks of deals (or of games) serially and without the GIL; the caller
-(``spades_sim.run.threads``) shares the blocks out to threads. Every deal draws from its own
+(``spades_sim.threads``) shares the blocks out to threads. Every deal draws from its own
 counter-based stream, so the output is independent of thread count and chunking.
 
 Every function that calls a policy comes twice: a generic ``*_with_nb`` (inlined) that
@@ -243,7 +243,7 @@ def new_scratch_nb(rules):
 
 # --- Entry points ----------------------------------------------------------------------
 # Each runs blocks ``first .. end-1`` of its items, serially and without the GIL:
-# ``spades_sim.run.threads.run_blocks`` hands block ranges to a pool of Python threads. A
+# ``spades_sim.threads.run_blocks`` hands block ranges to a pool of Python threads. A
 # ``prange`` loop instead compiled three times slower (the parallel wrapper re-optimises
 # everything it calls), and a block writes only its own rows, so the results do not
 # depend on how the blocks are shared out.

@@ -8,7 +8,7 @@ ranges is drawn again (rejection, so the accepted ones follow the truncated law)
 Completion ``i`` draws only from its own stream ``(seed, KIND_ODDS_DEAL, i, attempt)``,
 so the deals are the same for any thread count or chunking. The two entry points,
 ``sample_deals_nb`` and ``play_deals_nb``, run a range of blocks each, serially and
-without the GIL, for ``spades_sim.run.threads.run_blocks`` to share out to threads.
+without the GIL, for ``spades_sim.threads.run_blocks`` to share out to threads.
 
 ``play_deals_nb`` plays every completion once per *scenario* (a forced bid of the hero
 seat: nil, blind nil or a number), through ``loop.prepare_hand_nb`` with the other seats

@@ -36,7 +36,7 @@ from spades_sim.analysis.compare import (
     side_rows,
 )
 from spades_sim.analysis.ladder import ladder, read_ladder, write_ladder
-from spades_sim.analysis.nil import nil_success
+from spades_sim.analysis.nil_rates import nil_success
 from spades_sim.analysis.realism import realism
 from spades_sim.analysis.reduce import estimate_of
 from spades_sim.analysis.stats import (

@@ -2,7 +2,7 @@
 
 Contract
 --------
-An :class:`~spades_sim.run.aggregate.Aggregate` (or an aggregate run directory) has no rows;
+An :class:`~spades_sim.run.aggregate_frames.Aggregate` (or an aggregate run directory) has no rows;
 it holds the sums every analysis reduces its rows to. A plan that can be answered from
 one has a ``from_aggregate(aggregate, keys)`` (:class:`~.reduce.Plan`) built from the
 helpers here, which returns exactly the table :func:`.reduce.statistics_many` makes from
@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 if TYPE_CHECKING:
-    from spades_sim.run.aggregate import Aggregate
+    from spades_sim.run.aggregate_frames import Aggregate
 
 Triple = tuple[Any, Any, Any]
 """A measure's ``n``, sum and sum of squares per row of a units frame (arrays)."""

@@ -65,7 +65,7 @@ from spades_sim.analysis.reduce import Kind, Plan, finalize, run_plan, unit_fram
 from spades_sim.analysis.source import SIDE_KEYS, Data
 
 if TYPE_CHECKING:
-    from spades_sim.run.aggregate import Aggregate
+    from spades_sim.run.aggregate_frames import Aggregate
 
 HAND_MEASURES: dict[str, str] = {
     "bags": "bags a side took in a hand",

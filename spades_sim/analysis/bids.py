@@ -73,7 +73,7 @@ from spades_sim.analysis.reduce import (
 from spades_sim.analysis.source import SEAT_KEYS, SIDE_KEYS, Data
 
 if TYPE_CHECKING:
-    from spades_sim.run.aggregate import Aggregate
+    from spades_sim.run.aggregate_frames import Aggregate
 
 SUMMARY_MEASURES = {
     "difference": "side tricks minus contract, mean",

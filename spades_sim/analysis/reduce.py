@@ -65,7 +65,7 @@ from spades_sim.analysis.stats import Estimate, mean_ci_of_moments, proportion_c
 from spades_sim.run.double_dummy import DD_NAMES, missing_dd
 
 if TYPE_CHECKING:
-    from spades_sim.run.aggregate import Aggregate
+    from spades_sim.run.aggregate_frames import Aggregate
 
 STATS = ("n", "sum", "sumsq")
 """The sufficient statistics kept per measure and group (columns ``measure.stat``)."""
@@ -398,7 +398,7 @@ def check_keys(plan: Plan, by: Sequence[str], source: Source) -> None:
     (``ValueError`` if the plan needs a games table the source lacks).
 
     >>> from spades_sim import simulate_hands
-    >>> from spades_sim.analysis.nil import PLAN
+    >>> from spades_sim.analysis.nil_rates import PLAN
     >>> (source,) = sources(simulate_hands(2, seed=1, play="random"))
     >>> check_keys(PLAN, ["hand_no"], source)
     Traceback (most recent call last):
@@ -471,7 +471,7 @@ def statistics_many(
     Each table's keys are ``by`` (without late keys) followed by the plan's internal keys.
 
     >>> from spades_sim import simulate_hands
-    >>> from spades_sim.analysis.nil import PLAN
+    >>> from spades_sim.analysis.nil_rates import PLAN
     >>> (stats,) = statistics_many(simulate_hands(100, seed=1, play="random"), [(PLAN, [])])
     >>> stats[["nil_kind", "seats.n"]].sort_values("nil_kind").values.tolist()
     [[0.0, 376.0], [1.0, 24.0]]
@@ -553,7 +553,7 @@ def run_plan(
     """The tidy table of one plan.
 
     >>> from spades_sim import simulate_hands
-    >>> from spades_sim.analysis.nil import PLAN
+    >>> from spades_sim.analysis.nil_rates import PLAN
     >>> run_plan(simulate_hands(100, seed=1, play="random"), PLAN, "side").side.tolist()
     [0, 1, 0, 1]
     """

@@ -11,7 +11,7 @@ Every analysis of this package takes ``data`` as one of
 - a run directory (``str`` or ``os.PathLike``; a local path or a URI such as
   ``file:///abs/run``, as the writer takes) written by ``spades-sim simulate`` or
   :func:`~spades_sim.run.run_dataset`;
-- an :class:`~spades_sim.run.aggregate.Aggregate` (``simulate_hands(..., aggregate=...)``)
+- an :class:`~spades_sim.run.aggregate_frames.Aggregate` (``simulate_hands(..., aggregate=...)``)
   or an aggregate run directory (``spades-sim simulate --aggregate``): counts instead of
   rows, which give the same tables for the keys it was counted by;
 - a ``list`` of those, analysed together (the ``rules`` and ``policy`` keys then tell
@@ -76,9 +76,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from spades_sim.dataset import read_manifest
-from spades_sim.dataset.dd import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
+from spades_sim.dataset.dd_stage import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.dataset.store import Store, open_store
-from spades_sim.run.aggregate import Aggregate, load_aggregate
+from spades_sim.run.aggregate_frames import Aggregate, load_aggregate
 from spades_sim.schema import HAND_COLUMNS
 from spades_sim.text import policy_text, rules_text
 

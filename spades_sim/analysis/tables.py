@@ -7,7 +7,7 @@ Contract
 with the union of the columns the analyses need) and returns the tables by name:
 
 ========================  =============================================================
-``nil``                   :func:`.nil.nil_success`
+``nil``                   :func:`.nil_rates.nil_success`
 ``bags``                  :func:`.bags.bag_accumulation` (``per="hand"``)
 ``bags_per_game``         :func:`.bags.bag_accumulation` (``per="game"``; games runs)
 ``bids``                  :func:`.bids.bid_accuracy` (``view="summary"``)
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from spades_sim.analysis import bags, bids, nil
+from spades_sim.analysis import bags, bids, nil_rates
 from spades_sim.analysis.reduce import TIDY, Plan, check_keys, run_many
 from spades_sim.analysis.source import Data, UnknownKey, key_list, sources
 
@@ -52,7 +52,7 @@ TITLES = {
 }
 
 _PLANS: dict[str, tuple[str, Plan]] = {
-    "nil": ("nil", nil.PLAN),
+    "nil": ("nil", nil_rates.PLAN),
     "bags": ("bags", bags.HAND_PLAN),
     "bags_per_game": ("bags", bags.GAME_PLAN),
     "bids": ("bids", bids.SUMMARY_PLAN),

@@ -13,13 +13,13 @@ import signal
 import click
 
 from spades_sim.cli.deals import advise_command, nil_odds_command, show
-from spades_sim.cli.errors import Group
+from spades_sim.cli.failures import Group
 from spades_sim.cli.listings import policies, rules
 from spades_sim.cli.serve import serve
-from spades_sim.cli.simulate import simulate
+from spades_sim.cli.simulate_command import simulate
 from spades_sim.cli.solve import solve
 from spades_sim.cli.study import analyze, compare, ladder, report
-from spades_sim.cli.tune import tune
+from spades_sim.cli.tune_command import tune
 
 __all__ = ["cli", "main"]
 

@@ -11,7 +11,7 @@ and prints :func:`spades_sim.odds.nil_odds` as text or JSON. ``advise`` parses a
 its seat, the dealer, the bids made before (``--bids N=4,E=3``), the score and bags by
 side, N-S first (``--score 420-380 --bags 7-2``), and prints
 :func:`spades_sim.odds.advise`'s table, the best bid and why, as text or JSON. Every
-mistake is one ``error:`` line (:mod:`spades_sim.cli.errors`), exit status 2.
+mistake is one ``error:`` line (:mod:`spades_sim.cli.failures`), exit status 2.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import UserError, usage, user_errors
+from spades_sim.cli.failures import UserError, usage, user_errors
 from spades_sim.cli.options import (
     build_spec,
     from_command_line,
@@ -120,8 +120,9 @@ def show(ctx: click.Context, **params: Any) -> None:
     if params["double_dummy"]:
         assert deal is not None  # refused above
         # imported when asked for: `show` without --dd loads no solver
-        from spades_sim.run.threads import announce_compiles
-        from spades_sim.solve.played import play_costs, record_of, render_costs
+        from spades_sim.run.double_dummy import record_of
+        from spades_sim.solve.played import play_costs, render_costs
+        from spades_sim.threads import announce_compiles
 
         with user_errors(), announce_compiles():
             record, nils = record_of(spec, deal)

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from spades_sim.cli.errors import CommandError, one_line, usage, user_errors
+from spades_sim.cli.failures import CommandError, one_line, usage, user_errors
 
 __all__ = [
     "assignments",

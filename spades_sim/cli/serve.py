@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import UserError, usage
+from spades_sim.cli.failures import UserError, usage
 
 __all__ = ["serve"]
 

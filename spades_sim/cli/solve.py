@@ -11,10 +11,10 @@ itself (``RUN/_dd/``, recorded in its manifest: :func:`spades_sim.run.double_dum
 resumable, the same parts ``simulate --dd`` writes), after which its rows read with the
 columns ``dd_side_tricks`` and ``dd_nil_safe``; ``solve RUN --out DIR`` writes the
 per-deal table into resumable Parquet parts elsewhere instead
-(:func:`spades_sim.solve.dd_table`). Both show a progress bar, say at the end how many
+(:func:`spades_sim.run.dd_table`). Both show a progress bar, say at the end how many
 deals were solved now and before, and on Ctrl-C or SIGTERM how many are kept where and
 how to go on (exit 130 / 143). Every mistake is one ``error:`` line
-(:mod:`spades_sim.cli.errors`).
+(:mod:`spades_sim.cli.failures`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import usage, user_errors
+from spades_sim.cli.failures import usage, user_errors
 from spades_sim.cli.options import (
     from_command_line,
     rule_set_options,
@@ -79,10 +79,10 @@ def _solve_run(run: str, out: Path | None) -> None:
     SIGTERM), say how many are kept where and how to go on, and exit 130 / 143."""
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.dataset import read_manifest
+    from spades_sim.run.dd_solve import dd_table, stored_deals
     from spades_sim.run.double_dummy import DD_DIR, solve_run
     from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
-    from spades_sim.run.threads import announce_compiles
-    from spades_sim.solve.table import dd_table, stored_deals
+    from spades_sim.threads import announce_compiles
 
     where = Path(run) / DD_DIR if out is None else out
     with user_errors():
@@ -149,9 +149,9 @@ def solve(ctx: click.Context, **params: Any) -> None:
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.cards import seat_index, seat_name, side_name
     from spades_sim.rules import FirstLead
-    from spades_sim.run.threads import announce_compiles
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
     from spades_sim.solve.solver import nil_mask
+    from spades_sim.threads import announce_compiles
 
     hands = list(params["hands"])
     directories = [h for h in hands if Path(h).is_dir()]

@@ -10,7 +10,7 @@ between the sides (:func:`spades_sim.run.run_dataset`, twice) and prints the pai
 margin (:func:`spades_sim.report.runs.compare_runs`). ``ladder`` plays every pair of
 several play policies in duplicate (:func:`spades_sim.analysis.ladder.ladder`), prints
 the ranking and writes the table for ``report --ladder``. Every mistake is one ``error:`` line
-(:mod:`spades_sim.cli.errors`); Ctrl-C during ``compare`` keeps finished parts and exits
+(:mod:`spades_sim.cli.failures`); Ctrl-C during ``compare`` keeps finished parts and exits
 130 / 143.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from spades_sim.cli.errors import UserError, one_line, usage, user_errors
+from spades_sim.cli.failures import UserError, one_line, usage, user_errors
 from spades_sim.cli.options import (
     build_spec,
     pick_one,

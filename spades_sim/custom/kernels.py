@@ -3,26 +3,28 @@
 Contract. :func:`kernels_for` takes the four policies of a run (bidding N-S, E-W; play
 N-S, E-W; any of them may be built-in) and returns a module whose entry points have the
 signatures of the built-in ones: ``hands_nb``, ``games_nb`` (``_nb.loop``),
-``play_deals_nb`` and ``number_bid_nb`` (``_nb.odds``). The module is generated: for each
-side an adapter that builds the policy's context (``_nb.context``, with the policy's own
-named tuple of parameters) and calls the user's function (a bid or blind nil decision
-through a real call with borrowed arrays, so it compiles once a side instead of at each
-of the engine's call sites; a play inlined, as its 52 decisions a hand are the hot path;
-both sides running the same function share one copy), then the entry points built on
-the package's generic kernels (``loop.hands_with_nb`` ...) with those adapters, and the
-batch entry points ``hands_lanes_four_nb``/``hands_lanes_two_nb`` (``LANES`` deals a
-block, dealt, scored and written in lock-step, played in lock-step when both sides play
-the same non-sampling built-in: the same rows as ``hands_nb``). A
-built-in side keeps the built-in dispatch by id (without the rollouts unless that side
-runs a sampling policy, so a module compiles no more than it runs), except a side
-playing a built-in of :data:`GENERATED_ONLY` (``pimc``): runs with ``pimc`` take a
-generated module even when every policy is a built-in (:func:`needs_generated`), so that
-only they compile the solver, and in such a module every built-in side that plays
-``pimc``, ``random`` or ``heuristic`` calls ``pimc.pimc_or_plain_play_nb``, which picks by
-the side's parameters: ``pimc`` against itself or a plain built-in, on either side, is one
-module (compiled once a machine: the solver takes minutes cold). A user bidder's
-blind nil decision is its own (``never_blind_nil_nb`` when it declares none), so no
-built-in rule reads a user's parameters.
+``play_deals_nb`` and ``number_bid_nb`` (``_nb.odds``). Those entry points are
+checked-in code, ``_nb/user_kernels.py``, copied into the module (:func:`entries_text`);
+only what follows them is generated: for each side an adapter that builds the policy's
+context (``_nb.context``, with the policy's own named tuple of parameters) and calls the
+user's function (a bid or blind nil decision through a real call with borrowed arrays,
+so it compiles once a side instead of at each of the engine's call sites; a play
+inlined, as its 52 decisions a hand are the hot path; both sides running the same
+function share one copy), which the entry points built on the package's generic kernels
+(``loop.hands_with_nb`` ...) call, among them the batch entry points
+``hands_lanes_four_nb``/``hands_lanes_two_nb`` (``LANES`` deals a block, dealt, scored
+and written in lock-step, played in lock-step when both sides play the same non-sampling
+built-in: the same rows as ``hands_nb``). A built-in side keeps the built-in dispatch by
+id (without the rollouts unless that side runs a sampling policy, so a module compiles
+no more than it runs), except a side playing a built-in of :data:`GENERATED_ONLY`
+(``pimc``): runs with ``pimc`` take a generated module even when every policy is a
+built-in (:func:`needs_generated`), so that only they compile the solver, and in such a
+module every built-in side that plays ``pimc``, ``random`` or ``heuristic`` calls
+``pimc.pimc_or_plain_play_nb``, which picks by the side's parameters: ``pimc`` against
+itself or a plain built-in, on either side, is one module (compiled once a machine: the
+solver takes minutes cold). A user bidder's blind nil decision is its own
+(``never_blind_nil_nb`` when it declares none), so no built-in rule reads a user's
+parameters.
 
 The two seatings of the same two sides (a duplicate's, a ladder's, a tuning's) are one
 module (:func:`seating`): the module holds the sides in its own order, and where they
@@ -52,8 +54,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from spades_sim._nb import KERNEL_DIGEST
+from spades_sim._nb import KERNEL_DIGEST, user_kernels
 from spades_sim.custom.function import UserFunction
+from spades_sim.policy_table import names_with
 
 REGISTRY: dict[str, tuple[Any, ...]] = {}
 """The user functions of each generated module, by its key (read at its import)."""
@@ -76,11 +79,11 @@ def cache_dir() -> Path:
     return Path(base) / "spades_sim"
 
 
-SAMPLING = {"bid": ("monte-carlo", "advise"), "play": ("lookahead", "pimc")}
+SAMPLING = {kind: names_with(kind, "sampling") for kind in ("bid", "play")}
 """The built-ins whose searches a kernel compiles only when a side runs one (their
 decisions are the scalar kernels' only: no lock-step batches)."""
 
-GENERATED_ONLY = {"pimc": "pimc_or_plain_play_nb"}
+GENERATED_ONLY = dict.fromkeys(names_with("play", "needs_solver"), "pimc_or_plain_play_nb")
 """Built-in play policies no built-in kernel compiles (the double-dummy solver and the
 kernels around it take minutes to compile cold): a run with a side playing one takes a
 generated module, whose plain built-in sides and sides playing it call the function
@@ -127,7 +130,7 @@ def lane_play(policies: Sequence[Any]) -> str:
     ``play_lanes_nb`` (lane by lane through the play functions)."""
     play_ns, play_ew = policies[2], policies[3]
     same = play_ns.is_builtin and play_ew.is_builtin and play_ns.name == play_ew.name
-    if same and play_ns.name in ("heuristic", "random"):
+    if same and play_ns.name in names_with("play", "lanes"):
         return f"{play_ns.name}_lanes_nb"
     return "play_lanes_nb"
 
@@ -233,9 +236,25 @@ def _borrowing_shell(name: str, call: str, args: Sequence[str]) -> list[str]:
     ]
 
 
+ENTRIES = Path(user_kernels.__file__)
+"""The checked-in part of every generated module (imported here, so a kernel it names that
+was renamed fails the package's import)."""
+
+_FROM = "# --- copied into every generated module: from here ---\n"
+_TO = "# --- copied into every generated module: to here ---\n"
+
+
+def entries_text() -> str:
+    """The imports and entry points every generated module holds, copied from
+    ``_nb/user_kernels.py`` between its two marker lines."""
+    text = ENTRIES.read_text()
+    return text[text.index(_FROM) + len(_FROM) : text.index(_TO)]
+
+
 def source(key: str, policies: Sequence[Any]) -> str:
     """The generated module's text for these four policies (``REGISTRY[key]`` holds the
-    user functions it reads, in slot order, blind nil decisions after): in the order of
+    user functions it reads, in slot order, blind nil decisions after): the checked-in
+    entry points (:func:`entries_text`), then the adapters, in the order of
     :func:`seating`, a pair of slots whose sides differ read through :func:`_seated`."""
     policies = seating(policies)[0]
     functions = _slot_functions(policies)
@@ -243,47 +262,22 @@ def source(key: str, policies: Sequence[Any]) -> str:
         kind: _what(policies[k], policies) != _what(policies[k + 1], policies)
         for k, kind in ((0, "bid"), (2, "play"))
     }
+    special = _generated_only(policies)
     lines = [
         f'"""Kernels for user-written policies, generated by spades_sim (key {key}).',
         "",
         "Do not edit: the file is named by a digest of the policies' code and of the",
-        'package\'s kernels, and written anew under another name when either changes."""',
+        "package's kernels, and written anew under another name when either changes. The",
+        'entry points are spades_sim/_nb/user_kernels.py\'s; the adapters follow them."""',
         "",
-        "from collections import namedtuple",
+        entries_text(),
         "",
-        "from numba import njit",
-        "",
-        "from spades_sim._nb import context as ctx_nb",
-        "from spades_sim._nb.enums import SEATING_SLOT",
-        "from spades_sim._nb.loop import (",
-        "    finish_lanes_four_nb,",
-        "    finish_lanes_two_nb,",
-        "    games_with_nb,",
-        "    hands_with_nb,",
-        "    heuristic_lanes_nb,",
-        "    lane_blocks_with_nb,",
-        "    play_lanes_with_nb,",
-        "    random_lanes_nb,",
-        "    run_hand_with_nb,",
-        ")",
-        "from spades_sim._nb.odds import number_bid_with_nb, play_block_with_nb, "
-        "play_deals_with_nb",
-        "from spades_sim._nb.policies import (",
-        "    borrow_nb,",
-        "    builtin_bid_nb,",
-        "    builtin_play_nb,",
-        "    plain_bid_nb,",
-        "    plain_play_nb,",
-        ")",
-        "from spades_sim._nb.prepare import blind_nil_nb, prepare_with_nb",
-        *(
-            [f"from spades_sim._nb.pimc import {_generated_only(policies)}"]
-            if _generated_only(policies) is not None
-            else []
-        ),
+        "# the adapters of this module's policies",
+        *([f"from spades_sim._nb.pimc import {special}"] if special is not None else []),
         "from spades_sim.custom.kernels import REGISTRY",
         "",
         f"USER = REGISTRY[{key!r}]",
+        f"lane_play_nb = {lane_play(policies)}",
         "",
         "",
     ]
@@ -311,7 +305,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                 "@njit(cache=True)",
                 f"def {slot}_call_nb({', '.join(BID_ARGS)}):",
                 f"    return user_{bare}(",
-                "        ctx_nb.bid_context_nb(",
+                "        bid_context_nb(",
                 f"            hand, seat, info, rules, {params.lower()}_nb(params), rand",
                 "        )",
                 "    )",
@@ -322,13 +316,13 @@ def source(key: str, policies: Sequence[Any]) -> str:
             side = bare[4:]
             blind = function.blind_nil
             if blind is None:
-                lines += [f"{pre}blind_{side}_nb = ctx_nb.never_blind_nil_nb", ""]
+                lines += [f"{pre}blind_{side}_nb = never_blind_nil_nb", ""]
             elif blind == "builtin":
                 lines += [
                     "@njit(cache=True)",
                     f"def blind_{side}_call_nb({', '.join(BLIND_ARGS)}):",
-                    "    return ctx_nb.blind_nil_rule_nb(",
-                    f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
+                    "    return blind_nil_rule_nb(",
+                    f"        blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
                     "    )",
                     "",
@@ -343,7 +337,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                     "@njit(cache=True)",
                     f"def blind_{side}_call_nb({', '.join(BLIND_ARGS)}):",
                     f"    return user_blind_{side}(",
-                    f"        ctx_nb.blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
+                    f"        blind_nil_context_nb(seat, info, rules, {params.lower()}_nb"
                     "(params), rand)",
                     "    ) != 0",
                     "",
@@ -357,7 +351,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                 '@njit(inline="always", cache=True)',
                 f"def {slot}_nb(hand, legal, seat, info, rules, params, rand):",
                 f"    return user_{bare}(",
-                "        ctx_nb.play_context_nb(",
+                "        play_context_nb(",
                 f"            hand, legal, seat, info, rules, {params.lower()}_nb(params), rand",
                 "        )",
                 "    )",
@@ -372,101 +366,7 @@ def source(key: str, policies: Sequence[Any]) -> str:
                 lines += _seated(slot, BID_ARGS) + _seated(f"blind_{slot[4:]}", BLIND_ARGS)
             else:
                 lines += _seated(slot, PLAY_ARGS)
-    lines += [
-        "@njit(cache=True)",
-        "def prepare_hand_nb(rules, scratch, key, dealer, params, info, masks, forced_seat,",
-        "                    forced_bid, forced_kind):",
-        "    return prepare_with_nb(",
-        "        rules, scratch, key, dealer, params, info, masks, forced_seat, forced_bid,",
-        "        forced_kind, bid_ns_nb, bid_ew_nb, blind_ns_nb, blind_ew_nb,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True)",
-        "def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):",
-        "    return run_hand_with_nb(",
-        "        rules, scratch, key, dealer, params, info, masks, plays, winners,",
-        "        prepare_hand_nb, play_ns_nb, play_ew_nb,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True, nogil=True)",
-        "def hands_nb(first, end, rules, seed, deal_start, n, params, out_hand, out_i8,",
-        "             out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
-        "    hands_with_nb(",
-        "        first, end, rules, seed, deal_start, n, params, out_hand, out_i8, out_i32,",
-        "        out_errors, rec_dealt, rec_plays, rec_winners, run_hand_nb,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True, nogil=True)",
-        "def games_nb(first, end, rules, seed, game_start, n, params, out_hand, out_i8,",
-        "             out_i32, out_game, rec_dealt, rec_plays, rec_winners):",
-        "    games_with_nb(",
-        "        first, end, rules, seed, game_start, n, params, out_hand, out_i8, out_i32,",
-        "        out_game, rec_dealt, rec_plays, rec_winners, run_hand_nb,",
-        "    )",
-        "",
-        "",
-        '@njit(inline="always", cache=True)',
-        "def play_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):",
-        "    play_lanes_with_nb(",
-        "        st, rules, params, infos, masks, lo, hi, out_errors, play_ns_nb, play_ew_nb",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True, nogil=True)",
-        "def hands_lanes_four_nb(first, end, rules, seed, deal_start, n, params, out_hand,",
-        "                        out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
-        "    lane_blocks_with_nb(",
-        "        first, end, rules, seed, deal_start, n, params, prepare_hand_nb,",
-        f"        {lane_play(policies)}, finish_lanes_four_nb, out_hand, out_i8, out_i32,",
-        "        out_errors,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True, nogil=True)",
-        "def hands_lanes_two_nb(first, end, rules, seed, deal_start, n, params, out_hand,",
-        "                       out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners):",
-        "    lane_blocks_with_nb(",
-        "        first, end, rules, seed, deal_start, n, params, prepare_hand_nb,",
-        f"        {lane_play(policies)}, finish_lanes_two_nb, out_hand, out_i8, out_i32,",
-        "        out_errors,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True)",
-        "def number_bid_ns_nb(rules, hand, seat, params):",
-        "    return number_bid_with_nb(rules, hand, seat, params, bid_ns_nb)",
-        "",
-        "",
-        "@njit(cache=True)",
-        "def number_bid_ew_nb(rules, hand, seat, params):",
-        "    return number_bid_with_nb(rules, hand, seat, params, bid_ew_nb)",
-        "",
-        "",
-        "@njit(cache=True)",
-        "def play_block_nb(block, rules, seed, start, deals, dealers, hero, bids, kinds,",
-        "                  params, mode, out_score, out_tricks, out_nil_made, out_first_won,",
-        "                  out_errors, rec_held, rec_moves, before, out_sides):",
-        "    play_block_with_nb(",
-        "        block, rules, seed, start, deals, dealers, hero, bids, kinds, params, mode,",
-        "        out_score, out_tricks, out_nil_made, out_first_won, out_errors, rec_held,",
-        "        rec_moves, before, out_sides, prepare_hand_nb, play_ns_nb, play_ew_nb,",
-        "    )",
-        "",
-        "",
-        "@njit(cache=True, nogil=True)",
-        "def play_deals_nb(first, end, rules, seed, start, deals, dealers, hero, bids, kinds,",
-        "                  params, mode, out_score, out_tricks, out_nil_made, out_first_won,",
-        "                  out_errors, rec_held, rec_moves, before, out_sides):",
-        "    play_deals_with_nb(",
-        "        first, end, rules, seed, start, deals, dealers, hero, bids, kinds, params,",
-        "        mode, out_score, out_tricks, out_nil_made, out_first_won, out_errors,",
-        "        rec_held, rec_moves, before, out_sides, play_block_nb,",
-        "    )",
-    ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def _write_once(path: Path, text: str) -> None:

@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from spades_sim.dataset.dd import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
+from spades_sim.dataset.dd_stage import DD_NAMES, dd_parts, dd_state, missing_dd, seat_columns
 from spades_sim.dataset.layout import (
     MANIFEST_NAME,
     METADATA_KEY,

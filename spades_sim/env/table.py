@@ -34,6 +34,7 @@ from spades_sim._nb.enums import N_INFO, PARAM_SLOTS, InfoSlot, MaskSlot
 from spades_sim.cards import cards_of, format_card, format_hand, seat_name, side_name
 from spades_sim.errors import SpadesError
 from spades_sim.policies import Policy, parse_policy, seated_bidders
+from spades_sim.policy_table import names_with
 from spades_sim.rules import Rules
 
 N_ACTIONS = kernels.N_ACTIONS
@@ -79,8 +80,8 @@ DECISIONS = {
 }
 
 # the built-in policies a kernel can call for one decision (no sampling ones)
-TABLE_BIDDERS = ("count", "random", "pagat", "partner-aware")
-TABLE_PLAYERS = ("random", "heuristic")
+TABLE_BIDDERS = names_with("bid", "env")
+TABLE_PLAYERS = names_with("play", "env")
 
 Episode = Literal["hand", "game"]
 

@@ -11,7 +11,7 @@ episode in the same call (Gymnasium's same-step autoreset: the observation retur
 the new episode's first; the reward and done flag are the finished one's). Table ``i``'s
 episode ``j`` is dealt from ``(seed, i, j)`` (``rng.stream_key_nb``), so a seed gives each
 table the same episodes at any ``num_envs`` and any ``threads`` (the tables shared out in
-contiguous blocks to that many threads of ``run.threads.run_tasks``, the kernels running
+contiguous blocks to that many threads of ``threads.run_tasks``, the kernels running
 without the GIL, each thread with its own deal scratch; one call of the kernel with one
 thread). Actions are checked against the masks first (one whole number per table,
 ``table.whole_number``: nothing is truncated or flattened); an illegal one raises
@@ -44,7 +44,7 @@ from spades_sim.env.table import (
 )
 from spades_sim.policies import Policy
 from spades_sim.rules import Rules
-from spades_sim.run.threads import run_tasks
+from spades_sim.threads import run_tasks
 
 
 class VectorSpades(VectorEnv):

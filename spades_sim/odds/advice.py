@@ -67,8 +67,8 @@ from spades_sim.odds.nil import first_trick_cards, play_completions
 from spades_sim.odds.sampling import BidFit, Sampler
 from spades_sim.rules import BidRule, Rules
 from spades_sim.run.spec import RunSpec, SidePolicies
-from spades_sim.run.threads import kernel_threads
 from spades_sim.text import rules_text, side_policies_text
+from spades_sim.threads import kernel_threads
 from spades_sim.validate import check_bags_before, check_count, is_int
 
 __all__ = [

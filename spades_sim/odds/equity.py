@@ -63,8 +63,8 @@ from spades_sim.analysis.stats import proportion_ci
 from spades_sim.custom.kernels import cache_dir, needs_generated
 from spades_sim.rules import Rules
 from spades_sim.run.spec import DEFAULT_BIDDING, DEFAULT_PLAY, RunSpec, SidePolicies
-from spades_sim.run.threads import kernel_threads, run_blocks
 from spades_sim.simulate import simulate_games
+from spades_sim.threads import kernel_threads, run_blocks
 
 __all__ = [
     "DEFAULT_GAMES", "MAX_CELLS", "RaceFit", "WinExact", "WinTable", "race_fit", "race_states",

@@ -11,7 +11,7 @@ the outcomes to a :class:`~.answer.NilOdds`.
 With ``defense="double-dummy"`` the first ``dd_completions`` completions are also asked
 whether the nil could be kept at all against perfect defence, every card seen: the nil
 scenario of each is replayed with its hands recorded as play begins (the same streams,
-so the same exchange and opening leader), and ``spades_sim.solve.table.nil_table``
+so the same exchange and opening leader), and ``spades_sim.solve.batch.nil_table``
 solves the nil from that opening position. Both answers rest on the same completions,
 so they are paired.
 """
@@ -33,12 +33,12 @@ from spades_sim.odds.answer import NilOdds
 from spades_sim.odds.conditions import Conditions, seat_of
 from spades_sim.odds.sampling import Sampler, check_sizes
 from spades_sim.rules import BidRule, Rules
-from spades_sim.run.rows import PolicyError
+from spades_sim.run.chunks import PolicyError
 from spades_sim.run.select import select_kernel, user_policy_kernels
 from spades_sim.run.spec import PolicyArg, RunSpec, SidePolicies
-from spades_sim.run.threads import kernel_threads, policy_compile_errors, run_blocks
 from spades_sim.solve.solver import check_solvable_rules
 from spades_sim.text import side_policies_text
+from spades_sim.threads import kernel_threads, policy_compile_errors, run_blocks
 
 __all__ = ["DEFENSES", "Played", "first_trick_cards", "nil_odds", "play_completions"]
 
@@ -105,7 +105,7 @@ def _perfect_defense(
     defence: its nil scenario replayed with the hands recorded as play begins (after any
     exchange or two-player draw; the same streams, so the same deal and opening leader),
     then solved double-dummy from that opening position."""
-    from spades_sim.solve.table import nil_table  # the solver's kernels, on demand
+    from spades_sim.solve.batch import nil_table  # the solver's kernels, on demand
 
     players = spec.rules.players
     recorded = play_completions(spec, hero, deals, start, bids[:1], kinds[:1], dealer, record=True)

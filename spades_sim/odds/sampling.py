@@ -32,7 +32,7 @@ from spades_sim._nb.enums import N_INFO
 from spades_sim.cards import Hand, cards_of
 from spades_sim.odds.conditions import Conditions
 from spades_sim.rules import Rules
-from spades_sim.run.threads import kernel_threads, run_blocks
+from spades_sim.threads import kernel_threads, run_blocks
 from spades_sim.validate import check_count
 
 __all__ = ["CHUNK", "BidFit", "Sampler", "check_sizes", "deal_completions"]

@@ -67,6 +67,7 @@ from spades_sim.report.document import (
 )
 from spades_sim.report.figures import ReportUnavailable, require_matplotlib
 from spades_sim.report.games import game_outcomes, games_section, ladder_section, pair_section
+from spades_sim.report.measures import report_tables
 from spades_sim.report.runs import (
     NotAPair,
     PairedResult,
@@ -83,7 +84,6 @@ from spades_sim.report.sections import (
     nil_section,
     realism_section,
 )
-from spades_sim.report.tables import report_tables
 
 
 def _run_name(info: RunInfo, index: int, pair: bool) -> str:

@@ -27,8 +27,8 @@ from spades_sim.cards import SEAT_NAMES
 from spades_sim.report import words as w
 from spades_sim.report.document import Figure, Section, Table, Text
 from spades_sim.report.figures import Panel, Series, forest_png
+from spades_sim.report.measures import cell, figure_of
 from spades_sim.report.runs import PairedResult, RunInfo, games_of
-from spades_sim.report.tables import cell, figure_of
 from spades_sim.text import SIDE_NAMES
 
 __all__ = ["GameOutcomes", "game_outcomes", "games_section", "ladder_section", "pair_section"]

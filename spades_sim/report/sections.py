@@ -36,7 +36,7 @@ from spades_sim.analysis import Estimate, bags
 from spades_sim.report import words as w
 from spades_sim.report.document import Heading, Section, Table, Text
 from spades_sim.report.figures import Panel, Series
-from spades_sim.report.tables import (
+from spades_sim.report.measures import (
     ALL_SEATS,
     FEATURES,
     MIN_POINT,

@@ -79,7 +79,7 @@ from spades_sim.run.interrupts import RunInterrupted, interrupt_signal, sigterm_
 from spades_sim.run.sinks import RunCall, compute_part
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary, Tally
-from spades_sim.run.threads import kernel_threads
+from spades_sim.threads import kernel_threads
 from spades_sim.validate import check_count
 
 if TYPE_CHECKING:

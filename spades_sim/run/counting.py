@@ -9,15 +9,15 @@ it is played, one set of tables per thread, so memory stays flat (tables of at m
 :data:`MAX_CELLS` cells, :data:`TABLE_MEMORY` bytes over all threads; nothing grows with
 the run) and a study of a billion hands needs no disk.
 
-:func:`layout` checks ``by`` (:data:`~spades_sim.run.aggregate.KEYS`; ``side`` is always
+:func:`layout` checks ``by`` (:data:`~spades_sim.run.aggregate_frames.KEYS`; ``side`` is always
 a key) and lays the tables out: each key's width under the rules, the mixed-radix group
 numbers the kernels compute. :func:`aggregate_chunk` cuts a chunk into pieces that the
-thread pool (:func:`~spades_sim.run.threads.run_tasks`) takes in turn, each worker
+thread pool (:func:`~spades_sim.threads.run_tasks`) takes in turn, each worker
 calling the kernel (which releases the GIL) into its own dense :class:`Tables`; the
 tables are integer sums, added at the end, so they never depend on the threads or the
 chunk size. User-written policies run through their rows kernel on bounded pieces, whose
 rows are then added the same way. :func:`to_aggregate` turns tables into the
-:class:`~spades_sim.run.aggregate.Aggregate` every analysis takes.
+:class:`~spades_sim.run.aggregate_frames.Aggregate` every analysis takes.
 
 >>> spec = RunSpec.build(seed=1, play="random")
 >>> lay = layout(["spades"], spec.rules)
@@ -41,7 +41,7 @@ from spades_sim._nb import aggregate as K
 from spades_sim._nb.enums import OutI8
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.run.aggregate import (
+from spades_sim.run.aggregate_frames import (
     DTYPES,
     GAME_STATS,
     KEYS,
@@ -52,10 +52,10 @@ from spades_sim.run.aggregate import (
     summed,
     table_keys,
 )
-from spades_sim.run.rows import PolicyError, kernel_outputs
+from spades_sim.run.chunks import PolicyError, kernel_outputs
 from spades_sim.run.select import Kernel, select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import current_threads, ensure_compiled, run_tasks
+from spades_sim.threads import current_threads, ensure_compiled, run_tasks
 
 __all__ = [
     "KEYS",
@@ -403,8 +403,8 @@ def _run_from_rows(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables
 
 def aggregate_chunk(spec: RunSpec, lay: Layout, start: int, count: int) -> Tables:
     """Items ``[start, start + count)`` of a run counted into :class:`Tables`, on the
-    kernel threads (:func:`~spades_sim.run.threads.kernel_threads`). Raises
-    :class:`~spades_sim.run.rows.PolicyError` as the rows path does."""
+    kernel threads (:func:`~spades_sim.threads.kernel_threads`). Raises
+    :class:`~spades_sim.run.chunks.PolicyError` as the rows path does."""
     if spec.record_play:
         raise ValueError("aggregate mode keeps no rows: it cannot record the play")
     kernel = select_kernel(spec, "counts")

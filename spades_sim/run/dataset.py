@@ -36,7 +36,7 @@ same parts on a Dask cluster (:mod:`spades_sim.run.cluster`).
   (:mod:`spades_sim.run.counting`, a few hundred rows whatever the chunk size; about
   four million hands a part by default), the manifest's meta holds ``aggregate: {"by":
   [...]}``, so a resume with other keys is refused like one with another seed, and
-  :func:`~spades_sim.run.aggregate.load_aggregate` reads the run back summed.
+  :func:`~spades_sim.run.aggregate_frames.load_aggregate` reads the run back summed.
 - **Elsewhere.** With ``scheduler=`` the same parts are computed and written by the
   workers of a Dask cluster (:mod:`spades_sim.run.cluster`) and the dataset is the same.
   Both backends share :func:`~spades_sim.run.sinks.compute_part` (one part's chunk, tally
@@ -69,8 +69,8 @@ from spades_sim.run.plan import default_aggregate_chunk, stored_chunk_size
 from spades_sim.run.sinks import PartsSink, RunCall, drive
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary
-from spades_sim.run.threads import kernel_threads, watch_compiles
 from spades_sim.solve.solver import check_solvable_rules
+from spades_sim.threads import kernel_threads, watch_compiles
 
 __all__ = ["WRITER_THREADS", "run_aggregate", "run_dataset"]
 
@@ -267,7 +267,7 @@ def run_aggregate(
     ``by``, before anything is written.
 
     >>> import tempfile
-    >>> from spades_sim.run.aggregate import load_aggregate
+    >>> from spades_sim.run.aggregate_frames import load_aggregate
     >>> spec = RunSpec.build(seed=1, play="random")
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     summary = run_aggregate(spec, 300, tmp + "/agg", by="seat", chunk_size=100)

@@ -8,7 +8,7 @@ the opening leader the rules give for those hands (the dealer's left, or the hol
 the two of clubs once the exchange is done) to lead, spades unbroken, first-trick rules
 in force. That is the position the kernels' play started from, so the double-dummy
 figures and the played ones describe the same cards.
-(:func:`~spades_sim.solve.table.dd_table` solves exactly that from a run directory or
+(:func:`~spades_sim.run.dd_solve.dd_table` solves exactly that from a run directory or
 a hands frame.)
 
 **The columns** (:data:`~spades_sim.schema.DD_COLUMNS`), per seat-row: ``dd_side_tricks``,
@@ -31,7 +31,7 @@ not depend on the thread count, the part size or the transposition table's size.
 
 **Reading.** :func:`dd_state` says whether a manifest records a solved run,
 :func:`load_dd` reads its per-deal table; the join itself (:func:`seat_columns`, with
-:func:`dd_state`, :func:`dd_parts` and the names) lives in :mod:`spades_sim.dataset.dd`,
+:func:`dd_state`, :func:`dd_parts` and the names) lives in :mod:`spades_sim.dataset.dd_stage`,
 below the solver, and is re-exported here: :func:`spades_sim.dataset.load` gives the
 columns with a solved run's rows, and :mod:`spades_sim.analysis.source` joins them onto
 the rows of every batch, so an analysis reads them like any other column.
@@ -42,6 +42,7 @@ has no double-dummy columns, and ``dd`` with ``aggregate`` is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping
@@ -53,7 +54,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from spades_sim.dataset import read_manifest, record_stage
-from spades_sim.dataset.dd import (
+from spades_sim.dataset.dd_stage import (
     DD_DIR,
     DD_NAMES,
     dd_parts,
@@ -65,7 +66,9 @@ from spades_sim.dataset.layout import part_name
 from spades_sim.dataset.store import open_store
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.solve.table import DEFAULT_PART_SIZE, dd_table, partial_name
+from spades_sim.run.chunks import run_chunk
+from spades_sim.run.dd_solve import DEFAULT_PART_SIZE, dd_table, partial_name
+from spades_sim.solve.position import HandRecord
 
 __all__ = [
     "DD_DIR",
@@ -75,6 +78,7 @@ __all__ = [
     "dd_state",
     "load_dd",
     "missing_dd",
+    "record_of",
     "seat_columns",
     "solve_run",
     "with_dd",
@@ -94,7 +98,7 @@ def with_dd(frame: pd.DataFrame, rules: Rules, *, progress: bool = False) -> pd.
 
 def load_dd(run: str | os.PathLike[str]) -> pd.DataFrame:
     """The per-deal double-dummy table of a solved run directory (the columns of
-    :func:`~spades_sim.solve.table.dd_table`); ``SpadesError`` (saying how to solve it)
+    :func:`~spades_sim.run.dd_solve.dd_table`); ``SpadesError`` (saying how to solve it)
     if the run was never solved, or only in part."""
     manifest = read_manifest(run)
     store = open_store(run)
@@ -189,3 +193,16 @@ def solve_run(
     if dd_state(manifest) != "solved":
         record_stage(run, "dd", {**entry, "complete": True}, fsync)
     return DdSolve(deals, solved, time.perf_counter() - started, table)
+
+
+def record_of(spec: Any, index: int) -> tuple[HandRecord, tuple[int, ...]]:
+    """Deal ``index`` of ``spec`` (a hands-mode ``RunSpec``) as played, and its nil seats."""
+    spec = dataclasses.replace(spec, record_play=True)
+    chunk = run_chunk(spec, 0, index, 1)
+    assert chunk.plays is not None
+    players = spec.rules.players
+    hands = [int(v) for v in chunk.hands["hand"][:players]]
+    dealer = int(chunk.hands["dealer"][0])
+    nils = tuple(s for s in range(players) if int(chunk.hands["nil"][s]))
+    plays = [int(v) for v in chunk.plays["plays"][0]]
+    return HandRecord(tuple(hands), dealer, tuple(plays), spec.rules), nils

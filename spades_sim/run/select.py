@@ -43,6 +43,7 @@ from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
 from spades_sim._nb.lockstep_heuristic import at_defaults
 from spades_sim.custom.kernels import batches_allowed, kernels_for, needs_generated
 from spades_sim.policies import lookup
+from spades_sim.policy_table import names_with
 from spades_sim.run.spec import RunSpec
 
 __all__ = ["Kernel", "Produces", "lockstep_play", "select_kernel", "user_policy_kernels"]
@@ -54,7 +55,7 @@ Produces = Literal["rows", "counts", "nil_odds"]
 class Kernel:
     """A selected kernel: ``entry`` the Numba entry point (None when ``from_rows``
     carries the work), ``per_block`` the items of one block of ``entry`` (rows kernels:
-    what :func:`~spades_sim.run.threads.run_blocks` shares out), ``lockstep`` whether it
+    what :func:`~spades_sim.threads.run_blocks` shares out), ``lockstep`` whether it
     is a lock-step kernel (which writes only the int32 rows a hands run has), ``variant``
     an entry's mode argument (nil odds: ``odds.PLAY_*``) and ``from_rows`` the rows
     kernel whose rows a counts run adds up (user-written policies)."""
@@ -117,13 +118,13 @@ def lockstep_play(spec: RunSpec) -> str | None:
     if not _bidder_ids(spec) <= set(LANE_BIDDERS):
         return None  # monte-carlo: its rollouts take far longer than the play
     name = names.pop()
-    return name if name in ("random", "heuristic") else None
+    return name if name in names_with("play", "lanes") else None
 
 
 def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     """The kernel that computes ``spec``'s ``produces`` (the module's contract).
 
-    >>> from spades_sim.run.threads import kernel_name
+    >>> from spades_sim.threads import kernel_name
     >>> kernel_name(select_kernel(RunSpec.build(seed=0)).entry)
     'hands_heuristic_defaults_lockstep_count_nb'
     >>> kernel_name(select_kernel(RunSpec.build(seed=0, play="random"), "counts").entry)

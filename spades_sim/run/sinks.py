@@ -7,10 +7,10 @@ rows or counts, the kernel :func:`~spades_sim.run.select.select_kernel` picks fo
 and what becomes of it. :func:`drive` is the one loop every local run goes through:
 for each :class:`~spades_sim.run.plan.Piece` of the plan, :meth:`Sink.compute` then
 :meth:`Sink.take`; the kernels inside run on the thread pool
-(:mod:`spades_sim.run.threads`). The sinks:
+(:mod:`spades_sim.threads`). The sinks:
 
 - :class:`FrameSink`: rows kept in memory, as one pandas frame (two in games mode);
-- :class:`TablesSink`: counts added in memory, an :class:`~spades_sim.run.aggregate.Aggregate`;
+- :class:`TablesSink`: counts added in memory, an :class:`~spades_sim.run.Aggregate`;
 - :class:`PartsSink`: a run directory, one Parquet part per chunk (rows, or the long
   table of the chunk's counts), through :class:`RunCall` (plan, writer, resume,
   progress and summary of one call, which the Dask backend shares).
@@ -33,16 +33,16 @@ import numpy as np
 import pandas as pd
 
 from spades_sim.dataset import DatasetWriter, PartFormat
-from spades_sim.run.aggregate import Aggregate, tally
+from spades_sim.run.aggregate_frames import Aggregate, tally
+from spades_sim.run.chunks import Chunk, run_chunk
 from spades_sim.run.counting import Layout, Tables, aggregate_chunk, to_aggregate
 from spades_sim.run.interrupts import RunInterrupted
 from spades_sim.run.plan import Piece, default_chunk_size, plan, stored_chunk_size
-from spades_sim.run.rows import Chunk, run_chunk
 from spades_sim.run.select import Produces
 from spades_sim.run.spec import RunSpec
 from spades_sim.run.summary import Progress, RunSummary, Tally
-from spades_sim.run.threads import CompileWatch
 from spades_sim.schema import GAME_COLUMNS, PLAY_COLUMNS, Column, nullable_names
+from spades_sim.threads import CompileWatch
 
 __all__ = [
     "FrameSink",

@@ -22,6 +22,7 @@ from spades_sim._nb.enums import SEATING_SLOT
 from spades_sim._version import __version__
 from spades_sim.custom.kernels import needs_generated, seating
 from spades_sim.policies import Kind, Policy, parse_policy, seated_bidders
+from spades_sim.policy_table import names_with
 from spades_sim.rules import Rules
 from spades_sim.schema import SCHEMA_VERSION, Column, hand_columns
 
@@ -70,7 +71,7 @@ def side_policies(value: SidePolicies, kind: Kind) -> tuple[Policy, Policy]:
     return parse_policy(pair[0], kind), parse_policy(pair[1], kind)
 
 
-_TWO_SIDED = ("pimc",)
+_TWO_SIDED = names_with("play", "two_sided")
 """Built-in policies that value cards with the double-dummy solver, whose tricks are a
 partnership's: not played in cutthroat."""
 

@@ -25,7 +25,7 @@ from spades_sim.cards import SEAT_NAMES
 from spades_sim.text import SIDE_NAMES, number, percent, policy_text, rules_text, sides_text
 
 if TYPE_CHECKING:
-    from spades_sim.run.rows import Chunk
+    from spades_sim.run.chunks import Chunk
 
 __all__ = ["Progress", "RunSummary", "Tally"]
 

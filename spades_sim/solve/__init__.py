@@ -7,21 +7,13 @@ perfect play, every card seen.
 (1, True)
 
 :mod:`spades_sim.solve.position` holds :class:`Position` (validated at the boundary),
-:mod:`spades_sim.solve.solver` the answers for one position, :mod:`spades_sim.solve.table`
-the batch over many deals (:func:`dd_table`). The algorithm is described beside the
-kernels, ``spades_sim/_nb/dd.py``.
+:mod:`spades_sim.solve.solver` the answers for one position, :mod:`spades_sim.solve.batch`
+the verdicts of many deals on the thread pool (``nil_table``; the resumable Parquet table
+of many deals, ``dd_table``, is the run layer's: :mod:`spades_sim.run.dd_solve`). The
+algorithm is described beside the kernels, ``spades_sim/_nb/dd.py``.
 """
 
 from spades_sim.solve.position import HandRecord, Position
 from spades_sim.solve.solver import dd_cards, dd_tricks, nil_cards, nil_safe
 
-__all__ = ["HandRecord", "Position", "dd_cards", "dd_table", "dd_tricks", "nil_cards", "nil_safe"]
-
-
-def __getattr__(name: str) -> object:
-    # the batch pulls in pandas and the run layer; a single solve does not need them
-    if name == "dd_table":
-        from spades_sim.solve.table import dd_table  # pandas and the run layer, on demand
-
-        return dd_table
-    raise AttributeError(name)
+__all__ = ["HandRecord", "Position", "dd_cards", "dd_tricks", "nil_cards", "nil_safe"]

@@ -2,8 +2,9 @@
 
 Contract
 --------
-:func:`record_of` regenerates deal ``index`` of a run spec (as ``spades-sim show`` does)
-and returns its :class:`~spades_sim.solve.position.HandRecord` and the nil seats.
+A played hand comes as a :class:`~spades_sim.solve.position.HandRecord` (the run layer's
+:func:`spades_sim.run.double_dummy.record_of` regenerates deal ``index`` of a run spec as
+``spades-sim show`` does, with its nil seats).
 :func:`play_costs` replays a record card by card and, before each card, solves the
 position: ``tricks_lost`` is the tricks the card's side gave up against its best card
 (:func:`~spades_sim.solve.dd_cards`), ``nil_lost`` the nil seats whose nil was safe before
@@ -12,17 +13,14 @@ the card and no longer after it. :func:`render_costs` gives the lines ``show --d
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from spades_sim.cards import format_card, seat_name
-from spades_sim.run.rows import run_chunk
 from spades_sim.solve.position import HandRecord, Position
 from spades_sim.solve.solver import dd_cards, nil_safe
 
-__all__ = ["PlayCost", "play_costs", "record_of", "render_costs"]
+__all__ = ["PlayCost", "play_costs", "render_costs"]
 
 
 @dataclass(frozen=True)
@@ -34,19 +32,6 @@ class PlayCost:
     card: int
     tricks_lost: int
     nil_lost: tuple[int, ...]
-
-
-def record_of(spec: Any, index: int) -> tuple[HandRecord, tuple[int, ...]]:
-    """Deal ``index`` of ``spec`` (a hands-mode ``RunSpec``) as played, and its nil seats."""
-    spec = dataclasses.replace(spec, record_play=True)
-    chunk = run_chunk(spec, 0, index, 1)
-    assert chunk.plays is not None
-    players = spec.rules.players
-    hands = [int(v) for v in chunk.hands["hand"][:players]]
-    dealer = int(chunk.hands["dealer"][0])
-    nils = tuple(s for s in range(players) if int(chunk.hands["nil"][s]))
-    plays = [int(v) for v in chunk.plays["plays"][0]]
-    return HandRecord(tuple(hands), dealer, tuple(plays), spec.rules), nils
 
 
 def play_costs(record: HandRecord, nils: Sequence[int] = ()) -> list[PlayCost]:

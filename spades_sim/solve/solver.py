@@ -17,7 +17,7 @@ and calls the kernels of ``spades_sim._nb.dd``; nothing here searches.
 Each thread keeps one transposition table (:class:`Table`, :data:`DEFAULT_TABLE_BITS`),
 allocated on its first solve and reused: its entries are facts about positions, valid
 for any later solve. The first call in a process compiles the kernels (or loads them
-from Numba's cache), announced like every kernel (``spades_sim.run.threads``).
+from Numba's cache), announced like every kernel (``spades_sim.threads``).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from spades_sim._nb import dd
 from spades_sim.cards import seat_index, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
-from spades_sim.run.threads import ensure_compiled
 from spades_sim.solve.position import Position
+from spades_sim.threads import ensure_compiled
 
 __all__ = [
     "DEFAULT_TABLE_BITS",

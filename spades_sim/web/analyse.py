@@ -31,7 +31,7 @@ from spades_sim.analysis.stats import proportion_ci
 from spades_sim.cards import SEAT_NAMES, SIDE_NAMES
 from spades_sim.odds.advice import NIL, BidAdvice, advice_completions, advise
 from spades_sim.solve import Position, dd_tricks
-from spades_sim.solve.table import nil_table
+from spades_sim.solve.batch import nil_table
 from spades_sim.web.jobs import Step
 from spades_sim.web.query import Analysis
 

@@ -30,7 +30,7 @@ from spades_sim.dataset import read_manifest
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
 from spades_sim.run import spec_from_meta
-from spades_sim.run.rows import run_chunk
+from spades_sim.run.chunks import run_chunk
 from spades_sim.solve import Position, dd_cards, nil_safe
 from spades_sim.web.query import BLIND, PRESETS, bid_text, parse_bid
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import UserError, one_line, usage, user_errors
+from spades_sim.cli.failures import UserError, one_line, usage, user_errors
 from spades_sim.cli.options import (
     build_spec,
     from_command_line,
@@ -123,7 +123,7 @@ def simulate(ctx: click.Context, **params: Any) -> None:
     """
     # imported when the command runs: `spades-sim --help` loads no kernels
     from spades_sim.run import RunInterrupted, run_dataset
-    from spades_sim.run.threads import announce_compiles
+    from spades_sim.threads import announce_compiles
 
     pick_one(ctx, params, "hands", "games", "give --hands or --games, not both")
     pick_one(ctx, params, "resume", "overwrite", "give --resume or --overwrite, not both")

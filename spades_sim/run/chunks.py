@@ -5,7 +5,7 @@ Contract
 :func:`kernel_outputs` allocates the output blocks of items ``[start, start + count)``
 of a :class:`~spades_sim.run.spec.RunSpec` and fills them with the kernel
 :func:`~spades_sim.run.select.select_kernel` picks, on the thread pool
-(:func:`~spades_sim.run.threads.run_blocks`). :func:`run_chunk` names those blocks'
+(:func:`~spades_sim.threads.run_blocks`). :func:`run_chunk` names those blocks'
 rows as the schema's columns (the rows come from the ``OutI8``/``OutI32``/``GameOut``
 enums ``schema.py`` declares), one :class:`Chunk`; the columns are views of the
 kernel's blocks where no row is dropped. A user-written policy's illegal bid or card
@@ -28,8 +28,8 @@ from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8
 from spades_sim.errors import SpadesError
 from spades_sim.run.select import select_kernel
 from spades_sim.run.spec import RunSpec
-from spades_sim.run.threads import run_blocks
 from spades_sim.schema import HAND_COLUMNS, hand_columns
+from spades_sim.threads import run_blocks
 
 __all__ = [
     "HANDS_I32_ROWS",

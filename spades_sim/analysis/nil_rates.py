@@ -57,7 +57,7 @@ from spades_sim.analysis.reduce import (
 from spades_sim.analysis.source import SEAT_KEYS, Data
 
 if TYPE_CHECKING:
-    from spades_sim.run.aggregate import Aggregate
+    from spades_sim.run.aggregate_frames import Aggregate
 
 MEASURES = {
     "nil_rate": "share of seats that bid nil or blind nil (n: seats)",

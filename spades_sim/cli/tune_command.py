@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from spades_sim.cli.errors import usage, user_errors
+from spades_sim.cli.failures import usage, user_errors
 from spades_sim.cli.options import rule_set_options, rules_from_options, stderr_is_terminal
 from spades_sim.run.interrupts import interrupt_signal, sigterm_interrupts
 

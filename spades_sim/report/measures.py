@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from spades_sim.analysis import bags, bids, nil
+from spades_sim.analysis import bags, bids, nil_rates
 from spades_sim.analysis.realism import DD_PLAN as REALISM_DD_PLAN
 from spades_sim.analysis.realism import GAMES_PLAN as REALISM_GAMES_PLAN
 from spades_sim.analysis.realism import PLAN as REALISM_PLAN
@@ -87,9 +87,9 @@ def table_requests(
     the double-dummy columns) the bids and nils against the solver too."""
     k = list(keys)
     requests: dict[str, tuple[Plan, list[str]]] = {
-        "nil": (nil.PLAN, [*k, "blind"]),
-        **{f"nil_{f}": (nil.PLAN, [*k, "blind", f]) for f in FEATURES},
-        "nil_shape": (nil.PLAN, [*k, "blind", "spades", "high_spades", "shortest_suit"]),
+        "nil": (nil_rates.PLAN, [*k, "blind"]),
+        **{f"nil_{f}": (nil_rates.PLAN, [*k, "blind", f]) for f in FEATURES},
+        "nil_shape": (nil_rates.PLAN, [*k, "blind", "spades", "high_spades", "shortest_suit"]),
         "bids": (bids.SUMMARY_PLAN, k),
         "bids_level": (bids.SUMMARY_PLAN, [*k, "side_contract"]),
         "bids_distribution": (bids.DISTRIBUTION_PLAN, k),
@@ -108,7 +108,7 @@ def table_requests(
     if dd:
         requests["dd_bids"] = (bids.DD_SUMMARY_PLAN, k)
         requests["dd_bids_level"] = (bids.DD_SUMMARY_PLAN, [*k, "side_contract"])
-        requests["dd_nil"] = (nil.PLAN, [*k, "dd_nil_safe"])
+        requests["dd_nil"] = (nil_rates.PLAN, [*k, "dd_nil_safe"])
     return requests
 
 

@@ -1,4 +1,4 @@
-"""Double-dummy results of many deals on all cores: :func:`dd_table`.
+"""Double-dummy results of many deals on all cores, kept as Parquet parts: :func:`dd_table`.
 
 Contract
 --------
@@ -11,7 +11,7 @@ side's tricks from the opening position under double-dummy play (``tricks_ns``,
 nil of that seat alone is safe (``nil_N`` ... or ``nil_P0``, ``nil_P1``).
 
 The deals are cut into parts of ``part_size``; the deals of a part are shared out on
-the thread pool one at a time (``spades_sim.run.threads.run_tasks``), each thread with its
+the thread pool one at a time (``spades_sim.solve.batch.solve_deals``), each thread with its
 own fixed-size transposition table (allocated once per call, ``2**table_bits`` slots).
 With ``out``, each part is written as ``out/part-NNNNN.parquet`` (under a temporary name,
 then renamed), recording in its Parquet metadata (``SOURCE_KEY``) a digest of the deals it
@@ -23,11 +23,6 @@ flag): the deals of the current part solved so far are written to
 an interrupted call loses at most the deals in flight (:func:`stored_deals` counts what a
 directory holds solved). A run directory is
 solved only once its rows are complete (an unfinished run is refused: resume it first).
-
-``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
-``seat`` from each deal's opening position (hands as play begins, after any exchange),
-on the same thread pool: what ``nil_odds(..., defense="double-dummy")`` asks of the
-completions it plays.
 """
 
 from __future__ import annotations
@@ -46,24 +41,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from spades_sim._nb import dd
-from spades_sim.cards import check_deal
-from spades_sim.dataset.dd import table_columns
+from spades_sim.dataset import load, read_manifest
+from spades_sim.dataset.dd_stage import table_columns
 from spades_sim.errors import SpadesError
-from spades_sim.rules import FirstLead, Rules
-from spades_sim.run.threads import current_threads, ensure_compiled, run_blocks, run_tasks
-from spades_sim.solve.solver import (
-    DEFAULT_TABLE_BITS,
-    MAX_TABLE_BITS,
-    abortable,
-    play_rules,
-    seat_nil_mask,
-)
+from spades_sim.rules import Rules
+from spades_sim.run.spec import spec_from_meta
+from spades_sim.solve.batch import check_deals, new_tables, opening_leaders, solve_deals
+from spades_sim.solve.solver import DEFAULT_TABLE_BITS, MAX_TABLE_BITS, play_rules
+from spades_sim.threads import current_threads
 
 __all__ = [
     "SOURCE_KEY",
     "dd_table",
-    "nil_table",
     "partial_name",
     "stored_deals",
     "table_columns",
@@ -85,83 +74,6 @@ def _from_frame(frame: pd.DataFrame, players: int) -> tuple[np.ndarray, np.ndarr
     hands = rows["hand"].to_numpy(dtype=np.uint64).reshape(-1, players)
     dealers = rows["dealer"].to_numpy(dtype=np.int64)[::players]
     return hands, dealers, deal_ids.astype(np.int64)
-
-
-def _leaders(hands: np.ndarray, dealers: np.ndarray, rules: Rules) -> np.ndarray:
-    players = rules.players
-    leaders = (dealers + 1) % 4 if players == 4 else 1 - dealers
-    if rules.first_lead is FirstLead.TWO_OF_CLUBS:
-        leaders = np.argmax((hands & np.uint64(1)) != 0, axis=1)
-    return leaders.astype(np.int64)
-
-
-def _check_deals(hands: np.ndarray, rules: Rules) -> None:
-    """Refuse a misdeal among ``hands`` (deals x players masks), naming the deal."""
-    for d in range(hands.shape[0]):
-        try:
-            check_deal(
-                [int(h) for h in hands[d]],
-                players=rules.players,
-                jokers=rules.jokers,
-                deuces_high=rules.deuces_high,
-            )
-        except SpadesError as error:
-            raise SpadesError(f"deal {d}: {error}") from None
-
-
-def _tables(stripes: int, table_bits: int) -> tuple[np.ndarray, np.ndarray]:
-    size = 1 << table_bits
-    return (
-        np.zeros((stripes, dd.KEY_WORDS, size), dtype=np.uint64),
-        np.zeros((stripes, size), dtype=np.int64),
-    )
-
-
-def nil_table(
-    hands: Any,
-    leaders: Sequence[int] | np.ndarray,
-    seat: int,
-    *,
-    rules: Rules,
-    table_bits: int = DEFAULT_TABLE_BITS,
-) -> np.ndarray:
-    """Whether the nil of ``seat`` (an index) is safe in each deal from its opening
-    position, ``leaders[d]`` to lead the first trick, every card seen (in cutthroat the
-    seat alone against the other three): a bool array.
-
-    ``hands`` is ``deals x players`` masks as play begins (after any exchange); each deal
-    is checked as :func:`dd_table` checks them."""
-    players = rules.players
-    masks = np.asarray(hands, dtype=np.uint64)
-    if masks.ndim != 2 or masks.shape[1] != players:
-        raise SpadesError(f"hands: expected an array of deals x {players} hand masks")
-    lead = np.asarray(leaders, dtype=np.int64)
-    if lead.shape != (masks.shape[0],) or np.any((lead < 0) | (lead >= players)):
-        raise SpadesError(f"leaders: expected one seat 0..{players - 1} per deal")
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise SpadesError(f"seat: expected a seat index, got {seat!r}")
-    if not 0 <= seat < players:
-        raise SpadesError(f"seat: must be 0..{players - 1}, got {seat}")
-    _check_deals(masks, rules)
-    n = masks.shape[0]
-    safe = np.zeros(n, dtype=np.int64)
-    if n == 0:
-        return safe.astype(bool)
-    full = np.zeros((n, 4), dtype=np.uint64)
-    full[:, :players] = masks
-    stripes = max(1, min(current_threads(), n))
-    keys, data = _tables(stripes, table_bits)
-    stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
-    nil_masks = np.full(n, seat_nil_mask(int(seat), rules), dtype=np.int64)
-    rule_bits = play_rules(rules, nil=True)
-    block_args = (
-        dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
-        nil_masks, np.int64(players), rule_bits, keys, data, safe, stats,
-    )  # fmt: skip
-    abortable(lambda: run_blocks(*block_args), [stats])
-    if stats[:, dd.S_ABORT].any():
-        raise KeyboardInterrupt
-    return safe.astype(bool)
 
 
 SOURCE_KEY = b"spades_sim.dd_source"
@@ -283,51 +195,6 @@ def _part_frame(
     return pd.DataFrame(got, columns=columns)
 
 
-def _solve_deals(
-    todo: np.ndarray,
-    full: np.ndarray,
-    leaders: np.ndarray,
-    players: int,
-    rule_bits: np.int64,
-    tables: tuple[np.ndarray, np.ndarray],
-    tricks: np.ndarray,
-    nil: np.ndarray,
-    done: np.ndarray,
-    bar: tqdm | None,
-) -> None:
-    """Solve the deals ``todo`` (rows of ``full``, ``tricks``, ``nil``) one at a time,
-    each thread taking the next deal with its own table, and mark each in ``done`` as it
-    lands. Ctrl-C sets the kernels' abort flag (``solver.abortable``): the deals in flight
-    stop within a few thousand nodes, unsolved, and every deal solved before is kept; the
-    deals also spread over the threads better than fixed stripes."""
-    keys, data = tables
-    stats = np.zeros((keys.shape[0], dd.STATS), dtype=np.int64)
-
-    def args(worker: int, d: int) -> tuple[Any, ...]:
-        w = slice(worker, worker + 1)
-        one = slice(d, d + 1)
-        # the kernel's stripes of one deal: the views are C-contiguous slices, so the
-        # same compiled kernel serves them
-        return (
-            np.int64(0), np.int64(1), np.int64(1), full[one], leaders[one], np.int64(players),
-            rule_bits, keys[w], data[w], tricks[one], nil[one], stats[w],
-        )  # fmt: skip
-
-    if len(todo):
-        ensure_compiled(dd.dd_table_nb, args(0, int(todo[0])))
-
-    def task(worker: int, k: int) -> None:
-        d = int(todo[k])
-        dd.dd_table_nb(*args(worker, d))
-        if stats[worker, dd.S_ABORT]:
-            raise KeyboardInterrupt  # this deal is unsolved; hand out no more
-        done[d] = True
-        if bar is not None:
-            bar.update(1)
-
-    abortable(lambda: run_tasks(len(todo), task, workers=keys.shape[0]), [stats])
-
-
 def dd_table(
     deals: Any,
     dealers: Sequence[int] | np.ndarray | None = None,
@@ -343,11 +210,6 @@ def dd_table(
     deal_ids: np.ndarray | None = None
     run: str | None = None
     if isinstance(deals, (str, os.PathLike)):
-        # a run directory only: the run layer is not needed for arrays and frames (the
-        # spec module itself, not the run package, which solves runs with this function)
-        from spades_sim.dataset import load, read_manifest
-        from spades_sim.run.spec import spec_from_meta
-
         manifest = read_manifest(deals)
         spec = spec_from_meta(manifest["meta"])
         if rules is not None and rules != spec.rules:
@@ -381,7 +243,7 @@ def dd_table(
             (dealer_arr < 0) | (dealer_arr >= players)
         ):
             raise SpadesError(f"dealers: expected one seat 0..{players - 1} per deal")
-    _check_deals(hands, rules)
+    check_deals(hands, rules)
     if isinstance(part_size, bool) or not isinstance(part_size, int) or part_size < 1:
         raise SpadesError(f"part_size: must be a positive int, got {part_size!r}")
     if (
@@ -392,7 +254,7 @@ def dd_table(
         raise SpadesError(f"table_bits: must be 10..{MAX_TABLE_BITS}, got {table_bits!r}")
     n = hands.shape[0]
     ids = np.arange(n, dtype=np.int64) if deal_ids is None else deal_ids
-    leaders = _leaders(hands, dealer_arr, rules)
+    leaders = opening_leaders(hands, dealer_arr, rules)
     full = np.zeros((n, 4), dtype=np.uint64)
     full[:, :players] = hands
     out_dir = _table_dir(out)
@@ -435,11 +297,11 @@ def dd_table(
                 if bar is not None:
                     bar.update(int(done.sum()))
             if tables is None:
-                tables = _tables(threads, table_bits)
+                tables = new_tables(threads, table_bits)
 
             pieces = (columns, ids[part], dealer_arr[part], leaders[part], tricks, nil)
             try:
-                _solve_deals(
+                solve_deals(
                     np.flatnonzero(~done), full[part], leaders[part], players, rule_bits,
                     tables, tricks, nil, done, bar,
                 )  # fmt: skip
