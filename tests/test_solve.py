@@ -381,6 +381,55 @@ def test_nil_bound_mixing_cover_and_low_suits_equals_brute_force():
     assert not nil_safe(pos, "N")
 
 
+def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
+    """The search does not try a nil seat's lower card after a higher one failed when the
+    trick's winner beats both (``dd.nil_beaten_nb``): playing the higher and keeping the
+    lower must never be worse. Brute force on random tricks where the nil seat follows
+    with two such cards (following under the winner, discarding, spade-heavy deals with
+    ruffs and the trump rules): whenever the lower keeps the nil, the higher must too.
+    Counting a card above the winner, or a spade under a side suit's winner, as beaten
+    fails it."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(17)
+    checked = 0
+    while checked < 150:
+        n = rng.randint(2, 4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.5:  # spade-heavy: ruffs and overruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        hands = [tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(4)]
+        must_trump = rng.random() < 0.25
+        over = must_trump and rng.random() < 0.5
+        broken = rng.random() < 0.5
+        ref = Reference(4, must_trump=must_trump, over=over)
+        x = rng.randrange(4)
+        seat = (x - rng.randint(1, 3)) % 4
+        trick: tuple = ()
+        while seat != x:
+            legal = may_play(hands[seat], trick, broken, False, False, False, must_trump, over)
+            card = rng.choice(legal)
+            hands = tuple(
+                tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(hands)
+            )
+            trick = (*trick, (seat, card))
+            broken = broken or suit(card) == 3
+            seat = (seat + 1) % 4
+        win = next(c for s, c in trick if s == trick_winner(trick))
+        legal = may_play(hands[x], trick, broken, False, False, False, must_trump, over)
+        safe = {}
+        for card, rest, nxt, now, brk, fst in ref.moves(hands, x, trick, broken, False):
+            lost = not now and nxt == x
+            safe[card] = not lost and ref.safe(rest, nxt, now, brk, fst, frozenset([x]))
+        for high in legal:
+            beaten = int(dd.nil_beaten_nb(high, win))
+            for low in legal:
+                if low < high and (beaten >> low) & 1 and (beaten >> high) & 1:
+                    assert safe[high] or not safe[low], (hands, trick, x, name(high), name(low))
+                    checked += 1
+
+
 # --- invariants ------------------------------------------------------------------------
 
 

@@ -700,6 +700,21 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     return 1, rel
 
 
+@njit(inline="always", cache=True)
+def nil_beaten_nb(card, win_card):
+    """The cards of ``card``'s suit that the trick's winning card ``win_card`` beats
+    whoever plays after: below it in its own suit, every card of another side suit, no
+    spade of a trick a side suit wins (a spade played there may win it). A nil seat
+    holding two of these cards is never worse off playing the higher now and keeping the
+    lower (it wins a later trick with the lower only where it would have with the
+    higher), so the search does not try the lower after the higher failed;
+    ``tests/test_solve.py`` holds that claim to brute force."""
+    s = suit_of_nb(card)
+    if s == suit_of_nb(win_card):
+        return SUIT_MASKS[s] & ((ONE << np.uint64(win_card)) - ONE)
+    return ZERO if s == 3 else SUIT_MASKS[s]
+
+
 # --- move ordering -------------------------------------------------------------------
 
 
@@ -1222,15 +1237,11 @@ def search_nb(
                 # this one fails as that one did. The proof rests on the tried card and
                 # the winner above both.
                 wc = st[d, _WCARD]
-                s = suit_of_nb(c)
-                same = s == suit_of_nb(wc)
-                beaten = ZERO if s == 3 else suit
-                if same:
-                    beaten = suit & ((ONE << np.uint64(wc)) - ONE)
+                beaten = nil_beaten_nb(c, wc)
                 higher = ust[d, _TRIED] & beaten & ~((bit << ONE) - ONE)
                 if bit & beaten and higher:
                     ust[d, _REL] |= ONE << np.uint64(lowest_card_nb(higher))
-                    if same:
+                    if suit_of_nb(c) == suit_of_nb(wc):
                         ust[d, _REL] |= ONE << np.uint64(wc)
                     continue
             ust[d, _TRIED] |= bit
