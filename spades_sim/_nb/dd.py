@@ -278,6 +278,20 @@ def representatives_nb(legal, hand, live):
 
 
 @njit(inline="always", cache=True)
+def breakers_nb(hands, win_card):
+    """The cards that split a hand's runs (the ``live`` of :func:`representatives_nb`):
+    every card still in a hand, and the card winning the current trick (``win_card``, -1
+    on lead). The trick's other cards do not: the trick goes to its winning card or to
+    a card played after, and every card played after is in a hand, so two cards with
+    only a beaten card of the trick between them compare alike with every card that
+    decides this trick or a later one."""
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    if win_card >= 0:
+        live |= ONE << np.uint64(win_card)
+    return live
+
+
+@njit(inline="always", cache=True)
 def _run_of_nb(card, hand, live):
     """The cards of ``hand`` in the run of ``card`` (``card`` its highest)."""
     s = suit_of_nb(card)
@@ -935,8 +949,10 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
     rel &= live
     if cut < 0:
         # every move failed, but only the top card of each run was tried: the proof
-        # covers the rest of a run only while the run stays one (see _extend_nb)
-        rel = _extend_nb(rel, hand, live)
+        # covers the rest of a run only while the run stays one (see _extend_nb), runs
+        # as the moves were chosen (breakers_nb)
+        sep = breakers_nb(hands, st[d, _WCARD]) | hand
+        rel = _extend_nb(rel, hand, sep)
     if st[d, _BASE] < 0:
         return rel
     # the result as a typed int: a literal False at one call site would compile a second copy
@@ -1154,8 +1170,7 @@ def search_nb(
                 legal = legal_nb(
                     hand, led, st[d, _WCARD], st[d, _BROKEN], st[d, _FIRST], play_rules
                 )
-                live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
-                reps = representatives_nb(legal, hand, live)
+                reps = representatives_nb(legal, hand, breakers_nb(hands, st[d, _WCARD]))
                 best = st[d, _BEST]
                 wc = st[d, _WCARD]
                 ws = st[d, _WSEAT]
@@ -1427,7 +1442,7 @@ def card_values_nb(
         out[c] = -1
     hand = hands[seat]
     legal = legal_nb(hand, led, win_card, broken, first, play_rules)
-    live = hands[0] | hands[1] | hands[2] | hands[3] | trick
+    live = breakers_nb(hands, win_card if pos > 0 else -1)
     reps = representatives_nb(legal, hand, live)
     work = hands.copy()
     n = popcount_nb(hand)
