@@ -381,6 +381,61 @@ def test_nil_bound_mixing_cover_and_low_suits_equals_brute_force():
     assert not nil_safe(pos, "N")
 
 
+def test_nil_bound_with_the_partner_covering_card_by_card_equals_brute_force():
+    """The safe bound's cover needs the partner's j-th highest card of a suit above the
+    nil seat's j-th highest (not every card above every one): positions built with such
+    an interleaved cover (the nil seat not on lead: brute force must find them safe),
+    and with the cover broken at one card (the partner's card below the nil seat's),
+    where the solver must still equal brute force."""
+    rng = random.Random(23)
+    counts = {"matched": 0, "broken": 0, "broken lost": 0}
+    while counts["matched"] < 50 or counts["broken"] < 50:
+        n = rng.randint(2, 4)
+        x = rng.randrange(4)
+        suits = rng.sample(range(4), rng.randint(1, 2))
+        nil = sorted(rng.sample([c for c in range(52) if suit(c) in suits and c % 13 < 11], n))
+        taken = set(nil)
+        mate = []
+        broken_at = rng.randrange(n) if rng.random() < 0.5 else -1
+        for j, a in enumerate(sorted(nil, reverse=True)):
+            top = 13 * suit(a) + 12
+            if j == broken_at:  # one card of the partner's below the nil seat's
+                pool = [c for c in range(13 * suit(a), a) if c not in taken]
+            else:  # above it, interleaved with the nil seat's higher cards when it can be
+                pool = [c for c in range(a + 1, top + 1) if c not in taken]
+            if not pool:
+                break
+            b = rng.choice(pool)
+            mate.append(b)
+            taken.add(b)
+        if len(mate) < n:
+            continue
+        rest = [c for c in range(52) if c not in taken]
+        rng.shuffle(rest)
+        hands = [[] for _ in range(4)]
+        hands[x], hands[x ^ 2] = sorted(nil), sorted(mate)
+        for i, seat in enumerate((x ^ 1, x ^ 3)):
+            hands[seat] = sorted(rest[i * n : (i + 1) * n])
+        hands_t = tuple(tuple(h) for h in hands)
+        leader = rng.choice([s for s in range(4) if s != x])
+        broken = rng.random() < 0.5
+        forced = rng.random() < 0.2
+        rules = Rules(must_trump=forced)
+        pos = Position([list(h) for h in hands_t], leader, spades_broken=broken, rules=rules)
+        want = Reference(4, must_trump=forced).safe(
+            hands_t, leader, (), broken, False, frozenset([x])
+        )
+        assert nil_safe(pos, x) == want, (str(pos), x, forced)
+        if broken_at < 0:
+            if not (forced and any(suit(c) == 3 for c in nil)):
+                assert want, (str(pos), x)
+            counts["matched"] += 1
+        else:
+            counts["broken"] += 1
+            counts["broken lost"] += not want
+    assert counts["broken lost"] >= 10, counts
+
+
 def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
     """The search does not try a nil seat's lower card after a higher one failed when the
     trick's winner beats both (``dd.nil_beaten_nb``): playing the higher and keeping the

@@ -644,7 +644,12 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     and they discard from the same suit.
     Spades may be such a covered suit too (not below every other spade: a nil seat left
     with spades alone must ruff), unless the trump rules force the partner's spades: the
-    nil seat left with spades alone has a partner with spades alone, above its own."""
+    nil seat left with spades alone has a partner with spades alone, above its own.
+    The partner's cards need not all be above the nil seat's: its j-th highest card of
+    the suit above the nil seat's j-th highest top card is enough. In every round of the
+    suit (led by anyone, ruffed, or discarded from when both are void) each plays its
+    highest card of it, the partner's above the nil seat's, and the rest stay matched;
+    a surplus card the partner discards is its lowest of the suit."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -703,12 +708,25 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
         if s < 3 and not leads:
             top = mine & above_nb(lowest_card_nb(others)) if others else ZERO
         if top:
-            # covered by the partner: as many cards, all above the nil seat's
+            # covered by the partner: as many cards, its j-th highest above the nil
+            # seat's j-th highest top card
             h = highest_card_nb(mine)
             theirs = mate & SUIT_MASKS[s]
-            if popcount_nb(theirs) < popcount_nb(top) or lowest_card_nb(theirs) < h:
+            if popcount_nb(theirs) < popcount_nb(top):
                 return -1, ZERO
-            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+            tn, tp = top, theirs
+            while tn:
+                a = highest_card_nb(tn)
+                b = highest_card_nb(tp)
+                if b < a:
+                    return -1, ZERO
+                tn ^= ONE << np.uint64(a)
+                tp ^= ONE << np.uint64(b)
+            # the proof compares the nil seat's top cards with the partner's: every
+            # card from its lowest top card up keeps its owner (from its highest when
+            # all the partner's cards are above it)
+            lo = h if lowest_card_nb(theirs) > h else lowest_card_nb(top)
+            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(lo)) - ONE)
         if top != mine and others:
             rel |= ONE << np.uint64(lowest_card_nb(others))
     return 1, rel
