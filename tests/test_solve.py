@@ -436,6 +436,20 @@ def test_nil_bound_with_the_partner_covering_card_by_card_equals_brute_force():
     assert counts["broken lost"] >= 10, counts
 
 
+def test_a_defenders_cards_split_by_the_other_defenders_are_two_moves():
+    """Equal-card merging stops at every live card of another hand, the other defender's
+    included: W's 4C and JC have only E's 5C between them, yet the 4C is the one lead
+    that sets N's nil (brute force). Merging the two as one move (the higher) would call
+    the nil safe; brute force on random endings found such pairs of unequal value in
+    about one in seventy (docs/solver.md)."""
+    hands = ["6D TH 8S", "5C 2D QH", "2C 8D TD", "4C JC KS"]
+    pos = Position(hands, "W", spades_broken=True)
+    ids = tuple(tuple(sorted(c for c in range(52) if name(c) in h.split())) for h in hands)
+    assert Reference(4).card_safe(ids, 3, (), True, False, frozenset([0])) == ["KS", "JC"]
+    assert not nil_safe(pos, "N")
+    assert nil_cards(pos, "N") == ["KS", "JC"]
+
+
 def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
     """The search does not try a nil seat's lower card after a higher one failed when the
     trick's winner beats both (``dd.nil_beaten_nb``): playing the higher and keeping the
