@@ -456,9 +456,9 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
         i = base + w
         data = tt_data[i]
         if data == 0:
-            if victim < 0:
-                victim = i
-            continue
+            # slots fill from the first and are never emptied: no entry lies beyond
+            victim = i
+            break
         if (
             tt_keys[0, i] == shape and tt_keys[1, i] == flags and tt_keys[2, i] == m
             and tt_keys[3, i] == o0 and tt_keys[4, i] == o1 and tt_keys[5, i] == o2
@@ -1155,7 +1155,9 @@ def search_nb(
                         for w in range(WAYS):
                             i = base + w
                             data = tt_data[i]
-                            if data == 0 or tt_keys[0, i] != shape or tt_keys[1, i] != flags:
+                            if data == 0:
+                                break  # a bucket's entries fill its slots from the first
+                            if tt_keys[0, i] != shape or tt_keys[1, i] != flags:
                                 continue
                             m = tt_keys[2, i]
                             if (
