@@ -83,7 +83,8 @@ this package)
   (measured: a tenth fewer nodes and a tenth less time). The last trick, every card
   forced, is scored rather than searched.
 - **Equivalent cards and small cards.** Cards of one hand and suit with no card of
-  another hand (or of the current trick) between them are one move: only the highest of
+  another hand (or the card winning the current trick: the trick's other cards decide
+  nothing more, :func:`breakers_nb`) between them are one move: only the highest of
   each run is tried (the value of the others is the same; ``card_values_nb`` copies it to
   them). And once a card below every card of its suit that the moves tried so far rest
   on has been tried, no other such card of that suit is (Kuijf's rule, DDS's NextMove):
@@ -108,8 +109,9 @@ The nil search is the same machinery with a boolean objective: the nil side (OR 
 against the others (AND nodes); a trick won by a nil seat ends the line as lost. Two
 bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat's ``j``
 highest spades outnumber the higher spades elsewhere (each of them must fall in a trick
-of its own, and each needs a higher spade there), safe when a lone nil seat without a
-spade is covered in every suit by its partner (as many cards, all higher). With
+of its own, and each needs a higher spade there), safe when a lone nil seat not on lead
+holds in each suit only cards below every other card of it and cards its partner covers
+(as many cards, the partner's j-th highest above the nil seat's j-th highest). With
 ``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
 other seats (with four players the one opposite included) play against it; the
 partner's bound and move ordering are off. That is the nil's verdict in cutthroat: safe
