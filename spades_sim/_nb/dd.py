@@ -316,10 +316,12 @@ NO_OWNER = np.uint64(7)
 """The bucket code of an entry that leaves the top spade's owner open (or has no spade
 left): every entry is filed under the owner of the highest live spade when it fixes that
 card, else under this code, and a probe looks in both buckets."""
-NIL_LEVELS = 3
+NIL_LEVELS = 2
 """Bucket levels of nil entries: a nil entry fixes the top card of every suit and is filed
 under who holds the top ``k`` cards of each suit, ``k`` the most (up to ``NIL_LEVELS``)
-that its cards cover; a probe looks at every level."""
+that its cards cover; a probe looks at every level. Measured on bid nils: two levels
+took 13% less time a nil than three (4% more nodes, fewer buckets probed), four 25% more,
+one twice the nodes in the tail."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
 
