@@ -83,7 +83,8 @@ this package)
   (measured: a tenth fewer nodes and a tenth less time). The last trick, every card
   forced, is scored rather than searched.
 - **Equivalent cards and small cards.** Cards of one hand and suit with no card of
-  another hand (or of the current trick) between them are one move: only the highest of
+  another hand (or the card winning the current trick: the trick's other cards decide
+  nothing more, :func:`breakers_nb`) between them are one move: only the highest of
   each run is tried (the value of the others is the same; ``card_values_nb`` copies it to
   them). And once a card below every card of its suit that the moves tried so far rest
   on has been tried, no other such card of that suit is (Kuijf's rule, DDS's NextMove):
@@ -108,8 +109,9 @@ The nil search is the same machinery with a boolean objective: the nil side (OR 
 against the others (AND nodes); a trick won by a nil seat ends the line as lost. Two
 bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat's ``j``
 highest spades outnumber the higher spades elsewhere (each of them must fall in a trick
-of its own, and each needs a higher spade there), safe when a lone nil seat without a
-spade is covered in every suit by its partner (as many cards, all higher). With
+of its own, and each needs a higher spade there), safe when a lone nil seat not on lead
+holds in each suit only cards below every other card of it and cards its partner covers
+(as many cards, the partner's j-th highest above the nil seat's j-th highest). With
 ``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
 other seats (with four players the one opposite included) play against it; the
 partner's bound and move ordering are off. That is the nil's verdict in cutthroat: safe
@@ -278,6 +280,20 @@ def representatives_nb(legal, hand, live):
 
 
 @njit(inline="always", cache=True)
+def breakers_nb(hands, win_card):
+    """The cards that split a hand's runs (the ``live`` of :func:`representatives_nb`):
+    every card still in a hand, and the card winning the current trick (``win_card``, -1
+    on lead). The trick's other cards do not: the trick goes to its winning card or to
+    a card played after, and every card played after is in a hand, so two cards with
+    only a beaten card of the trick between them compare alike with every card that
+    decides this trick or a later one."""
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    if win_card >= 0:
+        live |= ONE << np.uint64(win_card)
+    return live
+
+
+@njit(inline="always", cache=True)
 def _run_of_nb(card, hand, live):
     """The cards of ``hand`` in the run of ``card`` (``card`` its highest)."""
     s = suit_of_nb(card)
@@ -300,10 +316,12 @@ NO_OWNER = np.uint64(7)
 """The bucket code of an entry that leaves the top spade's owner open (or has no spade
 left): every entry is filed under the owner of the highest live spade when it fixes that
 card, else under this code, and a probe looks in both buckets."""
-NIL_LEVELS = 3
+NIL_LEVELS = 2
 """Bucket levels of nil entries: a nil entry fixes the top card of every suit and is filed
 under who holds the top ``k`` cards of each suit, ``k`` the most (up to ``NIL_LEVELS``)
-that its cards cover; a probe looks at every level."""
+that its cards cover; a probe looks at every level. Measured on bid nils: two levels
+took 13% less time a nil than three (4% more nodes, fewer buckets probed), four 25% more,
+one twice the nodes in the tail."""
 KEY_WORDS = 8
 """Words of a slot's key: shape, flags, M, four hands' cards under M, one spare."""
 
@@ -442,9 +460,9 @@ def _store_nb(tt_keys, tt_data, base, shape, flags, rel_hands, live, rel, lb, ub
         i = base + w
         data = tt_data[i]
         if data == 0:
-            if victim < 0:
-                victim = i
-            continue
+            # slots fill from the first and are never emptied: no entry lies beyond
+            victim = i
+            break
         if (
             tt_keys[0, i] == shape and tt_keys[1, i] == flags and tt_keys[2, i] == m
             and tt_keys[3, i] == o0 and tt_keys[4, i] == o1 and tt_keys[5, i] == o2
@@ -630,7 +648,12 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     and they discard from the same suit.
     Spades may be such a covered suit too (not below every other spade: a nil seat left
     with spades alone must ruff), unless the trump rules force the partner's spades: the
-    nil seat left with spades alone has a partner with spades alone, above its own."""
+    nil seat left with spades alone has a partner with spades alone, above its own.
+    The partner's cards need not all be above the nil seat's: its j-th highest card of
+    the suit above the nil seat's j-th highest top card is enough. In every round of the
+    suit (led by anyone, ruffed, or discarded from when both are void) each plays its
+    highest card of it, the partner's above the nil seat's, and the rest stay matched;
+    a surplus card the partner discards is its lowest of the suit."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -689,15 +712,43 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
         if s < 3 and not leads:
             top = mine & above_nb(lowest_card_nb(others)) if others else ZERO
         if top:
-            # covered by the partner: as many cards, all above the nil seat's
+            # covered by the partner: as many cards, its j-th highest above the nil
+            # seat's j-th highest top card
             h = highest_card_nb(mine)
             theirs = mate & SUIT_MASKS[s]
-            if popcount_nb(theirs) < popcount_nb(top) or lowest_card_nb(theirs) < h:
+            if popcount_nb(theirs) < popcount_nb(top):
                 return -1, ZERO
-            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(h)) - ONE)
+            tn, tp = top, theirs
+            while tn:
+                a = highest_card_nb(tn)
+                b = highest_card_nb(tp)
+                if b < a:
+                    return -1, ZERO
+                tn ^= ONE << np.uint64(a)
+                tp ^= ONE << np.uint64(b)
+            # the proof compares the nil seat's top cards with the partner's: every
+            # card from its lowest top card up keeps its owner (from its highest when
+            # all the partner's cards are above it)
+            lo = h if lowest_card_nb(theirs) > h else lowest_card_nb(top)
+            rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(lo)) - ONE)
         if top != mine and others:
             rel |= ONE << np.uint64(lowest_card_nb(others))
     return 1, rel
+
+
+@njit(inline="always", cache=True)
+def nil_beaten_nb(card, win_card):
+    """The cards of ``card``'s suit that the trick's winning card ``win_card`` beats
+    whoever plays after: below it in its own suit, every card of another side suit, no
+    spade of a trick a side suit wins (a spade played there may win it). A nil seat
+    holding two of these cards is never worse off playing the higher now and keeping the
+    lower (it wins a later trick with the lower only where it would have with the
+    higher), so the search does not try the lower after the higher failed;
+    ``tests/test_solve.py`` holds that claim to brute force."""
+    s = suit_of_nb(card)
+    if s == suit_of_nb(win_card):
+        return SUIT_MASKS[s] & ((ONE << np.uint64(win_card)) - ONE)
+    return ZERO if s == 3 else SUIT_MASKS[s]
 
 
 # --- move ordering -------------------------------------------------------------------
@@ -920,8 +971,10 @@ def _finish_nb(mode, st, ust, d, result, cut, rel, hands, tt_keys, tt_data, stat
     rel &= live
     if cut < 0:
         # every move failed, but only the top card of each run was tried: the proof
-        # covers the rest of a run only while the run stays one (see _extend_nb)
-        rel = _extend_nb(rel, hand, live)
+        # covers the rest of a run only while the run stays one (see _extend_nb), runs
+        # as the moves were chosen (breakers_nb)
+        sep = breakers_nb(hands, st[d, _WCARD]) | hand
+        rel = _extend_nb(rel, hand, sep)
     if st[d, _BASE] < 0:
         return rel
     # the result as a typed int: a literal False at one call site would compile a second copy
@@ -1106,7 +1159,9 @@ def search_nb(
                         for w in range(WAYS):
                             i = base + w
                             data = tt_data[i]
-                            if data == 0 or tt_keys[0, i] != shape or tt_keys[1, i] != flags:
+                            if data == 0:
+                                break  # a bucket's entries fill its slots from the first
+                            if tt_keys[0, i] != shape or tt_keys[1, i] != flags:
                                 continue
                             m = tt_keys[2, i]
                             if (
@@ -1139,8 +1194,7 @@ def search_nb(
                 legal = legal_nb(
                     hand, led, st[d, _WCARD], st[d, _BROKEN], st[d, _FIRST], play_rules
                 )
-                live = hands[0] | hands[1] | hands[2] | hands[3] | ust[d, _TRICK]
-                reps = representatives_nb(legal, hand, live)
+                reps = representatives_nb(legal, hand, breakers_nb(hands, st[d, _WCARD]))
                 best = st[d, _BEST]
                 wc = st[d, _WCARD]
                 ws = st[d, _WSEAT]
@@ -1222,15 +1276,11 @@ def search_nb(
                 # this one fails as that one did. The proof rests on the tried card and
                 # the winner above both.
                 wc = st[d, _WCARD]
-                s = suit_of_nb(c)
-                same = s == suit_of_nb(wc)
-                beaten = ZERO if s == 3 else suit
-                if same:
-                    beaten = suit & ((ONE << np.uint64(wc)) - ONE)
+                beaten = nil_beaten_nb(c, wc)
                 higher = ust[d, _TRIED] & beaten & ~((bit << ONE) - ONE)
                 if bit & beaten and higher:
                     ust[d, _REL] |= ONE << np.uint64(lowest_card_nb(higher))
-                    if same:
+                    if suit_of_nb(c) == suit_of_nb(wc):
                         ust[d, _REL] |= ONE << np.uint64(wc)
                     continue
             ust[d, _TRIED] |= bit
@@ -1416,7 +1466,7 @@ def card_values_nb(
         out[c] = -1
     hand = hands[seat]
     legal = legal_nb(hand, led, win_card, broken, first, play_rules)
-    live = hands[0] | hands[1] | hands[2] | hands[3] | trick
+    live = breakers_nb(hands, win_card if pos > 0 else -1)
     reps = representatives_nb(legal, hand, live)
     work = hands.copy()
     n = popcount_nb(hand)
