@@ -293,7 +293,7 @@ def policy_typing_message(numba_message: str) -> str:
     reasons = [
         line for line in lines if line and not line.startswith(("Failed in", "File ", "During:"))
     ]
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.dirname(os.path.abspath(__file__))  # spades_sim/
     where = next(
         (
             f" ({m.group(1)}, line {m.group(2)})"

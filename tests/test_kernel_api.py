@@ -98,10 +98,10 @@ def test_kernel_modules_form_no_cycle() -> None:
         visit(node, ())
     # the dispatch sits on top: only the loops (and the loops' prelude, prepare), the
     # user policies' contexts, pimc (a play function only generated modules call; both
-    # for borrowed views) and the learning environment's table (its built-in seats)
-    # import it
+    # for borrowed views), the learning environment's table (its built-in seats) and the
+    # checked-in entry points of the generated modules of user policies import it
     assert {m for m, deps in graph.items() if "policies" in deps} == {
-        "context", "env", "loop", "odds", "pimc", "prepare",
+        "context", "env", "loop", "odds", "pimc", "prepare", "user_kernels",
     }  # fmt: skip
     assert "enums" in graph and not graph["enums"]
 
