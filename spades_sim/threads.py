@@ -17,7 +17,7 @@ calling thread. It first looks in Numba's on-disk cache for that signature (the 
 file Numba itself reads, under the source digest ``_nb`` stamps on it): when the entry
 is missing, a compile is coming and every watcher in the caller's context is told
 beforehand (:func:`watch_compiles`, :func:`announce_compiles`: a line such as
-``compiling kernels (first run only, about 24 s)`` on stderr), then given the time it took.
+``compiling kernels (first run only, about 22 s)`` on stderr), then given the time it took.
 A kernel loaded from the cache is announced to no one.
 
 >>> from spades_sim._nb import loop
