@@ -71,8 +71,6 @@ from spades_sim._nb.rollout import (
 )
 from spades_sim._nb.score import partner_bid_nb, side_of_nb
 
-NO_VALUE = -1e300
-
 
 @njit(cache=True)
 def later_bids_nb(world, seat, base, rules, assumed, table):
@@ -160,7 +158,6 @@ def advise_bid_nb(hand, seat, info, rules, params, rand):
     )  # fmt: skip
     ev = np.zeros(MAX_TRICKS + 1, dtype=np.float64)  # ev[0]: nil
     hands = np.empty(4, dtype=np.uint64)
-    base = np.empty(N_INFO, dtype=np.int64)
     state = np.empty(N_INFO, dtype=np.int64)
     table = np.empty(N_INFO, dtype=np.int64)
     out = np.empty(N_SCORE_SLOTS, dtype=np.int64)
@@ -172,11 +169,10 @@ def advise_bid_nb(hand, seat, info, rules, params, rand):
         leader = first_leader_nb(world, 0, players, first, rules)
         for option in range(lo - 1 if try_nil else lo, hi + 1):
             bid = 0 if option == lo - 1 else option
-            copy_state_nb(world, info, hands, base)
-            base[InfoSlot.bids + seat] = bid
-            base[InfoSlot.nil + seat] = 1 if bid == 0 else 0
-            later_bids_nb(world, seat, base, rules, assumed, table)
-            copy_state_nb(world, base, hands, state)
+            copy_state_nb(world, info, hands, state)
+            state[InfoSlot.bids + seat] = bid
+            state[InfoSlot.nil + seat] = 1 if bid == 0 else 0
+            later_bids_nb(world, seat, state, rules, assumed, table)
             state[InfoSlot.played] = 0
             state[InfoSlot.broken] = 0
             for s in range(4):

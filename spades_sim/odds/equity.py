@@ -266,13 +266,10 @@ class WinTable:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            layers = {f"layer_{a}_{b}": v for (a, b), v in self._layers.items()}
+            layers: dict[str, Any] = {f"layer_{a}_{b}": v for (a, b), v in self._layers.items()}
             tmp = self.path.with_suffix(".tmp.npz")
-            arrays: dict[str, Any] = {
-                "parity": self.parity, "points": self.points, "bags": self.bags,
-                "counts": self.counts, "meta": np.array([self.games, self.hands]), **layers,
-            }  # fmt: skip
-            np.savez_compressed(tmp, **arrays)
+            # the outcomes are in the file the layers' name is made from (``_build``)
+            np.savez_compressed(tmp, **layers)
             tmp.replace(self.path)
         except OSError:
             pass  # a cache that cannot be written is only slower next time
