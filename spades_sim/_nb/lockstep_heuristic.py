@@ -12,7 +12,7 @@ The play loops come twice: ``play_heuristic_general_lockstep_nb`` builds each si
 ``HeuristicSettings`` (switches and numbers) from its parameter row once,
 ``play_heuristic_defaults_lockstep_nb`` has four players and the registry defaults'
 settings as constants (faster code); a kernel calls the one its run needs, so a run
-compiles one copy (``at_defaults`` tells which, before compiling), and
+compiles one copy (the kernel selection tells which, before compiling), and
 ``play_heuristic_lockstep_nb``, which chooses per call, compiles both. A side's settings
 reach the lane body whole (``heuristic_lane_nb``), as ``heuristic.heuristic_core_nb``
 gets them: a new numeric setting is read there by name, with no signature to widen.
@@ -480,16 +480,6 @@ def _heuristic_trick_nb(
         )  # fmt: skip
 
 
-def at_defaults(params):
-    """``at_defaults_nb`` in plain Python, for choosing a kernel before compiling one.
-
-    >>> at_defaults(HEURISTIC_DEFAULTS), at_defaults(HEURISTIC_DEFAULTS * 2)
-    (True, False)
-    """
-    window = slice(1, N_PLAY_COMMON + 1)
-    return bool(np.array_equal(params[window], HEURISTIC_DEFAULTS[window]))
-
-
 @njit(cache=True, forceinline=True)
 def _clear_play_nb(st):
     """Clear what the play fills as it goes (spades broken, cards played, voids, nil
@@ -551,9 +541,9 @@ def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_tr
 def play_heuristic_defaults_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over,
                                         jokers, for_partner, params0, params1):  # fmt: skip
     """``play_heuristic_lockstep_nb`` for four players with both sides at the registry
-    defaults, which are compile-time constants in its loops (``HEURISTIC_DEFAULT_SETTINGS``); any
-    other call is refused, not played with the wrong settings (the kernel selection
-    checks before choosing it: ``at_defaults``). Called the way
+    defaults, which are compile-time constants in its loops (``HEURISTIC_DEFAULT_SETTINGS``);
+    any other call is refused, not played with the wrong settings (the kernel selection
+    checks before choosing it: ``run.select``, from the table's defaults). Called the way
     ``play_heuristic_lockstep_nb`` is, which keeps the kernels that call it as fast."""
     if not (players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1)):
         raise ValueError("heuristic defaults' lock-step play: four players at the defaults only")
