@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from spades_sim import Rules
@@ -497,6 +498,102 @@ def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
                 if low < high and (beaten >> low) & 1 and (beaten >> high) & 1:
                     assert safe[high] or not safe[low], (hands, trick, x, name(high), name(low))
                     checked += 1
+
+
+def _entry_positions(keys, data, slot, rng, cap):
+    """The positions a nil entry of the table answers, from its key alone (all of them
+    when at most ``cap``, else ``cap`` drawn at random): (hands, leader, spades may be
+    led, nil seats, verdict). The key fixes each hand's suit lengths and the owner of
+    every card under its mask (in relative-rank layout: the live cards from the lowest,
+    clubs first); the other cards of a suit, below the masked ones, go to the hands in
+    every way that keeps the lengths. Any ranks keep the order, so each suit's live
+    cards are taken from its top."""
+    import itertools
+
+    shape, flags, m = int(keys[0, slot]), int(keys[1, slot]), int(keys[2, slot])
+    owners = [int(keys[3 + h, slot]) for h in range(4)]
+    counts = [[(shape >> (16 * h + 4 * s)) & 15 for s in range(4)] for h in range(4)]
+    nils = frozenset(p for p in range(4) if (((flags >> 3) & 0x1FF) - 1) >> p & 1)
+    fixed: list[list[int]] = [[] for _ in range(4)]
+    small: list[list[int]] = [[] for _ in range(4)]
+    bit = 0
+    for s in range(4):
+        n = sum(counts[h][s] for h in range(4))
+        for k in range(n):
+            card = 13 * s + 13 - n + k
+            if (m >> bit) & 1:
+                fixed[next(h for h in range(4) if (owners[h] >> bit) & 1)].append(card)
+            else:
+                small[s].append(card)
+            bit += 1
+    ways = []
+    for s in range(4):
+        seats = [
+            h for h in range(4) for _ in range(counts[h][s] - sum(suit(c) == s for c in fixed[h]))
+        ]
+        ways.append(sorted(set(itertools.permutations(seats))))
+    total = 1
+    for w in ways:
+        total *= len(w)
+    combos = (
+        itertools.product(*ways)
+        if total <= cap
+        else (tuple(rng.choice(w) for w in ways) for _ in range(cap))
+    )
+    for combo in combos:
+        hands = [list(h) for h in fixed]
+        for s in range(4):
+            for card, h in zip(small[s], combo[s], strict=True):
+                hands[h].append(card)
+        yield (
+            tuple(tuple(sorted(h)) for h in hands),
+            flags & 3,
+            bool(flags >> 2 & 1),
+            nils,
+            (int(data[slot]) & 0xFF) == 1,
+        )
+
+
+def test_every_nil_entry_is_true_of_every_position_it_answers():
+    """A nil entry of the table answers every position with its key: the same suit
+    lengths, leader and spade lead, and the same owner of every card from the lowest one
+    its proof rests on up (``rel``). Each entry of small nil searches, read back from a
+    fresh table, must be the brute force's verdict on the positions its key matches
+    with the cards below the mask dealt otherwise, not only on the one it was stored
+    from. Planted: the trick's winner left out of ``rel`` in the nil search (the result
+    rests on no card's rank), which the solver's own answers survived on these endings
+    while entries it stored were false."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(23)
+    ref = Reference(4)
+    stats = np.zeros(dd.STATS, dtype=np.int64)
+    answered_elsewhere = 0
+    for _ in range(14):
+        n = rng.randint(3, 4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.4:  # spade-heavy: ruffs and overruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
+        hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(4)]
+        leader, x, broken = rng.randrange(4), rng.randrange(4), rng.random() < 0.5
+        nils = [x] if rng.random() < 0.8 else [x, x ^ 2]
+        keys, data = dd.new_table(12)
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        none = np.int64(-1)
+        dd.nil_safe_nb(
+            masks, np.int64(4), np.int64(leader), np.int64(0), none, none, none, np.uint64(0),
+            broken, False, np.int64(sum(1 << p for p in nils)), np.int64(0), keys, data, stats,
+        )  # fmt: skip
+        for slot in np.nonzero(data)[0]:
+            answered = list(_entry_positions(keys, data, slot, rng, 12))
+            if len(answered) < 2:
+                continue  # the entry fixes every card: it answers its own position only
+            for pos, lead, spades, entry_nils, safe in answered:
+                key = (pos, lead, (), spades, False, entry_nils)
+                assert ref.safe(*key) == safe, (hands, leader, nils, broken, key)
+                answered_elsewhere += 1
+    assert answered_elsewhere >= 300, answered_elsewhere
 
 
 # --- invariants ------------------------------------------------------------------------
