@@ -442,34 +442,37 @@ def ruff_cover(hands, x, leader):
     nil seat ``x`` without spades: in each side suit its cards below every other card
     (none when it leads) are safe, the others (its top cards) are covered by the
     partner card by card or, when the partner is void in the suit, by one of the
-    partner's spades each. (covered, ruffed top cards, the partner's spades); covered
-    False when a suit is neither."""
+    partner's spades each, or both: the partner's cards of a suit it is short in cover
+    the highest top cards, its spades the rest. (covered, ruffed top cards, the
+    partner's spades, whether a suit mixes the two); covered False when the
+    partner's cards of a suit are not all above the nil seat's matching ones."""
     nil, mate = hands[x], hands[x ^ 2]
     live = [c for h in hands for c in h]
-    ruffed = 0
+    ruffed, mixed = 0, False
     for s in range(3):
         mine = sorted((c for c in nil if suit(c) == s), reverse=True)
         others = [c for c in live if suit(c) == s and c not in nil]
         top = mine if leader == x else [c for c in mine if others and c > min(others)]
         theirs = sorted((c for c in mate if suit(c) == s), reverse=True)
-        if top and not theirs:
-            ruffed += len(top)
-        elif len(theirs) < len(top) or any(b < a for a, b in zip(top, theirs, strict=False)):
-            return False, ruffed, 0
-    return True, ruffed, sum(1 for c in mate if suit(c) == 3)
+        if any(b < a for a, b in zip(top, theirs, strict=False)):
+            return False, ruffed, 0, mixed
+        ruffed += max(0, len(top) - len(theirs))
+        mixed = mixed or 0 < len(theirs) < len(top)
+    return True, ruffed, sum(1 for c in mate if suit(c) == 3), mixed
 
 
 def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
     """The safe bound's cover by ruffs: a nil seat without spades whose top cards in a
     side suit its partner is void in are matched by as many of the partner's spades
-    (docstring of ``_nil_bound_nb``; the nil seat on lead or not). Where the statement
+    (docstring of ``_nil_bound_nb``; the nil seat on lead or not), or those of a suit
+    it is short in beyond its cards there, which cover the highest. Where the statement
     holds, brute force must find the nil safe and the search settle it at the root
     (one node); where the partner is one spade short, the solver must still equal brute
     force, and some of those nils are lost (dropping the count of spades fails here)."""
     from spades_sim._nb import dd
 
     rng = random.Random(31)
-    counts = {"fires": 0, "short": 0, "short lost": 0}
+    counts = {"fires": 0, "short": 0, "short lost": 0, "mixed": 0}
     ref = Reference(4)
     stats = np.zeros(dd.STATS, dtype=np.int64)
     while counts["fires"] < 60 or counts["short"] < 60:
@@ -477,7 +480,10 @@ def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
         x = rng.randrange(4)
         void = rng.sample(range(3), rng.randint(1, 2))
         nil = rng.sample([c for c in range(39) if c % 13 < 9], n)
-        sides = [c for c in range(39) if c not in nil and suit(c) not in void]
+        # the partner void in those suits, or short there
+        sides = [
+            c for c in range(39) if c not in nil and (suit(c) not in void or rng.random() < 0.15)
+        ]
         k = rng.randint(0, n)  # the partner's spades
         mate = rng.sample(range(39, 52), k) + rng.sample(sides, n - k)
         rest = [c for c in range(52) if c not in nil and c not in mate]
@@ -488,7 +494,7 @@ def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
         hands[x], hands[x ^ 2] = tuple(sorted(nil)), tuple(sorted(mate))
         hands[x ^ 1], hands[x ^ 3] = tuple(sorted(rest[:n])), tuple(sorted(rest[n : 2 * n]))
         leader = rng.randrange(4)
-        covered, ruffed, spades = ruff_cover(hands, x, leader)
+        covered, ruffed, spades, mixed = ruff_cover(hands, x, leader)
         if not covered or not ruffed or ruffed > spades + 1:
             continue
         kind = "fires" if ruffed <= spades else "short"
@@ -501,6 +507,7 @@ def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
         counts[kind] += 1
         if kind == "fires":
             assert want, (str(pos), x)
+            counts["mixed"] += mixed
             keys, data = dd.new_table(10)
             masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
             before = stats[dd.S_NODES]
@@ -512,7 +519,14 @@ def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
             assert stats[dd.S_NODES] - before == 1, (str(pos), x)
         else:
             counts["short lost"] += not want
-    assert counts["short lost"] >= 10, counts
+    assert counts["short lost"] >= 4 and counts["mixed"] >= 5, counts
+    # a partner short in a suit and without a spade to ruff the rest: S's 9H covers one
+    # of N's hearts, W's AH takes that trick and W's 4H finds N's other heart alone
+    short = ["7H 5H 2C", "2H 3H KC", "9H QD JD", "AH 4H TD"]
+    pos = Position(short, "E", spades_broken=True)
+    ids = tuple(tuple(sorted(c for c in range(52) if name(c) in h.split())) for h in short)
+    assert not ref.safe(ids, 1, (), True, False, frozenset([0]))
+    assert not nil_safe(pos, "N")
 
 
 def test_a_defenders_cards_split_by_the_other_defenders_are_two_moves():

@@ -663,8 +663,11 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     a spade lead, or a spade the partner must play otherwise (all its other cards being
     covers, in which case the nil seat holds top cards only and is void in the suit led
     too), the nil seat answers by discarding one of those top cards (it has no spade to
-    follow with), so the count holds to the end. ``tests/test_solve.py`` holds it to
-    brute force on positions built to fire it."""
+    follow with), so the count holds to the end. The two mix within a suit: a partner
+    with fewer cards of it than the nil seat's top cards covers the highest of them card
+    by card and ruffs the rest once void (each round it follows with its highest card,
+    above the nil seat's highest top card, until it has none). ``tests/test_solve.py``
+    holds both to brute force on positions built to fire them."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -730,13 +733,16 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
             ruffs += popcount_nb(top)
         elif top:
             # covered by the partner: as many cards, its j-th highest above the nil
-            # seat's j-th highest top card
+            # seat's j-th highest top card; fewer, and its spades ruff the rest
             h = highest_card_nb(mine)
             theirs = mate & SUIT_MASKS[s]
-            if popcount_nb(theirs) < popcount_nb(top):
-                return -1, ZERO
+            short = popcount_nb(top) - popcount_nb(theirs)
+            if short > 0:
+                if not can_ruff:
+                    return -1, ZERO
+                ruffs += short
             tn, tp = top, theirs
-            while tn:
+            while tn and tp:
                 a = highest_card_nb(tn)
                 b = highest_card_nb(tp)
                 if b < a:
