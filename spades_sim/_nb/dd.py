@@ -111,7 +111,9 @@ bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat'
 highest spades outnumber the higher spades elsewhere (each of them must fall in a trick
 of its own, and each needs a higher spade there), safe when a lone nil seat not on lead
 holds in each suit only cards below every other card of it and cards its partner covers
-(as many cards, the partner's j-th highest above the nil seat's j-th highest). With
+(as many cards, the partner's j-th highest above the nil seat's j-th highest; or, for a
+nil seat without spades, a side suit's remaining top cards one partner's spade each once
+the partner is void there). With
 ``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
 other seats (with four players the one opposite included) play against it; the
 partner's bound and move ordering are off. That is the nil's verdict in cutthroat: safe
