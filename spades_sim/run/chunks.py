@@ -19,7 +19,7 @@ thread for minutes on one hand: :func:`kernel_outputs` runs it through
 in flight return, the hands left skipped, and ``KeyboardInterrupt`` raised within about a
 second. The chunk's output is then dropped whole, a hand whose cards came from a stopped
 search with it: nothing of it is returned, and a resumed run computes it again. The
-built-in kernels keep the plain path (a task of theirs takes milliseconds).
+built-in kernels keep the plain path: Ctrl-C stops them between tasks.
 
 >>> chunk = run_chunk(RunSpec.build(seed=1), 0, 0, 8)
 >>> len(chunk.hands["deal"]), int(chunk.hands["tricks"][:4].sum())
