@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from spades_sim import simulate_games, simulate_hands
+from spades_sim import simulate_hands
 from spades_sim._nb.dd import S_ABORT, S_NODES
 from spades_sim._nb.enums import N_OUT_I8, N_OUT_I32, SEARCH_CELL
 from spades_sim.dataset import load, read_manifest
@@ -80,14 +80,13 @@ class Signal:
         signal.signal(self.signum, self.previous)
 
 
-# seeds whose first hand has no nil bid: pimc solves its first decisions (a live nil
-# would hand them to the heuristic)
-@pytest.mark.parametrize(("mode", "seed"), [("hands", 5), ("games", 6)])
-def test_ctrl_c_stops_a_slow_pimc_decision_within_a_second(mode: str, seed: int) -> None:
+def test_ctrl_c_stops_a_slow_pimc_decision_within_a_second() -> None:
+    # deal 0 of seed 5 has no nil bid: pimc solves its first decisions (a live nil would
+    # hand them to the heuristic). A games run takes the same stop; it is not timed
+    # here, as its entry point would be one more compile of minutes on a cold cache.
     warm()
-    run = simulate_hands if mode == "hands" else simulate_games
     with Signal(signal.SIGINT, 1.0) as sig, pytest.raises(KeyboardInterrupt):
-        run(2, seed=seed, play=SLOW, threads=1)
+        simulate_hands(2, seed=5, play=SLOW, threads=1)
     stopped = time.perf_counter() - sig.sent
     assert stopped < 2.0, f"stopped {stopped:.1f} s after the signal"
 
