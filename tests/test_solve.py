@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from spades_sim import Rules
@@ -436,6 +437,98 @@ def test_nil_bound_with_the_partner_covering_card_by_card_equals_brute_force():
     assert counts["broken lost"] >= 10, counts
 
 
+def ruff_cover(hands, x, leader):
+    """The safe bound's statement with the partner's ruffs (``_nil_bound_nb``), for a
+    nil seat ``x`` without spades: in each side suit its cards below every other card
+    (none when it leads) are safe, the others (its top cards) are covered by the
+    partner card by card or, when the partner is void in the suit, by one of the
+    partner's spades each, or both: the partner's cards of a suit it is short in cover
+    the highest top cards, its spades the rest. (covered, ruffed top cards, the
+    partner's spades, whether a suit mixes the two); covered False when the
+    partner's cards of a suit are not all above the nil seat's matching ones."""
+    nil, mate = hands[x], hands[x ^ 2]
+    live = [c for h in hands for c in h]
+    ruffed, mixed = 0, False
+    for s in range(3):
+        mine = sorted((c for c in nil if suit(c) == s), reverse=True)
+        others = [c for c in live if suit(c) == s and c not in nil]
+        top = mine if leader == x else [c for c in mine if others and c > min(others)]
+        theirs = sorted((c for c in mate if suit(c) == s), reverse=True)
+        if any(b < a for a, b in zip(top, theirs, strict=False)):
+            return False, ruffed, 0, mixed
+        ruffed += max(0, len(top) - len(theirs))
+        mixed = mixed or 0 < len(theirs) < len(top)
+    return True, ruffed, sum(1 for c in mate if suit(c) == 3), mixed
+
+
+def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
+    """The safe bound's cover by ruffs: a nil seat without spades whose top cards in a
+    side suit its partner is void in are matched by as many of the partner's spades
+    (docstring of ``_nil_bound_nb``; the nil seat on lead or not), or those of a suit
+    it is short in beyond its cards there, which cover the highest. Where the statement
+    holds, brute force must find the nil safe and the search settle it at the root
+    (one node); where the partner is one spade short, the solver must still equal brute
+    force, and some of those nils are lost (dropping the count of spades fails here)."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(31)
+    counts = {"fires": 0, "short": 0, "short lost": 0, "mixed": 0}
+    ref = Reference(4)
+    stats = np.zeros(dd.STATS, dtype=np.int64)
+    while counts["fires"] < 60 or counts["short"] < 60:
+        n = rng.randint(2, 4)
+        x = rng.randrange(4)
+        void = rng.sample(range(3), rng.randint(1, 2))
+        nil = rng.sample([c for c in range(39) if c % 13 < 9], n)
+        # the partner void in those suits, or short there
+        sides = [
+            c for c in range(39) if c not in nil and (suit(c) not in void or rng.random() < 0.15)
+        ]
+        k = rng.randint(0, n)  # the partner's spades
+        mate = rng.sample(range(39, 52), k) + rng.sample(sides, n - k)
+        rest = [c for c in range(52) if c not in nil and c not in mate]
+        rng.shuffle(rest)
+        if rng.random() < 0.5:  # spades with the defence: overruffs, spade leads
+            rest.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        hands = [()] * 4
+        hands[x], hands[x ^ 2] = tuple(sorted(nil)), tuple(sorted(mate))
+        hands[x ^ 1], hands[x ^ 3] = tuple(sorted(rest[:n])), tuple(sorted(rest[n : 2 * n]))
+        leader = rng.randrange(4)
+        covered, ruffed, spades, mixed = ruff_cover(hands, x, leader)
+        if not covered or not ruffed or ruffed > spades + 1:
+            continue
+        kind = "fires" if ruffed <= spades else "short"
+        if counts[kind] >= 60:
+            continue
+        broken = rng.random() < 0.5
+        want = ref.safe(tuple(hands), leader, (), broken, False, frozenset([x]))
+        pos = Position([list(h) for h in hands], leader, spades_broken=broken)
+        assert nil_safe(pos, x) == want, (str(pos), x)
+        counts[kind] += 1
+        if kind == "fires":
+            assert want, (str(pos), x)
+            counts["mixed"] += mixed
+            keys, data = dd.new_table(10)
+            masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+            before = stats[dd.S_NODES]
+            none = np.int64(-1)
+            assert dd.nil_safe_nb(
+                masks, np.int64(4), np.int64(leader), np.int64(0), none, none, none,
+                np.uint64(0), broken, False, np.int64(1 << x), np.int64(0), keys, data, stats,
+            )  # fmt: skip
+            assert stats[dd.S_NODES] - before == 1, (str(pos), x)
+        else:
+            counts["short lost"] += not want
+    assert counts["short lost"] >= 4 and counts["mixed"] >= 5, counts
+    # a partner short in a suit and without a spade to ruff the rest: S's 9H covers one
+    # of N's hearts, W's AH takes that trick and W's 4H finds N's other heart alone
+    short = ["7H 5H 2C", "2H 3H KC", "9H QD JD", "AH 4H TD"]
+    pos = Position(short, "E", spades_broken=True)
+    ids = tuple(tuple(sorted(c for c in range(52) if name(c) in h.split())) for h in short)
+    assert not ref.safe(ids, 1, (), True, False, frozenset([0]))
+    assert not nil_safe(pos, "N")
+
+
 def test_a_defenders_cards_split_by_the_other_defenders_are_two_moves():
     """Equal-card merging stops at every live card of another hand, the other defender's
     included: W's 4C and JC have only E's 5C between them, yet the 4C is the one lead
@@ -497,6 +590,102 @@ def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
                 if low < high and (beaten >> low) & 1 and (beaten >> high) & 1:
                     assert safe[high] or not safe[low], (hands, trick, x, name(high), name(low))
                     checked += 1
+
+
+def _entry_positions(keys, data, slot, rng, cap):
+    """The positions a nil entry of the table answers, from its key alone (all of them
+    when at most ``cap``, else ``cap`` drawn at random): (hands, leader, spades may be
+    led, nil seats, verdict). The key fixes each hand's suit lengths and the owner of
+    every card under its mask (in relative-rank layout: the live cards from the lowest,
+    clubs first); the other cards of a suit, below the masked ones, go to the hands in
+    every way that keeps the lengths. Any ranks keep the order, so each suit's live
+    cards are taken from its top."""
+    import itertools
+
+    shape, flags, m = int(keys[0, slot]), int(keys[1, slot]), int(keys[2, slot])
+    owners = [int(keys[3 + h, slot]) for h in range(4)]
+    counts = [[(shape >> (16 * h + 4 * s)) & 15 for s in range(4)] for h in range(4)]
+    nils = frozenset(p for p in range(4) if (((flags >> 3) & 0x1FF) - 1) >> p & 1)
+    fixed: list[list[int]] = [[] for _ in range(4)]
+    small: list[list[int]] = [[] for _ in range(4)]
+    bit = 0
+    for s in range(4):
+        n = sum(counts[h][s] for h in range(4))
+        for k in range(n):
+            card = 13 * s + 13 - n + k
+            if (m >> bit) & 1:
+                fixed[next(h for h in range(4) if (owners[h] >> bit) & 1)].append(card)
+            else:
+                small[s].append(card)
+            bit += 1
+    ways = []
+    for s in range(4):
+        seats = [
+            h for h in range(4) for _ in range(counts[h][s] - sum(suit(c) == s for c in fixed[h]))
+        ]
+        ways.append(sorted(set(itertools.permutations(seats))))
+    total = 1
+    for w in ways:
+        total *= len(w)
+    combos = (
+        itertools.product(*ways)
+        if total <= cap
+        else (tuple(rng.choice(w) for w in ways) for _ in range(cap))
+    )
+    for combo in combos:
+        hands = [list(h) for h in fixed]
+        for s in range(4):
+            for card, h in zip(small[s], combo[s], strict=True):
+                hands[h].append(card)
+        yield (
+            tuple(tuple(sorted(h)) for h in hands),
+            flags & 3,
+            bool(flags >> 2 & 1),
+            nils,
+            (int(data[slot]) & 0xFF) == 1,
+        )
+
+
+def test_every_nil_entry_is_true_of_every_position_it_answers():
+    """A nil entry of the table answers every position with its key: the same suit
+    lengths, leader and spade lead, and the same owner of every card from the lowest one
+    its proof rests on up (``rel``). Each entry of small nil searches, read back from a
+    fresh table, must be the brute force's verdict on the positions its key matches
+    with the cards below the mask dealt otherwise, not only on the one it was stored
+    from. Planted, the trick's winner left out of ``rel`` in the nil search fails it;
+    on 30 other random endings the solver's verdicts all survived that plant while 14
+    of the entries it stored were false (docs/solver.md)."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(23)
+    ref = Reference(4)
+    stats = np.zeros(dd.STATS, dtype=np.int64)
+    answered_elsewhere = 0
+    for _ in range(14):
+        n = rng.randint(3, 4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.4:  # spade-heavy: ruffs and overruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
+        hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(4)]
+        leader, x, broken = rng.randrange(4), rng.randrange(4), rng.random() < 0.5
+        nils = [x] if rng.random() < 0.8 else [x, x ^ 2]
+        keys, data = dd.new_table(12)
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        none = np.int64(-1)
+        dd.nil_safe_nb(
+            masks, np.int64(4), np.int64(leader), np.int64(0), none, none, none, np.uint64(0),
+            broken, False, np.int64(sum(1 << p for p in nils)), np.int64(0), keys, data, stats,
+        )  # fmt: skip
+        for slot in np.nonzero(data)[0]:
+            answered = list(_entry_positions(keys, data, slot, rng, 12))
+            if len(answered) < 2:
+                continue  # the entry fixes every card: it answers its own position only
+            for pos, lead, spades, entry_nils, safe in answered:
+                key = (pos, lead, (), spades, False, entry_nils)
+                assert ref.safe(*key) == safe, (hands, leader, nils, broken, key)
+                answered_elsewhere += 1
+    assert answered_elsewhere >= 300, answered_elsewhere
 
 
 # --- invariants ------------------------------------------------------------------------

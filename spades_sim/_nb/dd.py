@@ -111,7 +111,9 @@ bounds settle it at a trick start (:func:`_nil_bound_nb`): lost when a nil seat'
 highest spades outnumber the higher spades elsewhere (each of them must fall in a trick
 of its own, and each needs a higher spade there), safe when a lone nil seat not on lead
 holds in each suit only cards below every other card of it and cards its partner covers
-(as many cards, the partner's j-th highest above the nil seat's j-th highest). With
+(as many cards, the partner's j-th highest above the nil seat's j-th highest; or, for a
+nil seat without spades, a side suit's remaining top cards one partner's spade each once
+the partner is void there). With
 ``NIL_ALONE`` in ``nil_mask`` (cutthroat) the nil seat alone is the OR side and the
 other seats (with four players the one opposite included) play against it; the
 partner's bound and move ordering are off. That is the nil's verdict in cutthroat: safe
@@ -653,7 +655,21 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
     the suit above the nil seat's j-th highest top card is enough. In every round of the
     suit (led by anyone, ruffed, or discarded from when both are void) each plays its
     highest card of it, the partner's above the nil seat's, and the rest stay matched;
-    a surplus card the partner discards is its lowest of the suit."""
+    a surplus card the partner discards is its lowest of the suit.
+    A nil seat without spades (and no trump rule forcing a spade) may also have its top
+    cards of a side suit covered by the partner's spades when the partner is void in
+    that suit: one spade a top card, the partner holding at least as many spades as the
+    nil seat has such top cards in all. In a round of such a suit the partner ruffs while
+    the nil seat has a top card there (before it plays or after, when it is winning) and
+    the nil seat sheds its highest one under the spade, so need and spades fall together;
+    a spade lead, or a spade the partner must play otherwise (all its other cards being
+    covers, in which case the nil seat holds top cards only and is void in the suit led
+    too), the nil seat answers by discarding one of those top cards (it has no spade to
+    follow with), so the count holds to the end. The two mix within a suit: a partner
+    with fewer cards of it than the nil seat's top cards covers the highest of them card
+    by card and ruffs the rest once void (each round it follows with its highest card,
+    above the nil seat's highest top card, until it has none). ``tests/test_solve.py``
+    holds both to brute force on positions built to fire them."""
     spades = live & SPADE_MASK
     for p in range(players):
         if not (nil_mask >> p) & 1:
@@ -701,6 +717,9 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
         # a partner void in the suit led must trump there, so it cannot keep its counts
         return -1, ZERO
     leads = x == leader
+    # the partner may ruff a side suit it is void in, for a nil seat without spades
+    can_ruff = not (nil & SPADE_MASK) and not (play_rules & PLAY_FORCED)
+    ruffs = 0
     rel = ZERO
     for s in range(4):
         mine = nil & SUIT_MASKS[s]
@@ -711,15 +730,21 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
         top = mine
         if s < 3 and not leads:
             top = mine & above_nb(lowest_card_nb(others)) if others else ZERO
-        if top:
+        if top and can_ruff and not (mate & SUIT_MASKS[s]):
+            # covered by the partner's spades, one a top card: the count is the shape's
+            ruffs += popcount_nb(top)
+        elif top:
             # covered by the partner: as many cards, its j-th highest above the nil
-            # seat's j-th highest top card
+            # seat's j-th highest top card; fewer, and its spades ruff the rest
             h = highest_card_nb(mine)
             theirs = mate & SUIT_MASKS[s]
-            if popcount_nb(theirs) < popcount_nb(top):
-                return -1, ZERO
+            short = popcount_nb(top) - popcount_nb(theirs)
+            if short > 0:
+                if not can_ruff:
+                    return -1, ZERO
+                ruffs += short
             tn, tp = top, theirs
-            while tn:
+            while tn and tp:
                 a = highest_card_nb(tn)
                 b = highest_card_nb(tp)
                 if b < a:
@@ -733,6 +758,8 @@ def _nil_bound_nb(hands, live, nil_mask, players, leader, play_rules):
             rel |= live & SUIT_MASKS[s] & ~((ONE << np.uint64(lo)) - ONE)
         if top != mine and others:
             rel |= ONE << np.uint64(lowest_card_nb(others))
+    if ruffs > popcount_nb(mate & SPADE_MASK):
+        return -1, ZERO
     return 1, rel
 
 
