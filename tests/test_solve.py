@@ -528,13 +528,26 @@ def guarded_second(hands, leader):
     return int(hh % 2 != leader % 2 and guarded and spades[0] in hands[(hh - 1) % len(hands)])
 
 
+def partner_ruff(hands, leader):
+    """The leader's spades and a ruff by its partner when the opponents hold no spade
+    (four players), from the statement; 0 when it does not apply."""
+    if len(hands) != 4 or any(suit(c) == 3 for p in (1, 3) for c in hands[leader ^ p]):
+        return 0
+    mate = {suit(c) for c in hands[leader ^ 2]}
+    if 3 not in mate or not any(suit(c) not in mate for c in hands[leader]):
+        return 0
+    return 1 + sum(1 for c in hands[leader] if suit(c) == 3)
+
+
 def test_trick_bounds_never_exceed_brute_force():
     """The sure tricks the trick search counts at a trick start (``dd.trick_bounds_nb``:
     quick tricks, sure spades with opponents' spades above them, a guarded second spade
-    behind the highest) never exceed the tricks each side takes under perfect play, on
+    behind the highest, the leader's spades and a ruff by its partner when the opponents
+    have none) never exceed the tricks each side takes under perfect play, on
     random endings of two and four players (spade-heavy, jokers, the trump rules); and
     they count at least what the statements give, which fire here many times. Counting
-    one trick more for a hand's spades, or a second spade without its guard, fails it."""
+    one trick more for a hand's spades, a second spade without its guard, or the partner's
+    ruff where an opponent holds a spade, fails it."""
     import numpy as np
 
     from spades_sim._nb import dd
@@ -542,9 +555,9 @@ def test_trick_bounds_never_exceed_brute_force():
 
     DEUCES["on"] = False
     rng = random.Random(23)
-    fired = {"under": 0, "guard": 0}
+    fired = {"under": 0, "guard": 0, "ruff": 0}
     cases = 0
-    while cases < 300 or min(fired.values()) < 25:
+    while cases < 300 or min(fired["under"], fired["guard"]) < 25 or fired["ruff"] < 8:
         cases += 1
         players = rng.choice((2, 4, 4))
         n = rng.randint(2, 4 if players == 4 else 5)
@@ -553,8 +566,15 @@ def test_trick_bounds_never_exceed_brute_force():
         rng.shuffle(deck)
         if rng.random() < 0.6:  # spade-heavy: several spades a hand, ruffs
             deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
-        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(players))
         leader = rng.randrange(players)
+        if players == 4 and rng.random() < 0.35:  # the opponents without a spade
+            theirs = [c for c in deck if suit(c) != 3][: 2 * n]
+            ours = [c for c in deck if c not in theirs]
+            deck = []
+            for p in range(4):
+                src = theirs if p % 2 != leader % 2 else ours
+                deck += src[(p // 2) * n : (p // 2 + 1) * n]
+        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(players))
         any_time = rng.random() < 0.2
         broken = rng.random() < 0.5
         must_trump = rng.random() < 0.25
@@ -576,10 +596,12 @@ def test_trick_bounds_never_exceed_brute_force():
         for side, lo in ((0, lo0), (1, lo1)):
             hall, tops = sure_spades(hands, side)
             guard = guarded_second(hands, leader) if side != leader % 2 else 0
-            assert lo >= max(hall, guard), (case, side)
+            ruff = partner_ruff(hands, leader) if side == leader % 2 else 0
+            assert lo >= max(hall, guard, ruff), (case, side)
             fired["under"] += hall > tops
             fired["guard"] += guard > hall
-    assert cases < 3000
+            fired["ruff"] += ruff > hall
+    assert cases < 1500
 
 
 def test_second_hand_sure_wins_hold_whatever_is_played():
