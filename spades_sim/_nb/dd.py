@@ -192,7 +192,7 @@ KIND_TRICKS = 0
 _NOT_FOUND = -1
 STATS = 8
 """Counters of a search (``stats``): nodes, evictions, table probes, table cut-offs,
-bound cut-offs, stores, the solve count (which tells a table's entries of the current
+trick starts a bound settled, stores, the solve count (which tells a table's entries of the current
 solve from older ones), and the abort flag (:data:`S_ABORT`)."""
 S_NODES, S_EVICT, S_PROBES, S_HITS, S_BOUNDS, S_STORES, S_GEN = 0, 1, 2, 3, 4, 5, 6
 S_ABORT = 7
@@ -1234,10 +1234,10 @@ def search_nb(
                 # target of one trick, or side 1 keeps side 0 from taking every trick
                 wins, rw = second_hand_wins_nb(hands, seat, st[d, _LED], st[d, _WCARD])
                 if wins and ((seat & 1) == 0) == (target <= 1):
+                    # not counted in stats[S_BOUNDS], the trick starts a bound settled
                     v = (seat & 1) == 0
                     vrel = rw
                     phase = 2
-                    stats[S_BOUNDS] += 1
             if phase == 1 and pos == 0 and n == 1:
                 # the last trick: every card is forced, so it is scored, not searched;
                 # the winner's rank counts when it beat a card of its own suit
