@@ -688,6 +688,169 @@ def test_every_nil_entry_is_true_of_every_position_it_answers():
     assert answered_elsewhere >= 300, answered_elsewhere
 
 
+def sure_spades(hands, side):
+    """A side's sure tricks with its spades, from the statement (docs/solver.md): a hand
+    of the side whose ``j`` highest spades have ``k`` opponents' spades above the lowest
+    of them takes ``j - k`` tricks; and (``tops``) the most top spades of one hand."""
+    opp = [c for p, h in enumerate(hands) if p % 2 != side for c in h if suit(c) == 3]
+    hall = tops = 0
+    for p, h in enumerate(hands):
+        if p % 2 != side:
+            continue
+        mine = sorted((c for c in h if suit(c) == 3), key=rank, reverse=True)
+        for j, x in enumerate(mine, start=1):
+            above = sum(1 for o in opp if rank(o) > rank(x))
+            hall = max(hall, j - above)
+            if above == 0:
+                tops = max(tops, j)
+    return hall, tops
+
+
+def guarded_second(hands, leader):
+    """1 when the side not on lead holds the second-highest spade with another spade,
+    the highest held by the hand just before it, from the statement."""
+    spades = sorted((c for h in hands for c in h if suit(c) == 3), key=rank, reverse=True)
+    if len(spades) < 3:
+        return 0
+    hh = next(p for p, h in enumerate(hands) if spades[1] in h)
+    guarded = sum(1 for c in hands[hh] if suit(c) == 3) >= 2
+    return int(hh % 2 != leader % 2 and guarded and spades[0] in hands[(hh - 1) % len(hands)])
+
+
+def partner_ruff(hands, leader):
+    """The leader's spades and a ruff by its partner when the opponents hold no spade
+    (four players), from the statement; 0 when it does not apply."""
+    if len(hands) != 4 or any(suit(c) == 3 for p in (1, 3) for c in hands[leader ^ p]):
+        return 0
+    mate = {suit(c) for c in hands[leader ^ 2]}
+    if 3 not in mate or not any(suit(c) not in mate for c in hands[leader]):
+        return 0
+    return 1 + sum(1 for c in hands[leader] if suit(c) == 3)
+
+
+def test_trick_bounds_never_exceed_brute_force():
+    """The sure tricks the trick search counts at a trick start (``dd.trick_bounds_nb``:
+    quick tricks, sure spades with opponents' spades above them, a guarded second spade
+    behind the highest, the leader's spades and a ruff by its partner when the opponents
+    have none) never exceed the tricks each side takes under perfect play, on
+    random endings of two and four players (spade-heavy, jokers, the trump rules); and
+    they count at least what the statements give, which fire here many times. Counting
+    one trick more for a hand's spades, a second spade without its guard, or the partner's
+    ruff where an opponent holds a spade, fails it."""
+    import numpy as np
+
+    from spades_sim._nb import dd
+    from spades_sim.solve.solver import play_rules
+
+    DEUCES["on"] = False
+    rng = random.Random(23)
+    fired = {"under": 0, "guard": 0, "ruff": 0}
+    cases = 0
+    while cases < 300 or min(fired["under"], fired["guard"]) < 25 or fired["ruff"] < 8:
+        cases += 1
+        players = rng.choice((2, 4, 4))
+        n = rng.randint(2, 4 if players == 4 else 5)
+        jokers = rng.random() < 0.3
+        deck = cards_of(deck_mask(jokers, False, players))
+        rng.shuffle(deck)
+        if rng.random() < 0.6:  # spade-heavy: several spades a hand, ruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        leader = rng.randrange(players)
+        if players == 4 and rng.random() < 0.35:  # the opponents without a spade
+            theirs = [c for c in deck if suit(c) != 3][: 2 * n]
+            ours = [c for c in deck if c not in theirs]
+            deck = []
+            for p in range(4):
+                src = theirs if p % 2 != leader % 2 else ours
+                deck += src[(p // 2) * n : (p // 2 + 1) * n]
+        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(players))
+        any_time = rng.random() < 0.2
+        broken = rng.random() < 0.5
+        must_trump = rng.random() < 0.25
+        over = must_trump and rng.random() < 0.5
+        rules = Rules(
+            players=players, jokers=jokers, spades_lead="any_time" if any_time else "after_broken",
+            must_trump=must_trump, must_overtrump=over,
+        )  # fmt: skip
+        masks = np.zeros(4, dtype=np.uint64)
+        masks[:players] = [sum(1 << c for c in h) for h in hands]
+        lead_spades = np.int64(1 if broken or any_time else 0)
+        lo0, _, lo1, _ = dd.trick_bounds_nb(
+            masks, np.int64(players), np.int64(leader), lead_spades, play_rules(rules)
+        )
+        ref = Reference(players, any_time, False, must_trump, over)
+        exact0 = ref.tricks(hands, leader, (), broken, False)
+        case = (hands, leader, broken, any_time, must_trump, over)
+        assert lo0 <= exact0 and lo1 <= n - exact0, (case, lo0, lo1, exact0)
+        for side, lo in ((0, lo0), (1, lo1)):
+            hall, tops = sure_spades(hands, side)
+            guard = guarded_second(hands, leader) if side != leader % 2 else 0
+            ruff = partner_ruff(hands, leader) if side == leader % 2 else 0
+            assert lo >= max(hall, guard, ruff), (case, side)
+            fired["under"] += hall > tops
+            fired["guard"] += guard > hall
+            fired["ruff"] += ruff > hall
+    assert cases < 1500
+
+
+def test_second_hand_sure_wins_hold_whatever_is_played():
+    """``dd.second_hand_wins_nb`` (the side second to play can take the trick whatever the
+    third hand plays: a ruff the third hand cannot beat, or a card above the lead and the
+    third hand's cards of the suit) against every way the trick can be finished
+    (following suit, the trump rules), on random tricks after a lead, spade-heavy ones.
+    Leaving out the third hand's ruff, or a card of the third hand above the side's,
+    fails it."""
+    import numpy as np
+
+    from spades_sim._nb import dd
+
+    DEUCES["on"] = False
+    rng = random.Random(29)
+
+    def side_wins(hands, trick, seat, side, broken, must_trump, over):
+        """Whether ``side`` can take the trick whatever the other side plays."""
+        if len(trick) == 4:
+            return trick_winner(trick) % 2 == side
+        results = []
+        for card in may_play(hands[seat], trick, broken, False, False, False, must_trump, over):
+            rest = tuple(
+                tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(hands)
+            )
+            now = (*trick, (seat, card))
+            results.append(side_wins(rest, now, (seat + 1) % 4, side, broken, must_trump, over))
+        return any(results) if seat % 2 == side else all(results)
+
+    fired = {"ruff": 0, "top": 0}
+    while min(fired.values()) < 40:
+        n = rng.randint(1, 5)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.5:
+            deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(4))
+        leader = rng.randrange(4)
+        broken = rng.random() < 0.5
+        must_trump = rng.random() < 0.25
+        over = must_trump and rng.random() < 0.5
+        lead = rng.choice(may_play(hands[leader], (), broken, False, False, False))
+        hands = tuple(
+            tuple(c for c in h if c != lead) if s == leader else h for s, h in enumerate(hands)
+        )
+        seat = (leader + 1) % 4
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        wins, rel = dd.second_hand_wins_nb(
+            masks, np.int64(seat), np.int64(suit(lead)), np.int64(lead)
+        )
+        if not wins:
+            continue
+        brk = broken or suit(lead) == 3
+        trick = ((leader, lead),)
+        assert side_wins(hands, trick, seat, seat % 2, brk, must_trump, over), (
+            hands, leader, lead, must_trump, over,
+        )  # fmt: skip
+        fired["ruff" if rel == 0 else "top"] += 1
+
+
 # --- invariants ------------------------------------------------------------------------
 
 
