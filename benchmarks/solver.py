@@ -8,6 +8,11 @@ each world, against ``SolveBoard`` with ``solutions=3``) on the first ``--cards-
 of them, alternately too; then ``nil_safe`` from the opening position against
 ``dd_tricks`` from it, and ``dd_table`` on all cores (deals a second, peak memory).
 
+The solves against DDS run on a worker thread, where the solver's kernels run on the
+calling thread, so that each is also timed in CPU time of that thread (what a shared,
+loaded machine does not distort); nodes are counted for both (DDS's are its trick
+starts, ours every node and the trick starts apart).
+
     python benchmarks/solver.py --deals 1000
 """
 
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import resource
+import threading
 import time
 
 import numpy as np
@@ -41,6 +47,7 @@ def main() -> None:
     import endplay._dds as _dds
     from endplay.types import Deal, Denom, Player
 
+    from spades_sim._nb.dd import S_BOUNDS, S_NODES, S_PROBES
     from spades_sim.cards import format_hand
     from spades_sim.run import dd_table
     from spades_sim.solve import Position, dd_cards, dd_tricks, nil_safe
@@ -52,30 +59,63 @@ def main() -> None:
     nil_safe(Position.start(sample[0], 3), 0)
 
     ours, theirs = [], []
-    for hands in [] if args.skip_dds else sample:
-        pbn = "N:" + " ".join(format_hand(h) for h in hands)
-        for leader in range(4):
-            pos = Position(hands, leader, spades_broken=True)
-            deal = Deal(pbn, first=Player(leader), trump=Denom.spades)
-            fut = _dds.futureTricks()
-            t0 = time.perf_counter()
-            _dds.SolveBoard(deal._data, -1, 1, 0, fut, 0)
-            t1 = time.perf_counter()
-            mine = dd_tricks(pos)
-            t2 = time.perf_counter()
-            theirs.append(t1 - t0)
-            ours.append(t2 - t1)
-            if mine != fut.score[0]:
-                raise SystemExit(f"disagreement: {pbn} leader {leader}: {mine} vs {fut.score[0]}")
+    ours_cpu, theirs_cpu, ours_nodes, ours_starts, theirs_nodes = [], [], [], [], []
+    failure: list[str] = []
+
+    def against_dds() -> None:
+        stats = thread_table().stats
+        for hands in [] if args.skip_dds else sample:
+            pbn = "N:" + " ".join(format_hand(h) for h in hands)
+            for leader in range(4):
+                pos = Position(hands, leader, spades_broken=True)
+                deal = Deal(pbn, first=Player(leader), trump=Denom.spades)
+                fut = _dds.futureTricks()
+                c0, t0 = time.thread_time(), time.perf_counter()
+                _dds.SolveBoard(deal._data, -1, 1, 0, fut, 0)
+                c1, t1 = time.thread_time(), time.perf_counter()
+                before = stats.copy()
+                mine = dd_tricks(pos)
+                c2, t2 = time.thread_time(), time.perf_counter()
+                theirs.append(t1 - t0)
+                ours.append(t2 - t1)
+                theirs_cpu.append(c1 - c0)
+                ours_cpu.append(c2 - c1)
+                theirs_nodes.append(fut.nodes)
+                ours_nodes.append(stats[S_NODES] - before[S_NODES])
+                # trick starts that reached a bound or the table
+                ours_starts.append(
+                    stats[S_PROBES] + stats[S_BOUNDS] - before[S_PROBES] - before[S_BOUNDS]
+                )
+                if mine != fut.score[0]:
+                    failure.append(f"disagreement: {pbn} leader {leader}: {mine} vs {fut.score[0]}")
+                    return
+
+    # on a worker thread the kernels run on the calling thread: its CPU time is theirs
+    worker = threading.Thread(target=against_dds)
+    worker.start()
+    worker.join()
+    if failure:
+        raise SystemExit(failure[0])
     a, b = np.array(ours or [np.nan]) * 1e3, np.array(theirs or [np.nan]) * 1e3
+    ac, bc = np.array(ours_cpu or [np.nan]) * 1e3, np.array(theirs_cpu or [np.nan]) * 1e3
     print(f"{len(ours)} solves ({args.deals} deals x 4 leaders, spades broken), all equal to DDS")
-    print("| solver | mean ms | p99 ms |")
-    print("|---|---|---|")
-    print(f"| spades_sim dd_tricks | {a.mean():.2f} | {np.percentile(a, 99):.1f} |")
-    print(f"| DDS (endplay SolveBoard, 1 thread) | {b.mean():.2f} | {np.percentile(b, 99):.1f} |")
+    print("| solver | mean ms | p99 ms | mean CPU ms | median CPU ms | mean nodes |")
+    print("|---|---|---|---|---|---|")
+    print(
+        f"| spades_sim dd_tricks | {a.mean():.2f} | {np.percentile(a, 99):.1f} "
+        f"| {ac.mean():.2f} | {np.median(ac):.2f} | {np.mean(ours_nodes or [0]):.0f} "
+        f"({np.mean(ours_starts or [0]):.0f} trick starts at a bound or the table) |"
+    )
+    print(
+        f"| DDS (endplay SolveBoard, 1 thread) | {b.mean():.2f} | {np.percentile(b, 99):.1f} "
+        f"| {bc.mean():.2f} | {np.median(bc):.2f} | {np.mean(theirs_nodes or [0]):.0f} "
+        "(trick starts) |"
+    )
     print(
         f"ratio (ours / DDS): mean {a.mean() / b.mean():.2f}, "
-        f"median of the per-solve ratios {np.median(a / b):.2f}"
+        f"median of the per-solve ratios {np.median(a / b):.2f}; CPU time: mean "
+        f"{ac.mean() / bc.mean():.2f}, median of the per-solve ratios "
+        f"{np.median(ac / np.maximum(bc, 1e-3)):.2f}"
     )
 
     # every card's value: what pimc asks of the solver in each world

@@ -20,6 +20,14 @@ beforehand (:func:`watch_compiles`, :func:`announce_compiles`: a line such as
 ``compiling kernels (first run only, about 22 s)`` on stderr), then given the time it took.
 A kernel loaded from the cache is announced to no one.
 
+Stopping. Python runs a signal's handler on the main thread, between bytecodes: a kernel
+that holds the main thread for minutes (a ``pimc`` decision, a nil proof) would keep
+Ctrl-C waiting as long. :func:`stoppable` runs such work on a helper thread while the
+main thread waits, and on Ctrl-C (or SIGTERM, where ``run.interrupts`` makes it one) tells
+the kernels to stop, waits for them and raises the interrupt. The kernels learn it from
+an array they poll: :class:`StopCells`, an argument of :func:`run_blocks` that gives each
+worker thread a row of its own, with a flag slot :meth:`StopCells.stop` sets in every row.
+
 >>> from spades_sim._nb import loop
 >>> with kernel_threads(1):
 ...     current_threads()
@@ -31,6 +39,7 @@ A kernel loaded from the cache is announced to no one.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
 import os
 import re
@@ -40,7 +49,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numba
 import numpy as np
@@ -49,6 +58,7 @@ from tqdm import tqdm
 __all__ = [
     "Compile",
     "CompileWatch",
+    "StopCells",
     "announce_compiles",
     "current_threads",
     "ensure_compiled",
@@ -56,6 +66,7 @@ __all__ = [
     "kernel_threads",
     "run_blocks",
     "run_tasks",
+    "stoppable",
     "thread_limit",
     "watch_compiles",
 ]
@@ -375,19 +386,97 @@ def run_tasks(n_tasks: int, task: Callable[[int, int], None], workers: int | Non
         raise errors[0]
 
 
+@dataclass(frozen=True)
+class StopCells:
+    """An argument of :func:`run_blocks` that can stop its kernels in flight: an int64
+    array with a row per worker thread (``rows[w]`` is what worker ``w``'s kernel calls
+    get in its place, so no two threads ever share a row: a kernel may keep its own
+    scratch in the rest of it) and the slot ``flag`` of every row, which :meth:`stop`
+    sets and the kernels poll. Once it is set :func:`run_blocks` hands out no more
+    blocks."""
+
+    rows: np.ndarray
+    flag: int
+
+    def stop(self) -> None:
+        """Tell every worker's kernel to stop (from any thread)."""
+        self.rows[:, self.flag] = 1
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.rows[:, self.flag].any())
+
+
 def run_blocks(kernel: Any, n_blocks: int, *args: Any) -> None:
     """``kernel(first, end, *args)`` over blocks ``0 .. n_blocks-1`` on
-    :func:`current_threads` threads (:func:`run_tasks`), compiled first."""
+    :func:`current_threads` threads (:func:`run_tasks`), compiled first. An argument
+    that is a :class:`StopCells` is passed as the calling worker's row of it; once one
+    is stopped no more blocks are handed out, and ``KeyboardInterrupt`` is raised."""
     n_blocks = int(n_blocks)
-    ensure_compiled(kernel, (np.int64(0), np.int64(0), *args))
+    cells = [a for a in args if isinstance(a, StopCells)]
+
+    def worker_args(worker: int) -> tuple[Any, ...]:
+        return tuple(a.rows[worker] if isinstance(a, StopCells) else a for a in args)
+
+    ensure_compiled(kernel, (np.int64(0), np.int64(0), *worker_args(0)))
     count = min(current_threads(), n_blocks)
+    if any(c.rows.shape[0] < max(count, 1) for c in cells):
+        raise ValueError(f"stop cells: need a row for each of {count} worker threads")
     if count <= 1:
-        kernel(np.int64(0), np.int64(max(n_blocks, 0)), *args)
+        kernel(np.int64(0), np.int64(max(n_blocks, 0)), *worker_args(0))
+        if any(c.stopped for c in cells):
+            raise KeyboardInterrupt
         return
     step = task_blocks(n_blocks, count)
+    by_worker = [worker_args(w) for w in range(count)]
 
     def blocks(worker: int, k: int) -> None:
+        if any(c.stopped for c in cells):
+            raise KeyboardInterrupt  # stopping: hand out no more blocks
         first = k * step
-        kernel(np.int64(first), np.int64(min(n_blocks, first + step)), *args)
+        kernel(np.int64(first), np.int64(min(n_blocks, first + step)), *by_worker[worker])
 
     run_tasks(-(-n_blocks // step), blocks, count)
+    if any(c.stopped for c in cells):
+        raise KeyboardInterrupt
+
+
+_T = TypeVar("_T")
+
+
+def stoppable(work: Callable[[], _T], stop: Callable[[], None]) -> _T:
+    """``work()``, which runs kernels that may hold their thread for long, made stoppable
+    by Ctrl-C (module docstring, "Stopping"). From the main thread the work runs on a
+    helper thread, in a copy of this context (so :func:`kernel_threads` and the compile
+    watchers hold there), while this one waits; on ``KeyboardInterrupt`` (Ctrl-C, or
+    SIGTERM inside ``run.interrupts.sigterm_interrupts``) it calls ``stop()``, which must
+    make the kernels return soon, waits for the work, and raises that same interrupt.
+    From any other thread (signals reach only the main thread) it is just called."""
+    if threading.current_thread() is not threading.main_thread():
+        return work()
+    results: list[_T] = []
+    errors: list[BaseException] = []
+    # an Event, not Thread.join: a join interrupted by Ctrl-C marks a running thread as
+    # stopped (Python 3.11), so a second join would return while the kernels still run
+    finished = threading.Event()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        try:
+            results.append(context.run(work))
+        except BaseException as error:  # handed to the waiting thread
+            errors.append(error)
+        finally:
+            finished.set()
+
+    threading.Thread(target=run, name="spades-sim-stoppable", daemon=True).start()
+    try:
+        while not finished.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        stop()
+        finished.wait()
+        raise
+    if errors:
+        raise errors[0]
+    return results[0]

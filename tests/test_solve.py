@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import numpy as np
 import pytest
 
 from spades_sim import Rules
@@ -436,6 +437,98 @@ def test_nil_bound_with_the_partner_covering_card_by_card_equals_brute_force():
     assert counts["broken lost"] >= 10, counts
 
 
+def ruff_cover(hands, x, leader):
+    """The safe bound's statement with the partner's ruffs (``_nil_bound_nb``), for a
+    nil seat ``x`` without spades: in each side suit its cards below every other card
+    (none when it leads) are safe, the others (its top cards) are covered by the
+    partner card by card or, when the partner is void in the suit, by one of the
+    partner's spades each, or both: the partner's cards of a suit it is short in cover
+    the highest top cards, its spades the rest. (covered, ruffed top cards, the
+    partner's spades, whether a suit mixes the two); covered False when the
+    partner's cards of a suit are not all above the nil seat's matching ones."""
+    nil, mate = hands[x], hands[x ^ 2]
+    live = [c for h in hands for c in h]
+    ruffed, mixed = 0, False
+    for s in range(3):
+        mine = sorted((c for c in nil if suit(c) == s), reverse=True)
+        others = [c for c in live if suit(c) == s and c not in nil]
+        top = mine if leader == x else [c for c in mine if others and c > min(others)]
+        theirs = sorted((c for c in mate if suit(c) == s), reverse=True)
+        if any(b < a for a, b in zip(top, theirs, strict=False)):
+            return False, ruffed, 0, mixed
+        ruffed += max(0, len(top) - len(theirs))
+        mixed = mixed or 0 < len(theirs) < len(top)
+    return True, ruffed, sum(1 for c in mate if suit(c) == 3), mixed
+
+
+def test_nil_bound_with_the_partner_ruffing_equals_brute_force():
+    """The safe bound's cover by ruffs: a nil seat without spades whose top cards in a
+    side suit its partner is void in are matched by as many of the partner's spades
+    (docstring of ``_nil_bound_nb``; the nil seat on lead or not), or those of a suit
+    it is short in beyond its cards there, which cover the highest. Where the statement
+    holds, brute force must find the nil safe and the search settle it at the root
+    (one node); where the partner is one spade short, the solver must still equal brute
+    force, and some of those nils are lost (dropping the count of spades fails here)."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(31)
+    counts = {"fires": 0, "short": 0, "short lost": 0, "mixed": 0}
+    ref = Reference(4)
+    stats = np.zeros(dd.STATS, dtype=np.int64)
+    while counts["fires"] < 60 or counts["short"] < 60:
+        n = rng.randint(2, 4)
+        x = rng.randrange(4)
+        void = rng.sample(range(3), rng.randint(1, 2))
+        nil = rng.sample([c for c in range(39) if c % 13 < 9], n)
+        # the partner void in those suits, or short there
+        sides = [
+            c for c in range(39) if c not in nil and (suit(c) not in void or rng.random() < 0.15)
+        ]
+        k = rng.randint(0, n)  # the partner's spades
+        mate = rng.sample(range(39, 52), k) + rng.sample(sides, n - k)
+        rest = [c for c in range(52) if c not in nil and c not in mate]
+        rng.shuffle(rest)
+        if rng.random() < 0.5:  # spades with the defence: overruffs, spade leads
+            rest.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        hands = [()] * 4
+        hands[x], hands[x ^ 2] = tuple(sorted(nil)), tuple(sorted(mate))
+        hands[x ^ 1], hands[x ^ 3] = tuple(sorted(rest[:n])), tuple(sorted(rest[n : 2 * n]))
+        leader = rng.randrange(4)
+        covered, ruffed, spades, mixed = ruff_cover(hands, x, leader)
+        if not covered or not ruffed or ruffed > spades + 1:
+            continue
+        kind = "fires" if ruffed <= spades else "short"
+        if counts[kind] >= 60:
+            continue
+        broken = rng.random() < 0.5
+        want = ref.safe(tuple(hands), leader, (), broken, False, frozenset([x]))
+        pos = Position([list(h) for h in hands], leader, spades_broken=broken)
+        assert nil_safe(pos, x) == want, (str(pos), x)
+        counts[kind] += 1
+        if kind == "fires":
+            assert want, (str(pos), x)
+            counts["mixed"] += mixed
+            keys, data = dd.new_table(10)
+            masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+            before = stats[dd.S_NODES]
+            none = np.int64(-1)
+            assert dd.nil_safe_nb(
+                masks, np.int64(4), np.int64(leader), np.int64(0), none, none, none,
+                np.uint64(0), broken, False, np.int64(1 << x), np.int64(0), keys, data, stats,
+            )  # fmt: skip
+            assert stats[dd.S_NODES] - before == 1, (str(pos), x)
+        else:
+            counts["short lost"] += not want
+    assert counts["short lost"] >= 4 and counts["mixed"] >= 5, counts
+    # a partner short in a suit and without a spade to ruff the rest: S's 9H covers one
+    # of N's hearts, W's AH takes that trick and W's 4H finds N's other heart alone
+    short = ["7H 5H 2C", "2H 3H KC", "9H QD JD", "AH 4H TD"]
+    pos = Position(short, "E", spades_broken=True)
+    ids = tuple(tuple(sorted(c for c in range(52) if name(c) in h.split())) for h in short)
+    assert not ref.safe(ids, 1, (), True, False, frozenset([0]))
+    assert not nil_safe(pos, "N")
+
+
 def test_a_defenders_cards_split_by_the_other_defenders_are_two_moves():
     """Equal-card merging stops at every live card of another hand, the other defender's
     included: W's 4C and JC have only E's 5C between them, yet the 4C is the one lead
@@ -497,6 +590,265 @@ def test_a_nil_seats_beaten_cards_are_dominated_by_the_higher_one():
                 if low < high and (beaten >> low) & 1 and (beaten >> high) & 1:
                     assert safe[high] or not safe[low], (hands, trick, x, name(high), name(low))
                     checked += 1
+
+
+def _entry_positions(keys, data, slot, rng, cap):
+    """The positions a nil entry of the table answers, from its key alone (all of them
+    when at most ``cap``, else ``cap`` drawn at random): (hands, leader, spades may be
+    led, nil seats, verdict). The key fixes each hand's suit lengths and the owner of
+    every card under its mask (in relative-rank layout: the live cards from the lowest,
+    clubs first); the other cards of a suit, below the masked ones, go to the hands in
+    every way that keeps the lengths. Any ranks keep the order, so each suit's live
+    cards are taken from its top."""
+    import itertools
+
+    shape, flags, m = int(keys[0, slot]), int(keys[1, slot]), int(keys[2, slot])
+    owners = [int(keys[3 + h, slot]) for h in range(4)]
+    counts = [[(shape >> (16 * h + 4 * s)) & 15 for s in range(4)] for h in range(4)]
+    nils = frozenset(p for p in range(4) if (((flags >> 3) & 0x1FF) - 1) >> p & 1)
+    fixed: list[list[int]] = [[] for _ in range(4)]
+    small: list[list[int]] = [[] for _ in range(4)]
+    bit = 0
+    for s in range(4):
+        n = sum(counts[h][s] for h in range(4))
+        for k in range(n):
+            card = 13 * s + 13 - n + k
+            if (m >> bit) & 1:
+                fixed[next(h for h in range(4) if (owners[h] >> bit) & 1)].append(card)
+            else:
+                small[s].append(card)
+            bit += 1
+    ways = []
+    for s in range(4):
+        seats = [
+            h for h in range(4) for _ in range(counts[h][s] - sum(suit(c) == s for c in fixed[h]))
+        ]
+        ways.append(sorted(set(itertools.permutations(seats))))
+    total = 1
+    for w in ways:
+        total *= len(w)
+    combos = (
+        itertools.product(*ways)
+        if total <= cap
+        else (tuple(rng.choice(w) for w in ways) for _ in range(cap))
+    )
+    for combo in combos:
+        hands = [list(h) for h in fixed]
+        for s in range(4):
+            for card, h in zip(small[s], combo[s], strict=True):
+                hands[h].append(card)
+        yield (
+            tuple(tuple(sorted(h)) for h in hands),
+            flags & 3,
+            bool(flags >> 2 & 1),
+            nils,
+            (int(data[slot]) & 0xFF) == 1,
+        )
+
+
+def test_every_nil_entry_is_true_of_every_position_it_answers():
+    """A nil entry of the table answers every position with its key: the same suit
+    lengths, leader and spade lead, and the same owner of every card from the lowest one
+    its proof rests on up (``rel``). Each entry of small nil searches, read back from a
+    fresh table, must be the brute force's verdict on the positions its key matches
+    with the cards below the mask dealt otherwise, not only on the one it was stored
+    from. Planted, the trick's winner left out of ``rel`` in the nil search fails it;
+    on 30 other random endings the solver's verdicts all survived that plant while 14
+    of the entries it stored were false (docs/solver.md)."""
+    from spades_sim._nb import dd
+
+    rng = random.Random(23)
+    ref = Reference(4)
+    stats = np.zeros(dd.STATS, dtype=np.int64)
+    answered_elsewhere = 0
+    for _ in range(14):
+        n = rng.randint(3, 4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.4:  # spade-heavy: ruffs and overruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + rng.random())
+        hands = [sorted(deck[i * n : (i + 1) * n]) for i in range(4)]
+        leader, x, broken = rng.randrange(4), rng.randrange(4), rng.random() < 0.5
+        nils = [x] if rng.random() < 0.8 else [x, x ^ 2]
+        keys, data = dd.new_table(12)
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        none = np.int64(-1)
+        dd.nil_safe_nb(
+            masks, np.int64(4), np.int64(leader), np.int64(0), none, none, none, np.uint64(0),
+            broken, False, np.int64(sum(1 << p for p in nils)), np.int64(0), keys, data, stats,
+        )  # fmt: skip
+        for slot in np.nonzero(data)[0]:
+            answered = list(_entry_positions(keys, data, slot, rng, 12))
+            if len(answered) < 2:
+                continue  # the entry fixes every card: it answers its own position only
+            for pos, lead, spades, entry_nils, safe in answered:
+                key = (pos, lead, (), spades, False, entry_nils)
+                assert ref.safe(*key) == safe, (hands, leader, nils, broken, key)
+                answered_elsewhere += 1
+    assert answered_elsewhere >= 300, answered_elsewhere
+
+
+def sure_spades(hands, side):
+    """A side's sure tricks with its spades, from the statement (docs/solver.md): a hand
+    of the side whose ``j`` highest spades have ``k`` opponents' spades above the lowest
+    of them takes ``j - k`` tricks; and (``tops``) the most top spades of one hand."""
+    opp = [c for p, h in enumerate(hands) if p % 2 != side for c in h if suit(c) == 3]
+    hall = tops = 0
+    for p, h in enumerate(hands):
+        if p % 2 != side:
+            continue
+        mine = sorted((c for c in h if suit(c) == 3), key=rank, reverse=True)
+        for j, x in enumerate(mine, start=1):
+            above = sum(1 for o in opp if rank(o) > rank(x))
+            hall = max(hall, j - above)
+            if above == 0:
+                tops = max(tops, j)
+    return hall, tops
+
+
+def guarded_second(hands, leader):
+    """1 when the side not on lead holds the second-highest spade with another spade,
+    the highest held by the hand just before it, from the statement."""
+    spades = sorted((c for h in hands for c in h if suit(c) == 3), key=rank, reverse=True)
+    if len(spades) < 3:
+        return 0
+    hh = next(p for p, h in enumerate(hands) if spades[1] in h)
+    guarded = sum(1 for c in hands[hh] if suit(c) == 3) >= 2
+    return int(hh % 2 != leader % 2 and guarded and spades[0] in hands[(hh - 1) % len(hands)])
+
+
+def partner_ruff(hands, leader):
+    """The leader's spades and a ruff by its partner when the opponents hold no spade
+    (four players), from the statement; 0 when it does not apply."""
+    if len(hands) != 4 or any(suit(c) == 3 for p in (1, 3) for c in hands[leader ^ p]):
+        return 0
+    mate = {suit(c) for c in hands[leader ^ 2]}
+    if 3 not in mate or not any(suit(c) not in mate for c in hands[leader]):
+        return 0
+    return 1 + sum(1 for c in hands[leader] if suit(c) == 3)
+
+
+def test_trick_bounds_never_exceed_brute_force():
+    """The sure tricks the trick search counts at a trick start (``dd.trick_bounds_nb``:
+    quick tricks, sure spades with opponents' spades above them, a guarded second spade
+    behind the highest, the leader's spades and a ruff by its partner when the opponents
+    have none) never exceed the tricks each side takes under perfect play, on
+    random endings of two and four players (spade-heavy, jokers, the trump rules); and
+    they count at least what the statements give, which fire here many times. Counting
+    one trick more for a hand's spades, a second spade without its guard, or the partner's
+    ruff where an opponent holds a spade, fails it."""
+    import numpy as np
+
+    from spades_sim._nb import dd
+    from spades_sim.solve.solver import play_rules
+
+    DEUCES["on"] = False
+    rng = random.Random(23)
+    fired = {"under": 0, "guard": 0, "ruff": 0}
+    cases = 0
+    while cases < 300 or min(fired["under"], fired["guard"]) < 25 or fired["ruff"] < 8:
+        cases += 1
+        players = rng.choice((2, 4, 4))
+        n = rng.randint(2, 4 if players == 4 else 5)
+        jokers = rng.random() < 0.3
+        deck = cards_of(deck_mask(jokers, False, players))
+        rng.shuffle(deck)
+        if rng.random() < 0.6:  # spade-heavy: several spades a hand, ruffs
+            deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        leader = rng.randrange(players)
+        if players == 4 and rng.random() < 0.35:  # the opponents without a spade
+            theirs = [c for c in deck if suit(c) != 3][: 2 * n]
+            ours = [c for c in deck if c not in theirs]
+            deck = []
+            for p in range(4):
+                src = theirs if p % 2 != leader % 2 else ours
+                deck += src[(p // 2) * n : (p // 2 + 1) * n]
+        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(players))
+        any_time = rng.random() < 0.2
+        broken = rng.random() < 0.5
+        must_trump = rng.random() < 0.25
+        over = must_trump and rng.random() < 0.5
+        rules = Rules(
+            players=players, jokers=jokers, spades_lead="any_time" if any_time else "after_broken",
+            must_trump=must_trump, must_overtrump=over,
+        )  # fmt: skip
+        masks = np.zeros(4, dtype=np.uint64)
+        masks[:players] = [sum(1 << c for c in h) for h in hands]
+        lead_spades = np.int64(1 if broken or any_time else 0)
+        lo0, _, lo1, _ = dd.trick_bounds_nb(
+            masks, np.int64(players), np.int64(leader), lead_spades, play_rules(rules)
+        )
+        ref = Reference(players, any_time, False, must_trump, over)
+        exact0 = ref.tricks(hands, leader, (), broken, False)
+        case = (hands, leader, broken, any_time, must_trump, over)
+        assert lo0 <= exact0 and lo1 <= n - exact0, (case, lo0, lo1, exact0)
+        for side, lo in ((0, lo0), (1, lo1)):
+            hall, tops = sure_spades(hands, side)
+            guard = guarded_second(hands, leader) if side != leader % 2 else 0
+            ruff = partner_ruff(hands, leader) if side == leader % 2 else 0
+            assert lo >= max(hall, guard, ruff), (case, side)
+            fired["under"] += hall > tops
+            fired["guard"] += guard > hall
+            fired["ruff"] += ruff > hall
+    assert cases < 1500
+
+
+def test_second_hand_sure_wins_hold_whatever_is_played():
+    """``dd.second_hand_wins_nb`` (the side second to play can take the trick whatever the
+    third hand plays: a ruff the third hand cannot beat, or a card above the lead and the
+    third hand's cards of the suit) against every way the trick can be finished
+    (following suit, the trump rules), on random tricks after a lead, spade-heavy ones.
+    Leaving out the third hand's ruff, or a card of the third hand above the side's,
+    fails it."""
+    import numpy as np
+
+    from spades_sim._nb import dd
+
+    DEUCES["on"] = False
+    rng = random.Random(29)
+
+    def side_wins(hands, trick, seat, side, broken, must_trump, over):
+        """Whether ``side`` can take the trick whatever the other side plays."""
+        if len(trick) == 4:
+            return trick_winner(trick) % 2 == side
+        results = []
+        for card in may_play(hands[seat], trick, broken, False, False, False, must_trump, over):
+            rest = tuple(
+                tuple(c for c in h if c != card) if s == seat else h for s, h in enumerate(hands)
+            )
+            now = (*trick, (seat, card))
+            results.append(side_wins(rest, now, (seat + 1) % 4, side, broken, must_trump, over))
+        return any(results) if seat % 2 == side else all(results)
+
+    fired = {"ruff": 0, "top": 0}
+    while min(fired.values()) < 40:
+        n = rng.randint(1, 5)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if rng.random() < 0.5:
+            deck.sort(key=lambda c: (suit(c) != 3) + 1.5 * rng.random())
+        hands = tuple(tuple(sorted(deck[i * n : (i + 1) * n])) for i in range(4))
+        leader = rng.randrange(4)
+        broken = rng.random() < 0.5
+        must_trump = rng.random() < 0.25
+        over = must_trump and rng.random() < 0.5
+        lead = rng.choice(may_play(hands[leader], (), broken, False, False, False))
+        hands = tuple(
+            tuple(c for c in h if c != lead) if s == leader else h for s, h in enumerate(hands)
+        )
+        seat = (leader + 1) % 4
+        masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.uint64)
+        wins, rel = dd.second_hand_wins_nb(
+            masks, np.int64(seat), np.int64(suit(lead)), np.int64(lead)
+        )
+        if not wins:
+            continue
+        brk = broken or suit(lead) == 3
+        trick = ((leader, lead),)
+        assert side_wins(hands, trick, seat, seat % 2, brk, must_trump, over), (
+            hands, leader, lead, must_trump, over,
+        )  # fmt: skip
+        fired["ruff" if rel == 0 else "top"] += 1
 
 
 # --- invariants ------------------------------------------------------------------------

@@ -111,6 +111,22 @@ class RuleFieldT(NamedTuple):
 RuleField = RuleFieldT(*range(len(RuleFieldT._fields)))
 N_RULE_FIELDS = len(RuleField)
 
+SEARCH_CELL = N_RULE_FIELDS
+"""Where a rule array may carry a stop cell: a run that can be stopped in the middle of
+a kernel (``run.chunks``: the generated kernel modules, which ``pimc`` runs take) hands
+each worker thread its own rule array, the ``N_RULE_FIELDS`` fields followed by
+``SEARCH_CELL_SLOTS`` int64 slots. Those slots are the ``stats`` of the double-dummy
+searches of the ``pimc`` decision the thread is making (``dd.STATS``: counters a decision
+clears before it searches, as a fresh array would start), and ``SEARCH_CELL +
+STOP_SLOT`` (``dd.S_ABORT``) is the run's stop flag: set by the run layer on Ctrl-C or
+SIGTERM, read by those searches every few thousand nodes, by ``pimc`` before it decides
+and by a generated module before each hand. No rule field moves, so a rule array with a
+cell has the type of one without (no second compile) and every row is the same."""
+SEARCH_CELL_SLOTS = 8
+"""The slots of a stop cell: ``dd.STATS`` (``pimc`` checks the two agree at import)."""
+STOP_SLOT = 7
+"""The stop flag's slot in a stop cell: ``dd.S_ABORT``, which the searches poll."""
+
 # What a bid may be (``rules[RuleField.bid_rule]``), by the values of ``rules.BidRule``.
 BidRuleId = _positions("BidRuleIdT", ("free", "mirror", "whiz", "suicide"))
 

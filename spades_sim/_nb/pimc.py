@@ -135,6 +135,22 @@ values, and the card chosen, do not depend on what a table holds; a table per de
 keeps threads apart and makes a decision a function of its arguments alone, which is
 why the run is the same at any thread count.
 
+Stopping. A decision can take seconds to minutes (a nil proof), so a run must be able
+to stop one in flight. The solver polls ``stats[dd.S_ABORT]`` every few thousand nodes,
+but a decision's stats were its own array, which nothing outside the kernel reaches, and
+the play functions take only the table state, the rules and the parameters. So the run
+layer hands each of its threads a rule array of its own with a stop cell after the rule
+fields (``enums.SEARCH_CELL``): a decision's searches use that cell as their ``stats``
+(:func:`search_stats_nb` clears its counters first, as a fresh array starts, so the
+searches and the card are the same), and its ``S_ABORT`` slot is the run's stop flag. A
+global array would not do: Numba freezes a module's arrays into the compiled code as
+constants. When the flag is set, the search in flight returns within a few thousand
+nodes, the worlds left are skipped, every later decision plays its lowest legal card at
+once, and the generated module skips the hands left (``user_kernels.run_hand_nb``);
+the cards chosen then mean nothing, and the run layer drops the whole chunk (a resume
+computes it again). A rule array without a cell (``Rules.lower()``, the tests, the solver
+API) gives a fresh array each decision and never stops.
+
 Randomness: world ``w`` takes draws ``w * 128, w * 128 + 1, ...`` of the decision's
 stream (``rng.draw_nb(rand, k)``), two at most a card.
 
@@ -161,6 +177,7 @@ from spades_sim._nb.dd import (
     KEY_WORDS,
     MODE_NIL,
     MODE_TRICKS,
+    S_ABORT,
     STATS,
     card_values_nb,
     play_rules_nb,
@@ -173,6 +190,9 @@ from spades_sim._nb.enums import (
     N_INFO,
     N_PLAY_COMMON,
     PARAM_SLOTS,
+    SEARCH_CELL,
+    SEARCH_CELL_SLOTS,
+    STOP_SLOT,
     InfoSlot,
     LookaheadParam,
     PimcParam,
@@ -181,7 +201,7 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.heuristic import heuristic_play_nb
 from spades_sim._nb.play import clear_history_nb, legal_cards_nb, reset_trick_info_nb
-from spades_sim._nb.policies import borrow_nb, plain_play_nb
+from spades_sim._nb.policies import borrow_nb, plain_play_nb, stop_requested_nb
 from spades_sim._nb.rng import draw_nb, unit_nb
 from spades_sim._nb.rollout import (
     ASSUMED_BIDDERS,
@@ -200,6 +220,24 @@ from spades_sim._nb.rollout import (
 from spades_sim._nb.score import hand_tricks_nb, side_score_nb
 
 NEG = np.int64(-(1 << 62))
+# the stop cell a run hands its threads is these searches' stats (enums.SEARCH_CELL)
+if (SEARCH_CELL_SLOTS, STOP_SLOT) != (STATS, S_ABORT):
+    raise ImportError("enums' stop cell and dd's search stats disagree")
+
+
+@njit(inline="always", cache=True)
+def search_stats_nb(rules):
+    """The ``stats`` of a decision's searches ("Stopping" in the module docstring): the
+    stop cell ``rules`` carries (``enums.SEARCH_CELL``), its counters cleared and its stop
+    flag, the run's, left alone; without a cell a fresh array. Either way the searches
+    start from the same counters, so they do the same work."""
+    if rules.shape[0] >= SEARCH_CELL + STATS:
+        stats = rules[SEARCH_CELL : SEARCH_CELL + STATS]
+        for j in range(STATS):
+            if j != S_ABORT:
+                stats[j] = 0
+        return stats
+    return np.zeros(STATS, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -511,7 +549,7 @@ def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     size = 1 << table_bits_nb(info[InfoSlot.trick])
     tt_keys = np.zeros((KEY_WORDS, size), dtype=np.uint64)
     tt_data = np.zeros(size, dtype=np.int64)
-    stats = np.zeros(STATS, dtype=np.int64)
+    stats = search_stats_nb(rules)
     hands = np.zeros(4, dtype=np.uint64)
     tricks = np.zeros(totals.shape[0], dtype=np.int64)
     safe = np.zeros((4, totals.shape[0]), dtype=np.int64)
@@ -525,6 +563,8 @@ def read_totals_nb(hand, legal, seat, info, rules, n_worlds, tries, rand, totals
     if read:
         play_counts_nb(worlds, hand, seat, info, rules, params, eps, n_worlds, rand, counts)
     for w in range(n_draw):
+        if stats[S_ABORT]:  # stopped: the totals mean nothing, and the run drops them
+            break
         if counts[w] == 0:
             continue
         for s in range(4):
@@ -591,6 +631,8 @@ def lookahead_row_nb(params):
 def pimc_decide_nb(hand, legal, seat, info, rules, params, rand):
     """The card ``pimc`` plays (the module's contract), not inlined: called through
     borrowed views from :func:`pimc_play_nb`."""
+    if stop_requested_nb(rules):  # the run is stopping and drops this hand: no search
+        return lowest_card_nb(legal)
     live = live_nils_nb(info)
     cover = np.int64(params[PimcParam.nil_cover])
     # with nil_cover=2 the partner of a live nil (its own nil, if any, lost; partnerships

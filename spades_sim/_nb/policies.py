@@ -38,7 +38,7 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
     select_bit_nb,
 )
-from spades_sim._nb.enums import BidPolicy, PlayPolicy, RandomBidParam
+from spades_sim._nb.enums import SEARCH_CELL, STOP_SLOT, BidPolicy, PlayPolicy, RandomBidParam
 from spades_sim._nb.heuristic import (
     heuristic_play_nb,
 )
@@ -72,6 +72,14 @@ def borrow_nb(typingctx, arr):
         return out._getvalue()
 
     return arr(arr), codegen
+
+
+@njit(inline="always", cache=True)
+def stop_requested_nb(rules):
+    """Whether the run is stopping: ``rules`` carries a stop cell (``enums.SEARCH_CELL``)
+    whose flag the run layer has set. Its kernels then skip what is left of their work
+    (the chunk is dropped); a rule array without a cell never stops."""
+    return rules.shape[0] > SEARCH_CELL + STOP_SLOT and rules[SEARCH_CELL + STOP_SLOT] != 0
 
 
 @njit(inline="always", cache=True)

@@ -17,6 +17,11 @@ side (after the second marker), so every name the entry points and the generated
 adapters use is resolved when the package is imported: a kernel renamed breaks the
 import and the tests (``tests/test_user_policies.py`` checks every name a generated
 module uses is bound), never a user's first run. Nothing imports its kernels directly.
+
+A run that can be stopped hands the entry points a rule array carrying a stop cell
+(``enums.SEARCH_CELL``, set by ``run.chunks`` on Ctrl-C or SIGTERM): once it is set,
+``run_hand_nb`` plays no more hands (the entry points return within the hand in flight,
+and the run drops their output).
 """
 
 # --- copied into every generated module: from here ---
@@ -50,6 +55,7 @@ from spades_sim._nb.policies import (
     builtin_play_nb,
     plain_bid_nb,
     plain_play_nb,
+    stop_requested_nb,
 )
 from spades_sim._nb.prepare import blind_nil_nb, prepare_with_nb
 
@@ -66,6 +72,9 @@ def prepare_hand_nb(
 
 @njit(cache=True)
 def run_hand_nb(rules, scratch, key, dealer, params, info, masks, plays, winners):
+    # a run stopping (its stop cell, enums.SEARCH_CELL) drops this chunk: skip the hands left
+    if stop_requested_nb(rules):
+        return 0
     return run_hand_with_nb(
         rules, scratch, key, dealer, params, info, masks, plays, winners,
         prepare_hand_nb, play_ns_nb, play_ew_nb,

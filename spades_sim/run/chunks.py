@@ -12,6 +12,15 @@ kernel's blocks where no row is dropped. A user-written policy's illegal bid or 
 raises :class:`PolicyError` naming the first deal (or game) with one. Every item draws
 from its own stream, so a chunk's rows are those of the same items in any other cut.
 
+A generated kernel module (user-written policies, and every ``pimc`` run) may hold a
+thread for minutes on one hand: :func:`kernel_outputs` runs it through
+``threads.stoppable`` with a stop cell per worker thread in the rule array
+(:func:`stop_cells`, ``_nb.enums.SEARCH_CELL``), so Ctrl-C or SIGTERM makes the searches
+in flight return, the hands left skipped, and ``KeyboardInterrupt`` raised within about a
+second. The chunk's output is then dropped whole, a hand whose cards came from a stopped
+search with it: nothing of it is returned, and a resumed run computes it again. The
+built-in kernels keep the plain path: Ctrl-C stops them between tasks.
+
 >>> chunk = run_chunk(RunSpec.build(seed=1), 0, 0, 8)
 >>> len(chunk.hands["deal"]), int(chunk.hands["tricks"][:4].sum())
 (32, 13)
@@ -24,12 +33,23 @@ from typing import Any
 
 import numpy as np
 
-from spades_sim._nb.enums import N_OUT_GAME, N_OUT_I8, N_OUT_I32, GameOut, OutI8, OutI32
+from spades_sim._nb.enums import (
+    N_OUT_GAME,
+    N_OUT_I8,
+    N_OUT_I32,
+    SEARCH_CELL,
+    SEARCH_CELL_SLOTS,
+    STOP_SLOT,
+    GameOut,
+    OutI8,
+    OutI32,
+)
+from spades_sim.custom.kernels import needs_generated
 from spades_sim.errors import SpadesError
 from spades_sim.run.select import select_kernel
 from spades_sim.run.spec import RunSpec
 from spades_sim.schema import HAND_COLUMNS, hand_columns
-from spades_sim.threads import run_blocks
+from spades_sim.threads import StopCells, current_threads, ensure_compiled, run_blocks, stoppable
 
 __all__ = [
     "HANDS_I32_ROWS",
@@ -40,6 +60,7 @@ __all__ = [
     "check_policy_errors",
     "kernel_outputs",
     "run_chunk",
+    "stop_cells",
 ]
 
 # The kernel's row of every column it writes, by name (``schema.py`` says which block).
@@ -67,6 +88,20 @@ class Chunk:
     plays: dict[str, np.ndarray] | None = None
 
 
+def stop_cells(rules: np.ndarray, workers: int) -> StopCells:
+    """A rule array with a stop cell for each of ``workers`` threads
+    (``_nb.enums.SEARCH_CELL``): the rule fields, then the cell, cleared.
+
+    >>> from spades_sim import Rules
+    >>> cells = stop_cells(Rules().lower(), 2)
+    >>> cells.rows.shape[0], (cells.rows[1, :SEARCH_CELL] == Rules().lower()).all(), cells.stopped
+    (2, np.True_, False)
+    """
+    rows = np.zeros((workers, SEARCH_CELL + SEARCH_CELL_SLOTS), dtype=np.int64)
+    rows[:, :SEARCH_CELL] = rules
+    return StopCells(rows, SEARCH_CELL + STOP_SLOT)
+
+
 def kernel_outputs(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     """Run the rows kernel :func:`~spades_sim.run.select.select_kernel` picks on items
     ``[start, start + count)`` (on the thread pool); return its raw output arrays."""
@@ -91,9 +126,16 @@ def kernel_outputs(spec: RunSpec, start: int, count: int) -> dict[str, Any]:
     status = (
         np.zeros((count, N_OUT_GAME), dtype=np.int32) if games else np.zeros(count, dtype=np.int8)
     )
-    args = (rules, np.int64(spec.seed), np.int64(start), np.int64(count), spec.params())
+    rest = (np.int64(spec.seed), np.int64(start), np.int64(count), spec.params())
     outs = (out["hand"], out["i8"], out["i32"], status, out["dealt"], out["plays"], out["winners"])
-    run_blocks(kernel.entry, -(-count // kernel.per_block), *args, *outs)
+    n_blocks = -(-count // kernel.per_block)
+    if needs_generated((*spec.bidding, *spec.play)):
+        cells = stop_cells(rules, current_threads())
+        # compiled here, where Ctrl-C still interrupts it, not on the helper thread
+        ensure_compiled(kernel.entry, (np.int64(0), np.int64(0), cells.rows[0], *rest, *outs))
+        stoppable(lambda: run_blocks(kernel.entry, n_blocks, cells, *rest, *outs), cells.stop)
+    else:
+        run_blocks(kernel.entry, n_blocks, rules, *rest, *outs)
     out["status"] = status
     return out
 

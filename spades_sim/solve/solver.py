@@ -34,7 +34,7 @@ from spades_sim.cards import seat_index, seat_name
 from spades_sim.errors import SpadesError
 from spades_sim.rules import Rules
 from spades_sim.solve.position import Position
-from spades_sim.threads import ensure_compiled
+from spades_sim.threads import ensure_compiled, stoppable
 
 __all__ = [
     "DEFAULT_TABLE_BITS",
@@ -142,41 +142,18 @@ _T = TypeVar("_T")
 
 def abortable(work: Callable[[], _T], flags: Sequence[np.ndarray]) -> _T:
     """``work()``, which calls the solver's kernels with the ``stats`` arrays ``flags``,
-    made stoppable by Ctrl-C. From the main thread the work runs on a helper thread while
-    this one waits (a kernel holding the thread would keep Python's handler from
-    running); Ctrl-C sets every flag's ``stats[..., S_ABORT]``, the kernels return within
-    a few thousand nodes, and KeyboardInterrupt is raised here. From any other thread it
-    is just called. The flags are cleared first."""
+    made stoppable by Ctrl-C (``threads.stoppable``: from the main thread the work runs
+    on a helper thread while this one waits): Ctrl-C sets every flag's ``stats[...,
+    S_ABORT]``, the kernels return within a few thousand nodes, and KeyboardInterrupt is
+    raised here. The flags are cleared first."""
     for stats in flags:
         stats[..., dd.S_ABORT] = 0
-    if threading.current_thread() is not threading.main_thread():
-        return work()
-    results: list[_T] = []
-    errors: list[BaseException] = []
-    # an Event, not Thread.join: a join interrupted by Ctrl-C marks a running thread as
-    # stopped (Python 3.11), so a second join would return while the kernels still run
-    finished = threading.Event()
 
-    def run() -> None:
-        try:
-            results.append(work())
-        except BaseException as error:  # handed to the waiting thread
-            errors.append(error)
-        finally:
-            finished.set()
-
-    threading.Thread(target=run, name="spades-sim-solver", daemon=True).start()
-    try:
-        while not finished.wait(0.05):
-            pass
-    except KeyboardInterrupt:
+    def stop() -> None:
         for stats in flags:
             stats[..., dd.S_ABORT] = 1
-        finished.wait()
-        raise
-    if errors:
-        raise errors[0]
-    return results[0]
+
+    return stoppable(work, stop)
 
 
 def _call(kernel: object, args: tuple[object, ...]) -> object:
