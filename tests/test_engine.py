@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from spades_sim import reference
-from spades_sim._nb import loop
+from spades_sim._nb import lockstep_entries
 from spades_sim._nb.enums import LANES
 from spades_sim.cards import deck_mask
 from spades_sim.custom.kernels import SAMPLING
@@ -398,7 +398,8 @@ def test_the_heuristic_defaults_kernel_refuses_other_parameters(
 ) -> None:
     # The defaults' copy has the defaults as constants: given other parameters by a
     # wrong choice it would play other cards than asked, so it refuses to play at all.
-    defaults = Kernel(loop.hands_heuristic_defaults_lockstep_count_nb, LANES, lockstep=True)
+    entry = lockstep_entries.hands_heuristic_defaults_lockstep_count_nb
+    defaults = Kernel(entry, LANES, lockstep=True)
     monkeypatch.setattr(run_rows, "select_kernel", lambda spec, produces: defaults)
     assert run_rows.kernel_outputs(RunSpec.build(seed=3), 0, 100)["status"].sum() == 0
     for play in (("heuristic", "heuristic:nil_read=1"), ("heuristic:set_push=0", "heuristic")):

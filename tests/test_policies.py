@@ -26,6 +26,7 @@ from spades_sim._nb.bidding import OWN_SLOT
 from spades_sim._nb.bitboard import SUIT_MASKS
 from spades_sim._nb.enums import (
     COUNT_DEFAULTS,
+    HEURISTIC_DEFAULT_SETTINGS,
     HEURISTIC_DEFAULTS,
     LANES,
     LOOKAHEAD_DEFAULTS,
@@ -41,19 +42,23 @@ from spades_sim._nb.enums import (
     CountParam,
     DrawPolicy,
     HeuristicField,
+    HeuristicFlag,
     HeuristicParam,
+    HeuristicSettings,
     InfoSlot,
     LockstepField,
     LookaheadParam,
     PagatParam,
     PlayPolicy,
+    heuristic_settings,
 )
-from spades_sim._nb.heuristic import heuristic_core_nb, read_play_nb, read_plays_nb
-from spades_sim._nb.lockstep_heuristic import (
-    heuristic_flags_nb,
-    heuristic_lane_nb,
-    play_heuristic_lockstep_nb,
+from spades_sim._nb.heuristic import (
+    heuristic_core_nb,
+    heuristic_settings_nb,
+    read_play_nb,
+    read_plays_nb,
 )
+from spades_sim._nb.lockstep_heuristic import heuristic_lane_nb, play_heuristic_lockstep_nb
 from spades_sim.analysis import (
     bid_accuracy,
     duplicate,
@@ -64,6 +69,7 @@ from spades_sim.analysis import (
 )
 from spades_sim.cards import parse_card, parse_hand
 from spades_sim.policies import Policy, describe, markdown, parse_policy
+from spades_sim.policy_table import PLAY_COMMON
 from spades_sim.rules import Rules
 from spades_sim.simulate import record_hands, simulate_games, simulate_hands
 
@@ -464,8 +470,7 @@ def nil_position(
     led = now[0] // 13 if now else -1
     table = (
         leader, led, win_card, win_seat, unseen, 1 << nil_seat, void_bits, need, -99,
-        remaining, heuristic_flags_nb(params), params[HeuristicParam.set_push],
-        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare],
+        remaining, heuristic_settings_nb(params),
         tuple(np.uint64(nil_out if s == nil_seat else 0) for s in range(4)),
     )  # fmt: skip
     scalar = heuristic_core_nb(mask, mask, seat, 4, True, n_in, *table)
@@ -892,6 +897,31 @@ def test_kernel_slots_match_the_registry() -> None:
     assert np.array_equal(Policy.of("heuristic", "play").lower(), HEURISTIC_DEFAULTS)
     assert np.array_equal(Policy.of("lookahead", "play").lower(), LOOKAHEAD_DEFAULTS)
     assert np.array_equal(Policy.of("threshold", "draw").lower(), THRESHOLD_DEFAULTS)
+
+
+def test_heuristic_settings_are_the_table_s_numbers_and_switches() -> None:
+    """One side's ``HeuristicSettings`` as the kernels build them from a parameter row
+    (``heuristic_settings_nb``): a field per numeric setting of the table, each read from
+    its own slot, and the switches' bits; the same as the plain-Python builder, whose
+    value at the registry defaults is the lock-step heuristic's folded constant."""
+    numbers = [p.name for p in PLAY_COMMON if p.values != "switch"]
+    switches = [p.name for p in PLAY_COMMON if p.values == "switch"]
+    assert HeuristicSettings._fields == ("flags", *numbers)
+    rng = np.random.default_rng(7)
+    n = len(PLAY_COMMON)
+    for _ in range(30):
+        row = HEURISTIC_DEFAULTS.copy()
+        row[1 : n + 1] = rng.choice([0.0, 1.0, 2.5, 7.0, 13.0], size=n)
+        # as a run passes it (a row of its parameter matrix) and as a strided view
+        for view in (np.stack([row, row * 0])[0], np.repeat(row, 2)[::2]):
+            got = heuristic_settings_nb(view)
+            assert got == heuristic_settings(row)
+            for name in numbers:
+                assert getattr(got, name) == row[getattr(HeuristicParam, name)], name
+            for name in switches:
+                on = row[getattr(HeuristicParam, name)] > 0
+                assert bool(got.flags & getattr(HeuristicFlag, name)) == on, name
+    assert heuristic_settings_nb(HEURISTIC_DEFAULTS) == HEURISTIC_DEFAULT_SETTINGS
 
 
 def test_named_ids_match_the_registry() -> None:

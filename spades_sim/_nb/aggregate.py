@@ -46,19 +46,7 @@ from spades_sim._nb.enums import (
     OutI32,
     RuleField,
 )
-from spades_sim._nb.loop import (
-    BLOCK,
-    games_nb,
-    hands_heuristic_defaults_lockstep_count_nb,
-    hands_heuristic_defaults_lockstep_nb,
-    hands_heuristic_lockstep_count_nb,
-    hands_heuristic_lockstep_nb,
-    hands_heuristic_lockstep_two_nb,
-    hands_nb,
-    hands_random_lockstep_count_nb,
-    hands_random_lockstep_nb,
-    hands_random_lockstep_two_nb,
-)
+from spades_sim._nb.loop import BLOCK, games_nb, hands_nb
 from spades_sim._nb.score import hand_tricks_nb, n_sides_nb, side_of_nb
 
 K_SEAT, K_SIDE, K_HAND_NO = -1, -2, -3  # key codes besides the int8 output rows
@@ -255,8 +243,8 @@ def note_error_nb(status, errors, item):
 def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t,
                             status):  # fmt: skip
     """Deals deal_start .. deal_start+n-1 as independent hands through the row kernel
-    ``rows_nb`` (an entry point of ``loop``, one block at a time into reused scratch),
-    added to the seat and side tables."""
+    ``rows_nb`` (``loop.hands_nb`` or a lock-step entry point, one block at a time into
+    reused scratch), added to the seat and side tables."""
     rows = BLOCK * 4
     out_hand = np.empty(rows, dtype=np.uint64)
     out_i8 = np.empty((N_OUT_I8, rows), dtype=np.int8)
@@ -279,9 +267,10 @@ def aggregate_hands_with_nb(rows_nb, rules, seed, deal_start, n, params, keys, s
         )  # fmt: skip
 
 
-# One entry point per row kernel, as ``loop`` has (``spades_sim.run.select`` pairs
-# them): an aggregate run compiles only the one it plays with. The row kernel is a
-# compile-time constant of each, so each is cached.
+# One entry point per row kernel (``spades_sim.run.select`` pairs them; the lock-step
+# ones' twins are generated with them into ``lockstep_entries.py``): an aggregate run
+# compiles only the one it plays with. The row kernel is a compile-time constant of
+# each, so each is cached.
 
 
 @njit(cache=True, nogil=True)
@@ -289,85 +278,6 @@ def aggregate_hands_scalar_nb(rules, seed, deal_start, n, params, keys, seat_t, 
     """``aggregate_hands_with_nb`` through ``loop.hands_nb`` (every built-in policy)."""
     aggregate_hands_with_nb(
         hands_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t, status
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_heuristic_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
-                                 status):  # fmt: skip
-    """Through ``loop.hands_heuristic_lockstep_nb``."""
-    aggregate_hands_with_nb(
-        hands_heuristic_lockstep_nb, rules, seed, deal_start, n, params, keys, seat_t,
-        side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_random_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t, status):
-    """Through ``loop.hands_random_lockstep_nb``."""
-    aggregate_hands_with_nb(
-        hands_random_lockstep_nb, rules, seed, deal_start, n, params, keys, seat_t, side_t,
-        status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_heuristic_count_nb(rules, seed, deal_start, n, params, keys, seat_t,
-                                       side_t, status):  # fmt: skip
-    """Through ``loop.hands_heuristic_lockstep_count_nb``."""
-    aggregate_hands_with_nb(
-        hands_heuristic_lockstep_count_nb, rules, seed, deal_start, n, params, keys, seat_t,
-        side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_random_count_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
-                                    status):  # fmt: skip
-    """Through ``loop.hands_random_lockstep_count_nb``."""
-    aggregate_hands_with_nb(
-        hands_random_lockstep_count_nb, rules, seed, deal_start, n, params, keys, seat_t,
-        side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_heuristic_defaults_nb(rules, seed, deal_start, n, params, keys, seat_t,
-                                          side_t, status):  # fmt: skip
-    """Through ``loop.hands_heuristic_defaults_lockstep_nb``."""
-    aggregate_hands_with_nb(
-        hands_heuristic_defaults_lockstep_nb, rules, seed, deal_start, n, params, keys,
-        seat_t, side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_heuristic_defaults_count_nb(rules, seed, deal_start, n, params, keys,
-                                                seat_t, side_t, status):  # fmt: skip
-    """Through ``loop.hands_heuristic_defaults_lockstep_count_nb``."""
-    aggregate_hands_with_nb(
-        hands_heuristic_defaults_lockstep_count_nb, rules, seed, deal_start, n, params, keys,
-        seat_t, side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_heuristic_two_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
-                                     status):  # fmt: skip
-    """Through ``loop.hands_heuristic_lockstep_two_nb``."""
-    aggregate_hands_with_nb(
-        hands_heuristic_lockstep_two_nb, rules, seed, deal_start, n, params, keys, seat_t,
-        side_t, status,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def aggregate_hands_random_two_nb(rules, seed, deal_start, n, params, keys, seat_t, side_t,
-                                  status):  # fmt: skip
-    """Through ``loop.hands_random_lockstep_two_nb``."""
-    aggregate_hands_with_nb(
-        hands_random_lockstep_two_nb, rules, seed, deal_start, n, params, keys, seat_t,
-        side_t, status,
     )  # fmt: skip
 
 

@@ -250,15 +250,34 @@ ThresholdParam = PARAMS_BY_POLICY[("draw", "threshold")]
 PlanParam = PARAMS_BY_POLICY[("draw", "plan")]
 
 
-# The heuristic's on/off parameters as bits of one ``flags`` int: bit k for slot k + 1
-# (``heuristic_flags_nb``); its numeric settings (every parameter of the play policies'
-# common part that is not a switch) leave their bits unused.
+# The heuristic's on/off parameters as bits of one ``flags`` int: bit k for slot k + 1;
+# its numeric settings (every parameter of the play policies' common part that is not a
+# switch) leave their bits unused.
 HEURISTIC_NUMBERS = tuple(p.name for p in PLAY_COMMON if p.values != "switch")
 N_PLAY_COMMON = len(PLAY_COMMON_NAMES)  # the heuristic's slots: 1..N_PLAY_COMMON
 _SWITCHES = tuple(f for f in PLAY_COMMON_NAMES if f not in HEURISTIC_NUMBERS)
 HeuristicFlag = _named(
     "HeuristicFlagT", _SWITCHES, [1 << (getattr(HeuristicParam, f) - 1) for f in _SWITCHES]
 )
+HEURISTIC_NUMBER_SLOTS = tuple(getattr(HeuristicParam, f) for f in HEURISTIC_NUMBERS)
+
+
+# One side's heuristic settings as its kernels read them: ``flags`` (the switches'
+# bits) and each numeric setting as a float64 field named after it, in the table's order.
+# Built once per side from a parameter row (``heuristic.heuristic_settings_nb``, or
+# ``heuristic_settings`` here in Python), so a new numeric setting is a field by itself.
+HeuristicSettings = NamedTuple(
+    "HeuristicSettings", [("flags", int), *((f, float) for f in HEURISTIC_NUMBERS)]
+)
+HeuristicSettings.__module__ = __name__
+
+
+def heuristic_settings(params):
+    """One side's ``HeuristicSettings`` from its parameter row (slots 1 on), in Python:
+    the kernels' ``heuristic.heuristic_settings_nb`` gives the same, and the lock-step
+    heuristic's defaults copy folds in ``HEURISTIC_DEFAULT_SETTINGS``, built by this."""
+    flags = sum(int(params[k] > 0) << (k - 1) for k in range(1, N_PLAY_COMMON + 1))
+    return HeuristicSettings(flags, *(float(params[k]) for k in HEURISTIC_NUMBER_SLOTS))
 
 
 # Registry defaults the sampling policies use for the other seats' bids and the play in
@@ -276,6 +295,7 @@ COUNT_DEFAULTS = _defaults_row("bid", "count")
 PAGAT_DEFAULTS = _defaults_row("bid", "pagat")
 PARTNER_DEFAULTS = _defaults_row("bid", "partner-aware")
 HEURISTIC_DEFAULTS = _defaults_row("play", "heuristic")
+HEURISTIC_DEFAULT_SETTINGS = heuristic_settings(HEURISTIC_DEFAULTS)
 LOOKAHEAD_DEFAULTS = _defaults_row("play", "lookahead")
 THRESHOLD_DEFAULTS = _defaults_row("draw", "threshold")
 

@@ -14,7 +14,9 @@ Keep new per-card code scalar-only and ``forceinline``, and keep arrays out of i
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from spades_sim._nb.bitboard import (
     NON_SPADE_MASK,
@@ -37,10 +39,11 @@ from spades_sim._nb.bitboard import (
     suit_of_nb,
 )
 from spades_sim._nb.enums import (
+    HEURISTIC_NUMBER_SLOTS,
     MAX_PLAYS,
     N_PLAY_COMMON,
     HeuristicFlag,
-    HeuristicParam,
+    HeuristicSettings,
     InfoSlot,
     RuleField,
 )
@@ -383,22 +386,62 @@ def pick_nb(four, seat):
     return four[3] if seat == 3 else (four[2] if seat == 2 else (four[1] if seat == 1 else four[0]))
 
 
+@intrinsic
+def _settings_nb(typingctx, flags, params):
+    """``HeuristicSettings(flags, params[slot], ...)``, a field per numeric setting read
+    from its slot (``HEURISTIC_NUMBER_SLOTS``): the one builder, so the settings follow
+    the table with no per-setting code."""
+    if not (isinstance(params, types.Array) and params.ndim == 1):
+        return None
+    numbers = len(HEURISTIC_NUMBER_SLOTS)
+    settings = types.BaseTuple.from_types(
+        (types.int64, *(types.float64,) * numbers), HeuristicSettings
+    )
+
+    def codegen(context, builder, signature, args):
+        row_type = signature.args[1]
+        row = context.make_array(row_type)(context, builder, args[1])
+        values = [context.cast(builder, args[0], signature.args[0], types.int64)]
+        for slot in HEURISTIC_NUMBER_SLOTS:
+            at = context.get_constant(types.intp, slot)
+            ptr = cgutils.get_item_pointer(context, builder, row_type, row, [at])
+            value = builder.load(ptr)
+            values.append(context.cast(builder, value, row_type.dtype, types.float64))
+        return context.make_tuple(builder, signature.return_type, values)
+
+    return settings(flags, params), codegen
+
+
+@njit(cache=True, forceinline=True)
+def heuristic_settings_nb(params):
+    """One side's ``HeuristicSettings`` from its parameter row (slots 1 on): ``flags``
+    bit k set when slot k + 1 is above 0 (the switches' bits; a number's bit is unused),
+    and the numeric settings by name (``enums.heuristic_settings`` in Python). Built once
+    per side and per decision, passed whole down to the scalar and lane bodies."""
+    flags = 0
+    for k in range(1, N_PLAY_COMMON + 1):
+        flags |= np.int64(params[k] > 0) << (k - 1)
+    return _settings_nb(flags, params)
+
+
 @njit(cache=True, forceinline=True)
 def heuristic_core_nb(
     hand, legal, seat, players, partnered, n_in, leader, led, win_card, win_seat, unseen,
-    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
+    alive, voids, need, opp_need, remaining, settings, nil_outs,
 ):  # fmt: skip
     """The heuristic on scalars (see ``heuristic_play_nb``): ``alive`` has bit s set when
-    seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``flags`` the
-    on/off parameters (bit k: slot k + 1), ``set_push``, ``nil_pull`` and ``nil_spare``
-    the numbers, ``nil_outs`` per seat the cards its plays show it does not hold (read
-    with ``nil_read``: ``read_play_nb``). An opponent's nil is attacked unless the side's
-    own contract is at risk: still makeable with fewer than ``nil_spare`` tricks to spare.
+    seat s has a live nil, ``voids`` holds four bits of known voids per seat, ``settings``
+    the side's ``HeuristicSettings`` (``flags``, the on/off parameters, bit k: slot k + 1;
+    the numbers by name), ``nil_outs`` per seat the cards its plays show it does not hold
+    (read with ``nil_read``: ``read_play_nb``). An opponent's nil is attacked unless the
+    side's own contract is at risk: still makeable with fewer than ``nil_spare`` tricks to
+    spare.
     ``partnered`` false with four players is cutthroat: no partner to cover or to leave a
     trick to, the three others opponents (the first live nil among them attacked, their
     voids pooled); three players are always cutthroat, the two others opponents."""
     if not legal & (legal - ONE):
         return lowest_card_nb(legal)
+    flags = settings.flags
     last = n_in == players - 1
     if (alive >> seat) & 1:
         return duck_nb(legal, n_in, last, led, win_card)
@@ -421,7 +464,7 @@ def heuristic_core_nb(
     elif (
         flags & HeuristicFlag.attack_nil
         and (alive >> opp_a | alive >> opp_b | alive >> opp_c) & 1
-        and not (0 < need <= remaining and remaining - need < nil_spare)
+        and not (0 < need <= remaining and remaining - need < settings.nil_spare)
     ):
         target = opp_a if (alive >> opp_a) & 1 else (opp_b if (alive >> opp_b) & 1 else opp_c)
         # the nil bidder's partner, whose voids let it ruff (none in cutthroat)
@@ -438,7 +481,7 @@ def heuristic_core_nb(
             legal, n_in, last, led, win_card, (target - leader + players) % players < n_in,
             win_seat == target, partnered and four and win_seat == partner,
             nil_voids, cover_voids, unseen, nil_unseen, flags & HeuristicFlag.nil_shed,
-            nil_pull, flags & HeuristicFlag.nil_lead, flags & HeuristicFlag.nil_under,
+            settings.nil_pull, flags & HeuristicFlag.nil_lead, flags & HeuristicFlag.nil_under,
             flags & HeuristicFlag.nil_long, flags & HeuristicFlag.nil_escape,
             flags & HeuristicFlag.nil_read,
         )  # fmt: skip
@@ -448,7 +491,7 @@ def heuristic_core_nb(
     if (
         flags & HeuristicFlag.bag_avoid
         and need <= 0
-        and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
+        and (opp_need <= 0 or remaining + 1 - opp_need > settings.set_push)
     ):
         return duck_nb(legal, n_in, last, led, win_card)
     if n_in == 0:
@@ -538,12 +581,10 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
             opp_need += bid - counted
             if bid > 0 and bid - counted > most_needed:
                 most_needed = bid - counted
-    flags = 0
-    for k in range(1, N_PLAY_COMMON + 1):
-        flags |= np.int64(params[k] > 0) << (k - 1)
+    settings = heuristic_settings_nb(params)
     deck = deck_mask_nb(rules[RuleField.jokers])
     outs = (ZERO, ZERO, ZERO, ZERO)
-    if flags & HeuristicFlag.nil_read and alive:
+    if settings.flags & HeuristicFlag.nil_read and alive:
         outs = read_plays_nb(info, rules, players)
     opp_need = opp_need if opp_contract > 0 else -99
     if sides > 2:
@@ -553,6 +594,5 @@ def heuristic_play_nb(hand, legal, seat, info, rules, params):
         info[InfoSlot.leader], info[InfoSlot.led_suit], info[InfoSlot.winning_card],
         info[InfoSlot.winning_seat], deck & ~hand & ~np.uint64(info[InfoSlot.played]), alive,
         voids, need if contract > 0 else -99, opp_need,
-        hand_tricks_nb(rules) - info[InfoSlot.trick], flags, params[HeuristicParam.set_push],
-        params[HeuristicParam.nil_pull], params[HeuristicParam.nil_spare], outs,
+        hand_tricks_nb(rules) - info[InfoSlot.trick], settings, outs,
     )  # fmt: skip

@@ -8,11 +8,14 @@ hold the lock-step play equal to the scalar play, card for card) but without a b
 every candidate card is computed and the answer selected, so a loop over the lanes
 compiles to vector code (the branch-free bit helpers are ``bitboard.lane_*``).
 
-The play loops come twice: ``play_heuristic_general_lockstep_nb`` reads each side's
-switches and numbers from its parameter row, ``play_heuristic_defaults_lockstep_nb`` has
-four players and the registry defaults as constants (faster code); a kernel calls the one
-its run needs, so a run compiles one copy (``at_defaults`` tells which, before compiling),
-and ``play_heuristic_lockstep_nb``, which chooses per call, compiles both.
+The play loops come twice: ``play_heuristic_general_lockstep_nb`` builds each side's
+``HeuristicSettings`` (switches and numbers) from its parameter row once,
+``play_heuristic_defaults_lockstep_nb`` has four players and the registry defaults'
+settings as constants (faster code); a kernel calls the one its run needs, so a run
+compiles one copy (the kernel selection tells which, before compiling), and
+``play_heuristic_lockstep_nb``, which chooses per call, compiles both. A side's settings
+reach the lane body whole (``heuristic_lane_nb``), as ``heuristic.heuristic_core_nb``
+gets them: a new numeric setting is read there by name, with no signature to widen.
 """
 
 import numpy as np
@@ -35,15 +38,15 @@ from spades_sim._nb.bitboard import (
     popcount_nb,
 )
 from spades_sim._nb.enums import (
+    HEURISTIC_DEFAULT_SETTINGS,
     HEURISTIC_DEFAULTS,
     LANES,
     N_PLAY_COMMON,
     HeuristicField,
     HeuristicFlag,
-    HeuristicParam,
     LockstepField,
 )
-from spades_sim._nb.heuristic import pick_nb, read_play_nb
+from spades_sim._nb.heuristic import heuristic_settings_nb, pick_nb, read_play_nb
 from spades_sim._nb.lockstep import (
     end_trick_nb,
     keep_apart_nb,
@@ -136,11 +139,13 @@ def lane_master_nb(masters, suit_mask, current):
 @njit(cache=True, forceinline=True)
 def heuristic_lane_nb(
     hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen,
-    alive, voids, need, opp_need, remaining, flags, set_push, nil_pull, nil_spare, nil_outs,
+    alive, voids, need, opp_need, remaining, settings, nil_outs,
 ):  # fmt: skip
-    # ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and the lead
-    # (or follow) half of the work folds away; ``reading`` (some side reads the nil
-    # bidder's plays) the same for nil_read
+    # ``settings``: the side's ``HeuristicSettings`` (its switches' ``flags``, its numbers
+    # by name); ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and
+    # the lead (or follow) half of the work folds away; ``reading`` (some side reads the
+    # nil bidder's plays) the same for nil_read
+    flags = settings.flags
     four = players == 4
     last = n_in == players - 1
     partner = seat ^ 2
@@ -198,7 +203,7 @@ def heuristic_lane_nb(
     ducking = (
         (flags & HeuristicFlag.bag_avoid)
         and need <= 0
-        and (opp_need <= 0 or remaining + 1 - opp_need > set_push)
+        and (opp_need <= 0 or remaining + 1 - opp_need > settings.set_push)
     )
     card = duck if ducking else card
     # a partner's live nil: cover it; an opponent's: try to set it
@@ -227,7 +232,7 @@ def heuristic_lane_nb(
     partner_played = (partner - leader + players) & (players - 1) < n_in
     cover = cover_lead if leading else (cover_after if partner_played else cover_before)
     target = opp_a if (alive >> opp_a) & 1 else opp_b
-    at_risk = (need > 0) & (need <= remaining) & (remaining - need < nil_spare)
+    at_risk = (need > 0) & (need <= remaining) & (remaining - need < settings.nil_spare)
     attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     # with nil_read, the unseen cards the nil bidder's plays have not ruled out; a suit
     # with none left is a void
@@ -244,10 +249,10 @@ def heuristic_lane_nb(
     cover_voids = (voids >> (4 * (target ^ 2))) & 15
     sp_in = still_in & SPADE_MASK
     low_sp = lane_lo_nb(sp_in)
-    pulling = (nil_pull > 0) & (sp_in != ZERO)
+    pulling = (settings.nil_pull > 0) & (sp_in != ZERO)
     pull = (
         pulling
-        & (low_sp - 39 < nil_pull)
+        & (low_sp - 39 < settings.nil_pull)
         & ((nil_unseen & SPADE_MASK & lane_above_nb(low_sp)) != ZERO)
     )
     side_in = still_in & NON_SPADE_MASK
@@ -323,19 +328,9 @@ def _at_nb(field, lane):
 
 
 @njit(cache=True, forceinline=True)
-def heuristic_flags_nb(params):
-    """The on/off parameters of a heuristic parameter vector as ``heuristic_core_nb``'s
-    ``flags`` (bit k for slot k + 1)."""
-    flags = 0
-    for k in range(1, N_PLAY_COMMON + 1):
-        flags |= np.int64(params[k] > 0) << (k - 1)
-    return flags
-
-
-@njit(cache=True, forceinline=True)
 def _heuristic_position_nb(
-    st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck, flags0,
-    flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+    st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck,
+    settings0, settings1, reading,
 ):  # fmt: skip
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
@@ -384,8 +379,7 @@ def _heuristic_position_nb(
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
-            flags1 if odd else flags0, push1 if odd else push0, pull1 if odd else pull0,
-            spare1 if odd else spare0, (o0, o1, o2, o3),
+            settings1 if odd else settings0, (o0, o1, o2, o3),
         )  # fmt: skip
         # play it, as play_tricks_nb does
         ucard = np.uint64(card)
@@ -451,18 +445,14 @@ def _heuristic_needs_nb(st, for_partner):
         st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
 
 
-# The registry defaults' switches and numbers as compile-time constants: with both sides at
-# the defaults the play loops are compiled once more with them folded in, so the maxims
-# the defaults leave off (``nil_long``, ``nil_pull``, ``second_hand_trump``) and the
-# per-lane choice of a side's switches drop out of the vector code; four players as a
-# constant too, so each of the three following positions is a loop of its own with its
-# place in the trick folded in (rows unchanged: the same code, constants in place of the
-# same values).
-DEFAULT_FLAGS = sum(int(HEURISTIC_DEFAULTS[k] > 0) << (k - 1) for k in range(1, N_PLAY_COMMON + 1))
-DEFAULT_PUSH = float(HEURISTIC_DEFAULTS[HeuristicParam.set_push])
-DEFAULT_PULL = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_pull])
-DEFAULT_SPARE = float(HEURISTIC_DEFAULTS[HeuristicParam.nil_spare])
-DEFAULT_READING = (DEFAULT_FLAGS & HeuristicFlag.nil_read) != 0
+# The registry defaults' settings (switches and numbers) as a compile-time constant (a
+# global named tuple is one to Numba): with both sides at the defaults the play loops are
+# compiled once more with them folded in, so the maxims the defaults leave off
+# (``nil_long``, ``nil_pull``, ``second_hand_trump``) and the per-lane choice of a side's
+# settings drop out of the vector code; four players as a constant too, so each of the
+# three following positions is a loop of its own with its place in the trick folded in
+# (rows unchanged: the same code, constants in place of the same values).
+DEFAULT_READING = (HEURISTIC_DEFAULT_SETTINGS.flags & HeuristicFlag.nil_read) != 0
 
 
 @njit(cache=True, forceinline=True)
@@ -476,28 +466,18 @@ def at_defaults_nb(params):
 
 @njit(cache=True, forceinline=True)
 def _heuristic_trick_nb(
-    st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, flags0, flags1,
-    push0, push1, pull0, pull1, spare0, spare1, reading,
+    st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, settings0,
+    settings1, reading,
 ):  # fmt: skip
     _heuristic_position_nb(
         st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-        flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+        settings0, settings1, reading,
     )  # fmt: skip
     for j in range(1, players):
         _heuristic_position_nb(
             st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
-            deck, flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+            deck, settings0, settings1, reading,
         )  # fmt: skip
-
-
-def at_defaults(params):
-    """``at_defaults_nb`` in plain Python, for choosing a kernel before compiling one.
-
-    >>> at_defaults(HEURISTIC_DEFAULTS), at_defaults(HEURISTIC_DEFAULTS * 2)
-    (True, False)
-    """
-    window = slice(1, N_PLAY_COMMON + 1)
-    return bool(np.array_equal(params[window], HEURISTIC_DEFAULTS[window]))
 
 
 @njit(cache=True, forceinline=True)
@@ -544,21 +524,15 @@ def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_tr
     prefer_wide_vectors_nb()
     keep_apart_nb()  # as one function with both copies was: too big to inline
     deck = deck_mask_nb(jokers)
-    flags0 = heuristic_flags_nb(params0)
-    flags1 = heuristic_flags_nb(params1)
-    push0 = params0[HeuristicParam.set_push]
-    push1 = params1[HeuristicParam.set_push]
-    pull0 = params0[HeuristicParam.nil_pull]
-    pull1 = params1[HeuristicParam.nil_pull]
-    spare0 = params0[HeuristicParam.nil_spare]
-    spare1 = params1[HeuristicParam.nil_spare]
+    settings0 = heuristic_settings_nb(params0)
+    settings1 = heuristic_settings_nb(params1)
     _clear_play_nb(st)
-    reading = ((flags0 | flags1) & HeuristicFlag.nil_read) != 0
+    reading = ((settings0.flags | settings1.flags) & HeuristicFlag.nil_read) != 0
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
         _heuristic_trick_nb(
             st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck,
-            flags0, flags1, push0, push1, pull0, pull1, spare0, spare1, reading,
+            settings0, settings1, reading,
         )  # fmt: skip
         end_trick_nb(st)
 
@@ -567,9 +541,9 @@ def play_heuristic_general_lockstep_nb(st, players, two_clubs, any_time, must_tr
 def play_heuristic_defaults_lockstep_nb(st, players, two_clubs, any_time, must_trump, must_over,
                                         jokers, for_partner, params0, params1):  # fmt: skip
     """``play_heuristic_lockstep_nb`` for four players with both sides at the registry
-    defaults, which are compile-time constants in its loops (``DEFAULT_FLAGS``); any
-    other call is refused, not played with the wrong settings (the kernel selection
-    checks before choosing it: ``at_defaults``). Called the way
+    defaults, which are compile-time constants in its loops (``HEURISTIC_DEFAULT_SETTINGS``);
+    any other call is refused, not played with the wrong settings (the kernel selection
+    checks before choosing it: ``run.select``, from the table's defaults). Called the way
     ``play_heuristic_lockstep_nb`` is, which keeps the kernels that call it as fast."""
     if not (players == 4 and at_defaults_nb(params0) and at_defaults_nb(params1)):
         raise ValueError("heuristic defaults' lock-step play: four players at the defaults only")
@@ -591,7 +565,6 @@ def _play_heuristic_defaults_loops_nb(st, two_clubs, any_time, must_trump, must_
         _heuristic_needs_nb(st, for_partner)
         _heuristic_trick_nb(
             st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
-            DEFAULT_FLAGS, DEFAULT_FLAGS, DEFAULT_PUSH, DEFAULT_PUSH, DEFAULT_PULL,
-            DEFAULT_PULL, DEFAULT_SPARE, DEFAULT_SPARE, DEFAULT_READING,
+            HEURISTIC_DEFAULT_SETTINGS, HEURISTIC_DEFAULT_SETTINGS, DEFAULT_READING,
         )  # fmt: skip
         end_trick_nb(st)

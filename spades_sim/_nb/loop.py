@@ -3,10 +3,12 @@
 ``run_hand_nb`` plays one hand end to end: deal (or two-player draw), blind nil decisions,
 bids, blind nil exchange, the tricks (13; 17 or 18 with three players, who take the scalar
 path: the lock-step kernels are for four and two). ``score_hand_nb`` scores it. The entry
-points (``hands_nb``, ``games_nb`` and the lock-step ``hands_*_lockstep_nb``) each run a
-range of blocks of deals (or of games) serially and without the GIL; the caller
-(``spades_sim.threads``) shares the blocks out to threads. Every deal draws from its own
-counter-based stream, so the output is independent of thread count and chunking.
+points (``hands_nb``, ``games_nb``; the lock-step ones are generated into
+``lockstep_entries.py`` on this module's ``lockstep_blocks_nb`` and lane plays
+``play_NAME_lanes_nb``) each run a range of blocks of deals (or of games) serially and
+without the GIL; the caller (``spades_sim.threads``) shares the blocks out to threads.
+Every deal draws from its own counter-based stream, so the output is independent of
+thread count and chunking.
 
 Every function that calls a policy comes twice: a generic ``*_with_nb`` (inlined) that
 takes the policy functions, or the real function built on them, as arguments, and a
@@ -61,9 +63,6 @@ from spades_sim._nb.prepare import (
     NO_SEAT,
     ZERO_I64,
     blind_nil_nb,
-    prepare_lanes_count_four_nb,
-    prepare_lanes_four_nb,
-    prepare_lanes_two_nb,
     prepare_lanes_with_nb,
     prepare_with_nb,
 )
@@ -377,13 +376,13 @@ def games_with_nb(
         out_game[i, GameOut.policy_error] = errors
 
 
-@njit(inline="always", cache=True)
-def play_lockstep_nb(st, rules, params, heuristic):
-    """Play the 13 tricks of every lane: ``heuristic`` or ``random`` on both sides."""
-    if heuristic:
-        play_heuristic_lanes_nb(st, rules, params)
-    else:
-        play_random_lanes_nb(st, rules, params)
+# --- Lock-step play -------------------------------------------------------------------
+# Each play policy with lock-step lanes (``policy_table``: ``lanes``) has its lane play
+# here, ``play_NAME_lanes_nb(st, rules, params)``: the 13 tricks of every lane, both
+# sides playing it. Its entry points are generated from the table into
+# ``lockstep_entries.py`` (``spades_sim.lockstep_source``), which also takes
+# ``play_NAME_defaults_lanes_nb`` and ``play_NAME_general_lanes_nb`` where a policy has a
+# copy compiled with its registry defaults as constants.
 
 
 @njit(inline="always", cache=True)
@@ -437,11 +436,11 @@ def play_random_lanes_nb(st, rules, params):
 @njit(inline="always", cache=True)
 def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, play, finish,
                        out_hand, out_i8, out_i32, out_errors):  # fmt: skip
-    """``hands_nb`` for runs whose play policy is the same lock-step one on both sides:
-    per block of ``LANES`` deals, ``prepare`` (``prepare.prepare_lanes_four_nb`` or
-    ``prepare_lanes_count_four_nb``, bids in
-    lock-step too, or ``prepare_lanes_two_nb``), ``play`` (``play_heuristic_lanes_nb`` or
-    ``play_random_lanes_nb``, which give the scalar path's cards) for all of them at once,
+    """``hands_nb`` for runs whose play policy is the same lock-step one on both sides
+    (the body of ``lockstep_entries``' entry points): per block of ``LANES`` deals,
+    ``prepare`` (``prepare.prepare_lanes_four_nb`` or ``prepare_lanes_count_four_nb``,
+    bids in lock-step too, or ``prepare_lanes_two_nb``), ``play`` (a
+    ``play_NAME_lanes_nb``, which gives the scalar path's cards) for all of them at once,
     then ``finish`` (``finish_lanes_four_nb`` or ``finish_lanes_two_nb``)."""
     scratch = new_scratch_nb(rules)
     infos = np.zeros((LANES, N_INFO), dtype=np.int64)
@@ -457,117 +456,10 @@ def lockstep_blocks_nb(first, end, rules, seed, deal_start, n, params, prepare, 
         finish(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32)
 
 
-@njit(cache=True, nogil=True)
-def hands_heuristic_lockstep_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_nb`` for four players when both sides play ``heuristic``, no side bids
-    ``monte-carlo`` and no play is recorded: the same results, in lock-step batches of
-    ``LANES`` deals (the ``rec_*`` arrays, for the same signature, are not used)."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_heuristic_general_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
-        out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_random_lockstep_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_heuristic_lockstep_nb`` when both sides play ``random``."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_random_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_heuristic_lockstep_count_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_heuristic_lockstep_nb`` when every side bids ``count`` or ``random`` (the
-    default run): the same results, and a third of the bidding's compile time."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
-        play_heuristic_general_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
-        out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_random_lockstep_count_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_random_lockstep_nb`` when every side bids ``count`` or ``random``."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
-        play_random_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32, out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_heuristic_defaults_lockstep_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_heuristic_lockstep_nb`` when both sides play the ``heuristic`` at the
-    registry defaults: its copy of the play with the defaults as constants (faster), and
-    only that one compiled (``play_heuristic_defaults_lanes_nb``)."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_four_nb,
-        play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
-        out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_heuristic_defaults_lockstep_count_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_heuristic_defaults_lockstep_nb`` when every side bids ``count`` or
-    ``random``: the default run's kernel."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_count_four_nb,
-        play_heuristic_defaults_lanes_nb, finish_lanes_four_nb, out_hand, out_i8, out_i32,
-        out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_heuristic_lockstep_two_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_heuristic_lockstep_nb`` for two players."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
-        play_heuristic_general_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32,
-        out_errors,
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def hands_random_lockstep_two_nb(
-    first, end, rules, seed, deal_start, n, params,
-    out_hand, out_i8, out_i32, out_errors, rec_dealt, rec_plays, rec_winners,
-):  # fmt: skip
-    """``hands_random_lockstep_nb`` for two players."""
-    lockstep_blocks_nb(
-        first, end, rules, seed, deal_start, n, params, prepare_lanes_two_nb,
-        play_random_lanes_nb, finish_lanes_two_nb, out_hand, out_i8, out_i32, out_errors,
-    )  # fmt: skip
-
-
 # --- Batches for user-written policies -----------------------------------------------------
 # The same batches of ``LANES`` deals, prepared deal by deal through a user policy module's
 # ``prepare_hand_nb`` (its bidders are scalar code), then played in lock-step by a
-# built-in (``heuristic_lanes_nb``, ``random_lanes_nb``) or lane by lane through the play
+# built-in (``lockstep_entries.NAME_lanes_nb``) or lane by lane through the play
 # functions (``play_lanes_with_nb``), then scored and written in lock-step: the same rows
 # as the module's ``hands_nb``.
 
@@ -590,18 +482,6 @@ def lane_blocks_with_nb(first, end, rules, seed, deal_start, n, params, prepare_
                               lanes, st, out_errors, prepare_hand)  # fmt: skip
         play_lanes(st, rules, params, infos, masks, lo, hi, out_errors)
         finish(rules, deal_start, lo, hi, lanes, st, out_hand, out_i8, out_i32)
-
-
-@njit(inline="always", cache=True)
-def heuristic_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):
-    """``play_heuristic_lanes_nb`` in the signature of ``lane_blocks_with_nb``'s play."""
-    play_heuristic_lanes_nb(st, rules, params)
-
-
-@njit(inline="always", cache=True)
-def random_lanes_nb(st, rules, params, infos, masks, lo, hi, out_errors):
-    """``play_random_lanes_nb`` in the signature of ``lane_blocks_with_nb``'s play."""
-    play_random_lanes_nb(st, rules, params)
 
 
 @njit(inline="always", cache=True)

@@ -12,7 +12,8 @@ without the GIL, for ``spades_sim.threads.run_blocks`` to share out to threads.
 
 ``play_deals_nb`` plays every completion once per *scenario* (a forced bid of the hero
 seat: nil, blind nil or a number), through ``loop.prepare_hand_nb`` with the other seats
-bidding by their policies, then in lock-step (``random``/``heuristic`` on both sides) or
+bidding by their policies, then in lock-step (both sides the same play policy with
+lock-step lanes, ``mode`` its code: ``lockstep_entries.play_lanes_code_nb``) or
 card by card (any built-in play policy); with four players and lock-step play the other
 seats also bid in lock-step (``BIDS_LOCKSTEP``, ``lockstep_bidding.bid_lanes_four_nb``
 with the hero's bid given), with the same bids. All scenarios of a completion share its dealer
@@ -45,12 +46,8 @@ from spades_sim._nb.enums import (
 )
 from spades_sim._nb.features import hand_features_nb
 from spades_sim._nb.lockstep_bidding import bid_lanes_four_nb
-from spades_sim._nb.loop import (
-    new_scratch_nb,
-    play_lockstep_nb,
-    prepare_hand_nb,
-    score_hand_nb,
-)
+from spades_sim._nb.lockstep_entries import LANE_PLAYERS, play_lanes_code_nb
+from spades_sim._nb.loop import new_scratch_nb, prepare_hand_nb, score_hand_nb
 from spades_sim._nb.play import clear_history_nb, play_tricks_nb
 from spades_sim._nb.policies import borrow_nb, builtin_bid_nb, builtin_play_nb
 from spades_sim._nb.prepare import bid_batch_four_nb, load_lane_nb, start_hand_nb
@@ -64,11 +61,13 @@ KIND_ODDS_PILOT = 5
 DEALER_ITEM = 0xFFFFFFFF  # the ``b`` coordinate of a completion's dealer draw
 BLOCK = 64
 
-PLAY_SCALAR, PLAY_RANDOM_LOCKSTEP, PLAY_HEURISTIC_LOCKSTEP = 0, 1, 2
-BIDS_LOCKSTEP = 4
+PLAY_SCALAR = 0
+PLAY_CODES = {name: k + 1 for k, name in enumerate(LANE_PLAYERS)}
+"""The ``mode`` of lock-step play by each play policy with lock-step lanes (both sides)."""
+PLAY_MODES = (1 << len(LANE_PLAYERS).bit_length()) - 1  # ``mode & PLAY_MODES``: the play
+BIDS_LOCKSTEP = PLAY_MODES + 1
 """A flag on a lock-step ``mode``: the other seats bid in lock-step too
 (``lockstep_bidding``; four players, every side a bidder of ``LANE_BIDDERS``)."""
-PLAY_MODES = 3  # ``mode & PLAY_MODES``: the play part of a mode
 
 
 class SideOutT(NamedTuple):
@@ -304,10 +303,10 @@ def play_block_lane_bids_nb(block, rules, seed, start, deals, dealers, hero, bid
 @njit(inline="always", cache=True)
 def finish_lockstep_block_nb(rules, params, mode, hero, infos, st, lo, hi, out_score, out_tricks,
                              out_nil_made, out_first_won, out_sides):  # fmt: skip
-    """Play a prepared lock-step block (``mode`` ``PLAY_*_LOCKSTEP``) and record each task's
+    """Play a prepared lock-step block (``mode`` a ``PLAY_CODES`` code) and record each task's
     outcome."""
     side_out = np.zeros((4, N_SCORE_SLOTS), dtype=np.int64)
-    play_lockstep_nb(st, rules, params, mode == PLAY_HEURISTIC_LOCKSTEP)
+    play_lanes_code_nb(st, rules, params, mode)
     for b in range(hi - lo):
         info = infos[b]
         for s in range(4):

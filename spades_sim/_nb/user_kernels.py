@@ -8,8 +8,9 @@ built on the generic bodies of ``loop.py``, ``prepare.py`` and ``odds.py``) foll
 the only generated part: the six adapters ``bid_ns_nb``, ``bid_ew_nb``, ``blind_ns_nb``,
 ``blind_ew_nb``, ``play_ns_nb``, ``play_ew_nb`` (each a built-in dispatcher, or the
 user's function called on its context) and ``lane_play_nb`` (how the batch kernels play:
-``heuristic_lanes_nb``, ``random_lanes_nb`` or ``play_lanes_nb``). Numba resolves a
-kernel's globals when it first compiles it, so the adapters may follow the entry points.
+a built-in's lock-step play, ``lockstep_entries.NAME_lanes_nb``, or ``play_lanes_nb``).
+Numba resolves a kernel's globals when it first compiles it, so the adapters may follow
+the entry points.
 
 Imported as itself, this module binds the adapters to the built-in dispatch on every
 side (after the second marker), so every name the entry points and the generated
@@ -29,6 +30,7 @@ from collections import namedtuple
 
 from numba import njit
 
+from spades_sim._nb import lockstep_entries
 from spades_sim._nb.context import (
     bid_context_nb,
     blind_nil_context_nb,
@@ -42,10 +44,8 @@ from spades_sim._nb.loop import (
     finish_lanes_two_nb,
     games_with_nb,
     hands_with_nb,
-    heuristic_lanes_nb,
     lane_blocks_with_nb,
     play_lanes_with_nb,
-    random_lanes_nb,
     run_hand_with_nb,
 )
 from spades_sim._nb.odds import number_bid_with_nb, play_block_with_nb, play_deals_with_nb

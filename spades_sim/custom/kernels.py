@@ -125,13 +125,13 @@ def _builtin_dispatch(policy: Any, policies: Sequence[Any]) -> str:
 
 
 def lane_play(policies: Sequence[Any]) -> str:
-    """How the batch kernels (``hands_lanes_*_nb``) play: ``heuristic_lanes_nb`` or
-    ``random_lanes_nb`` (the built-in lock-step play, both sides the same built-in), else
-    ``play_lanes_nb`` (lane by lane through the play functions)."""
+    """How the batch kernels (``hands_lanes_*_nb``) play: a built-in's lock-step play
+    (``lockstep_entries.heuristic_lanes_nb``, ...: both sides the same built-in with
+    lock-step lanes), else ``play_lanes_nb`` (lane by lane through the play functions)."""
     play_ns, play_ew = policies[2], policies[3]
     same = play_ns.is_builtin and play_ew.is_builtin and play_ns.name == play_ew.name
     if same and play_ns.name in names_with("play", "lanes"):
-        return f"{play_ns.name}_lanes_nb"
+        return f"lockstep_entries.{play_ns.name.replace('-', '_')}_lanes_nb"
     return "play_lanes_nb"
 
 

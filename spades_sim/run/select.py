@@ -35,15 +35,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from spades_sim._nb import aggregate as agg_nb
 from spades_sim._nb import loop
 from spades_sim._nb import odds as odds_nb
 from spades_sim._nb.enums import LANES, ParamRow
 from spades_sim._nb.lockstep_bidding import COUNT_LANE_BIDDERS, LANE_BIDDERS
-from spades_sim._nb.lockstep_heuristic import at_defaults
+from spades_sim._nb.lockstep_entries import ENTRIES
 from spades_sim.custom.kernels import batches_allowed, kernels_for, needs_generated
 from spades_sim.policies import lookup
-from spades_sim.policy_table import names_with
+from spades_sim.policy_table import defaults, names_with, spec_of
 from spades_sim.run.spec import RunSpec
 
 __all__ = ["Kernel", "Produces", "lockstep_play", "select_kernel", "user_policy_kernels"]
@@ -65,39 +67,6 @@ class Kernel:
     lockstep: bool = False
     variant: int = 0
     from_rows: Kernel | None = None
-
-
-# (rows kernel, counts kernel) of each lock-step case, by (play policy, four players)
-_LOCKSTEP_COUNT = {  # four players, every side bidding count or random: fewer bidders to compile
-    "heuristic": (
-        loop.hands_heuristic_lockstep_count_nb,
-        agg_nb.aggregate_hands_heuristic_count_nb,
-    ),
-    "random": (loop.hands_random_lockstep_count_nb, agg_nb.aggregate_hands_random_count_nb),
-}
-_HEURISTIC_DEFAULTS = {  # four players, both sides' heuristic at the defaults: by count bidders
-    False: (
-        loop.hands_heuristic_defaults_lockstep_nb,
-        agg_nb.aggregate_hands_heuristic_defaults_nb,
-    ),
-    True: (
-        loop.hands_heuristic_defaults_lockstep_count_nb,
-        agg_nb.aggregate_hands_heuristic_defaults_count_nb,
-    ),
-}
-_LOCKSTEP = {
-    ("heuristic", True): (loop.hands_heuristic_lockstep_nb, agg_nb.aggregate_hands_heuristic_nb),
-    ("heuristic", False): (
-        loop.hands_heuristic_lockstep_two_nb,
-        agg_nb.aggregate_hands_heuristic_two_nb,
-    ),
-    ("random", True): (loop.hands_random_lockstep_nb, agg_nb.aggregate_hands_random_nb),
-    ("random", False): (loop.hands_random_lockstep_two_nb, agg_nb.aggregate_hands_random_two_nb),
-}
-_LOCKSTEP_ODDS = {
-    "heuristic": odds_nb.PLAY_HEURISTIC_LOCKSTEP,
-    "random": odds_nb.PLAY_RANDOM_LOCKSTEP,
-}
 
 
 def lockstep_play(spec: RunSpec) -> str | None:
@@ -139,7 +108,7 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
         return Kernel(user_policy_kernels(spec).play_deals_nb, LANES, False, odds_nb.PLAY_SCALAR)
     if produces == "nil_odds":
         names = {p.name for p in spec.play}
-        variant = _LOCKSTEP_ODDS.get(names.pop(), odds_nb.PLAY_SCALAR) if len(names) == 1 else 0
+        variant = odds_nb.PLAY_CODES.get(names.pop(), odds_nb.PLAY_SCALAR) if len(names) == 1 else 0
         lane_bidders = _bidder_ids(spec) <= set(LANE_BIDDERS)
         if not spec.rules.partnerships:
             variant = odds_nb.PLAY_SCALAR
@@ -150,12 +119,10 @@ def select_kernel(spec: RunSpec, produces: Produces = "rows") -> Kernel:
     if play is not None:
         four = spec.rules.players == 4
         count = four and _bidder_ids(spec) <= set(COUNT_LANE_BIDDERS)
-        if play == "heuristic" and four and _play_at_defaults(spec):
-            rows_entry, counts_entry = _HEURISTIC_DEFAULTS[count]
-        elif count:
-            rows_entry, counts_entry = _LOCKSTEP_COUNT[play]
-        else:
-            rows_entry, counts_entry = _LOCKSTEP[(play, four)]
+        variant = ("count" if count else "four") if four else "two"
+        if four and (play, "defaults") in ENTRIES and _play_at_defaults(spec, play):
+            variant = "defaults_count" if count else "defaults"
+        rows_entry, counts_entry = ENTRIES[(play, variant)]
         if produces == "counts":
             return Kernel(counts_entry, LANES, lockstep=True)
         return Kernel(rows_entry, LANES, lockstep=True)
@@ -181,11 +148,14 @@ def _bidder_ids(spec: RunSpec) -> set[int]:
     return {lookup(p.name, "bid").policy_id for p in spec.bidding}
 
 
-def _play_at_defaults(spec: RunSpec) -> bool:
+def _play_at_defaults(spec: RunSpec, play: str) -> bool:
     """Whether both sides' play parameter rows, as the kernel gets them, hold the
-    registry defaults (``lockstep_heuristic.at_defaults``)."""
+    registry defaults of ``play`` in its parameter slots (what its copy at the defaults,
+    ``lockstep_entries``' ``defaults`` entry points, plays)."""
+    row = np.array(defaults(spec_of("play", play)))
     params = spec.params()
-    return at_defaults(params[ParamRow.play]) and at_defaults(params[ParamRow.play + 1])
+    window = slice(1, len(row))
+    return all(np.array_equal(params[ParamRow.play + side, window], row[window]) for side in (0, 1))
 
 
 def user_policy_kernels(spec: RunSpec) -> Any:
