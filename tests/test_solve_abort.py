@@ -17,11 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 from spades_sim import Rules
 from spades_sim._nb import dd
+from spades_sim.cards import format_hand
+from spades_sim.cli import cli
 from spades_sim.run.dd_solve import dd_table, partial_name
-from spades_sim.solve import Position, nil_safe
+from spades_sim.solve import Position, batch, nil_safe
 from spades_sim.solve.batch import nil_table
 from spades_sim.threads import kernel_threads
 
@@ -33,21 +36,28 @@ SUITS = [0x1FFF << (13 * s) for s in range(4)]
 
 
 class Interrupt:
-    """SIGINT to this process ``after`` seconds from the start; ``sent`` is when."""
+    """SIGINT to this process ``after`` seconds from the start (on entry, or at
+    :meth:`start` with ``later``); ``sent`` is when."""
 
-    def __init__(self, after: float) -> None:
+    def __init__(self, after: float, later: bool = False) -> None:
         self.sent = float("inf")
         self.timer = threading.Timer(after, self.fire)
+        self.later = later
         self.previous: Any = None
 
     def fire(self) -> None:
         self.sent = time.perf_counter()
         os.kill(os.getpid(), signal.SIGINT)
 
+    def start(self) -> None:
+        if not self.timer.is_alive():
+            self.timer.start()
+
     def __enter__(self) -> Interrupt:
         # Python's own handler, whatever an earlier test in the worker left
         self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-        self.timer.start()
+        if not self.later:
+            self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -83,6 +93,39 @@ def test_ctrl_c_stops_dd_table_within_a_second_keeping_solved_deals(tmp_path) ->
     assert time.perf_counter() - stop.sent < 1.0
     kept = partial_name(out / "part-00000.parquet")
     assert pd.read_parquet(kept)["deal"].tolist() == [0]
+
+
+def test_ctrl_c_stops_nil_odds_against_perfect_defence_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``spades-sim nil-odds --defense dd``: Ctrl-C one second into its solves ends the
+    command within a second of the signal, saying ``interrupted`` (exit 130)."""
+
+    # every completion is the slow deal (the other three hands given), W's nil with N on
+    # lead; the signal is timed from the solver's first call, after the completions' play
+    def command(deal: list[int]) -> list[str]:
+        hands = [format_hand(h) for h in deal]
+        given = [f"--given={seat}={hand}" for seat, hand in zip("NES", hands, strict=False)]
+        return [
+            "nil-odds", hands[3], "--seat", "W", "--dealer", "W", *given, "-n", "4",
+            "--defense", "dd", "--threads", "2",
+        ]  # fmt: skip
+
+    warm = CliRunner().invoke(cli, command(SUITS))  # compiled before the clock
+    assert warm.exit_code == 0, warm.output
+    real = batch.nil_table
+    stop = Interrupt(1.0, later=True)
+
+    def timed(*a: Any, **k: Any) -> np.ndarray:
+        stop.start()
+        return real(*a, **k)
+
+    monkeypatch.setattr(batch, "nil_table", timed)
+    with stop:
+        result = CliRunner().invoke(cli, command(SLOW))
+    assert time.perf_counter() - stop.sent < 1.0
+    assert result.exit_code == 130, result.output
+    assert result.output.strip() == "interrupted", result.output
 
 
 def test_an_aborted_kernel_returns_at_once() -> None:
