@@ -8,7 +8,6 @@ nil of the benchmark's set whose loss needs a long forcing line) and times the s
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
@@ -18,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from signals import Signal
 
 from spades_sim import Rules
 from spades_sim._nb import dd
@@ -35,40 +35,10 @@ SLOW = [150979090616320, 1695584916999170, 2339795108176533, 317240511578472]
 SUITS = [0x1FFF << (13 * s) for s in range(4)]
 
 
-class Interrupt:
-    """SIGINT to this process ``after`` seconds from the start (on entry, or at
-    :meth:`start` with ``later``); ``sent`` is when."""
-
-    def __init__(self, after: float, later: bool = False) -> None:
-        self.sent = float("inf")
-        self.timer = threading.Timer(after, self.fire)
-        self.later = later
-        self.previous: Any = None
-
-    def fire(self) -> None:
-        self.sent = time.perf_counter()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    def start(self) -> None:
-        if not self.timer.is_alive():
-            self.timer.start()
-
-    def __enter__(self) -> Interrupt:
-        # Python's own handler, whatever an earlier test in the worker left
-        self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-        if not self.later:
-            self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.timer.cancel()
-        signal.signal(signal.SIGINT, self.previous)
-
-
 def test_ctrl_c_stops_a_slow_nil_solve_within_a_second() -> None:
     nil_safe(Position.start(SUITS, dealer=3), 3)  # compiled before the clock
     pos = Position.start(SLOW, dealer=3)
-    with Interrupt(1.0) as stop, pytest.raises(KeyboardInterrupt):
+    with Signal(signal.SIGINT, 1.0) as stop, pytest.raises(KeyboardInterrupt):
         nil_safe(pos, 3)
     assert time.perf_counter() - stop.sent < 1.0
     # the flag is cleared for the next call (W, holding only spades, must ruff N's lead)
@@ -79,7 +49,7 @@ def test_ctrl_c_stops_nil_table_within_a_second() -> None:
     masks = np.array([SUITS, SLOW], dtype=np.uint64)
     leaders = np.array([0, 0])
     nil_table(masks[:1], leaders[:1], 3, rules=Rules())  # compiled before the clock
-    with Interrupt(1.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(2):
+    with Signal(signal.SIGINT, 1.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(2):
         nil_table(masks, leaders, 3, rules=Rules())
     assert time.perf_counter() - stop.sent < 1.0
 
@@ -88,7 +58,7 @@ def test_ctrl_c_stops_dd_table_within_a_second_keeping_solved_deals(tmp_path) ->
     out = tmp_path / "table"
     deals = np.array([SUITS, SLOW], dtype=np.uint64)
     dd_table(deals[:1], [3], out=tmp_path / "warm")  # compiled before the clock
-    with Interrupt(3.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(1):
+    with Signal(signal.SIGINT, 3.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(1):
         dd_table(deals, [3, 3], out=out)
     assert time.perf_counter() - stop.sent < 1.0
     kept = partial_name(out / "part-00000.parquet")
@@ -114,14 +84,14 @@ def test_ctrl_c_stops_nil_odds_against_perfect_defence_on_the_command_line(
     warm = CliRunner().invoke(cli, command(SUITS))  # compiled before the clock
     assert warm.exit_code == 0, warm.output
     real = batch.nil_table
-    stop = Interrupt(1.0, later=True)
+    solving = threading.Event()
 
     def timed(*a: Any, **k: Any) -> np.ndarray:
-        stop.start()
+        solving.set()
         return real(*a, **k)
 
     monkeypatch.setattr(batch, "nil_table", timed)
-    with stop:
+    with Signal(signal.SIGINT, 1.0, when=solving.is_set) as stop:
         result = CliRunner().invoke(cli, command(SLOW))
     assert time.perf_counter() - stop.sent < 1.0
     assert result.exit_code == 130, result.output
