@@ -99,9 +99,11 @@ this package)
   on has been tried, no other such card of that suit is (Kuijf's rule, DDS's NextMove):
   it cannot win by rank, so it plays as the one tried.
 - **Move ordering** (after DDS's weights, not its numbers). The table's cut-off move
-  first. Leading: suits where the opponents have few cards, not where a void one can
-  ruff, not through the right-hand opponent's top cards; winners, then low to the
-  partner's winners. Following: the cheapest card that holds the trick against every
+  first. Leading: suits where the opponents have few cards, weighed as DDS weighs
+  them (each opponent's card in the suit about 8.5 points, a void opponent as many as
+  the cards left plus four, 10 more when it can ruff: measured, less than half the nodes
+  of a weight of 2 a card), not through the right-hand opponent's top cards; winners,
+  then low to the partner's winners. Following: the cheapest card that holds the trick against every
   opponent still to play; low when the partner holds it; a winner an opponent to come
   can beat counts as none. Leading or discarding, each suit's best card comes before any
   second card of a suit (DDS's mixture of suits); discards come from long suits. In
@@ -984,16 +986,19 @@ def _trick_score_nb(
         # the suit: opponents with few cards in it have few choices, but a void one
         # with a spade ruffs; and a right-hand opponent over the top cards plays last
         base = 0
+        count = 0
+        depth = popcount_nb(live)
         for o in range(players):
             if (o & 1) == (seat & 1):
                 continue
             n_o = popcount_nb(hands[o] & suit)
             if n_o:
-                base -= 2 * n_o
-            elif s != 3 and hands[o] & SPADE_MASK:
-                base -= 24
+                count += 4 * n_o
             else:
-                base -= 6
+                count += depth + 4
+                if s != 3 and hands[o] & SPADE_MASK:
+                    base -= 10
+        base -= (count * 32) // 15
         rho = seat - 1 if seat > 0 else players - 1
         if (hands[rho] >> np.uint64(top)) & ONE or (
             second >= 0 and (hands[rho] >> np.uint64(second)) & ONE
