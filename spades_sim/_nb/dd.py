@@ -103,16 +103,17 @@ this package)
   on has been tried, no other such card of that suit is (Kuijf's rule, DDS's NextMove):
   it cannot win by rank, so it plays as the one tried.
 - **Move ordering** (after DDS's weights, not its numbers). The table's cut-off move
-  first. Leading: suits where the opponents have few cards, weighed as DDS weighs
-  them (each opponent's card in the suit about 8.5 points, a void opponent as many as
-  the cards left plus four, 10 more when it can ruff: measured, less than half the nodes
-  of a weight of 2 a card), not through the right-hand opponent's top cards; winners,
-  then low to the partner's winners. Following: the cheapest card that holds the trick against every
-  opponent still to play; low when the partner holds it; a winner an opponent to come
-  can beat counts as none. Leading or discarding, each suit's best card comes before any
-  second card of a suit (DDS's mixture of suits); discards come from long suits. In
-  the trick search, the lead that last cut off at the same depth gets a bonus (DDS's
-  best move of a depth; measured: a sixth fewer nodes on deals with spades broken, a
+  first. Leading: suits where the opponents have few cards, weighed as DDS weighs them
+  (each opponent's card in the suit about 8.5 points, a void opponent as many as the
+  cards left plus four, 10 more when it can ruff: measured, less than half the nodes of
+  a weight of 2 a card), not through the right-hand opponent's top cards; winners, then
+  low to the partner's winners. Following: the cheapest card that holds the trick
+  against every opponent still to play; low when the partner holds it; a winner an
+  opponent to come can beat counts as none, except a ruff, tried before a discard.
+  Leading or discarding, each suit's best card comes before any second card of a suit
+  (DDS's mixture of suits); discards come from long suits. In the trick search, the lead
+  that last cut off at the same depth gets a bonus (DDS's best move of a depth;
+  measured: a sixth fewer nodes on deals with spades broken, a
   tenth more from opening positions). A history count of cut-offs breaks ties.
 
 Under ``must_trump`` and ``must_overtrump`` the quick tricks and the two partners' shared
@@ -1113,7 +1114,15 @@ def _trick_score_nb(
             else:
                 base = 10 - r
         elif beats:
-            base = 30 - r if _beatable_nb(card, hands, seat, pos, led, players) else 70 - r
+            if not _beatable_nb(card, hands, seat, pos, led, players):
+                base = 70 - r
+            elif s != led:
+                # a ruff an opponent can overruff still draws a spade of its (DDS tries a
+                # losing ruff before a discard): measured, fewer nodes than ranking it
+                # under a discard
+                base = 65 - r
+            else:
+                base = 30 - r
         else:
             base = 35 - r
         if s != led and not beats:
