@@ -489,8 +489,13 @@ def build_report(
             Text(
                 [
                     f"Nil beats a number bid (its gain's interval above zero) on "
-                    f"{w.pct(share_pays)} of all hands. The shapes it pays most on, with at "
-                    f"least {min_n:,} deals each:"
+                    f"{w.pct(share_pays)} of all hands. "
+                    + (
+                        f"The shapes it pays most on, with at least {min_n:,} deals each:"
+                        if best_said
+                        else f"No shape has the {min_n:,} deals the shape tables take: run "
+                        "more hands for them."
+                    )
                 ]
             ),
             Text(best_said, bullets=True),
@@ -527,7 +532,8 @@ def build_report(
         f"Made by analyses/nil_atlas.py with spades_sim {__version__}; every sentence was "
         "generated from the numbers it states."
     )
-    top = best.iloc[0]
+    # a run too small for any shape to reach min_n deals (a quick look) has no best one
+    top = best.iloc[0] if len(best) else None
     headline = {
         "deals": deals,
         "seed": seed,
@@ -536,7 +542,9 @@ def build_report(
         "nil_gain_any_hand": [gain.value, gain.low, gain.high, gain.n],
         "own_nils_made": [natural_made.value, natural_made.low, natural_made.high, natural_made.n],
         "share_of_hands_where_nil_pays": share_pays,
-        "best_shape": {
+        "best_shape": None
+        if top is None
+        else {
             **shape(top),
             "share": float(top.share),
             "made": [top.estimate_made, top.ci_low_made, top.ci_high_made],
@@ -571,11 +579,13 @@ def main(argv: list[str] | None = None) -> None:
     times["analysis"] = time.perf_counter() - scan_start
     doc, headline, full = build_report(shape_stats, natural_stats, deals, args.seed, times)
     if args.dd_deals > 0:
-        dd_start = time.perf_counter()
+        dd_start, dd_cpu = time.perf_counter(), time.process_time()
         dd = dd_stage(runs, args.out, min(args.dd_deals, deals))
         section, dd_headline = dd_section(dd)
         doc.sections.append(section)
         times["dd"] = time.perf_counter() - dd_start
+        # CPU time of every thread: on a shared machine the wall time says little
+        headline["dd_cpu_seconds"] = time.process_time() - dd_cpu
         headline |= dd_headline
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "report.html").write_text(doc.to_html(), encoding="utf-8")
@@ -599,6 +609,11 @@ def main(argv: list[str] | None = None) -> None:
         f"- run time: {headline['simulation_seconds']:,.0f} s of simulation, "
         f"{headline['report_seconds']:,.0f} s of analysis and report",
     ]
+    if "dd" in times:
+        lines[-1] += (
+            f" (of which the double-dummy stage {times['dd']:,.0f} s, "
+            f"{headline['dd_cpu_seconds']:,.0f} s of CPU)"
+        )
     (args.out / "headline.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     if args.clean:

@@ -546,6 +546,38 @@ def test_an_interrupted_solve_says_what_it_kept_and_the_resume_what_it_solved(
     assert f"5 deals solved into {out} (0 now, 5 solved before)" in again.output, again.output
 
 
+def test_an_interrupted_simulate_dd_says_the_rows_are_complete_and_the_deals_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate --dd`` stopped while solving says, in one line, that the rows are all
+    there and how many deals solved are kept where (exit 130), not only that its parts
+    of rows are complete; ``--resume`` then solves the others."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    run = tmp_path / "run"
+    args = ["simulate", "--hands", "5", "--seed", "1", "--dd", "--out", str(run), "--quiet"]
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 130, stopped.output
+    assert stopped.output.count("\n") == 1, stopped.output
+    assert (
+        f"interrupted: the rows are complete (5 hands) and 2 of 5 deals solved are kept in "
+        f"{run / '_dd'}; run the same command with --resume" in stopped.output
+    ), stopped.output
+    calls.clear()
+    use_kernel(monkeypatch, lambda *a: (calls.append(1), stand_in(*a)))
+    done = CliRunner().invoke(cli, [*args, "--resume"])
+    assert done.exit_code == 0, done.output
+    assert len(calls) == 3 and load_dd(run)["deal"].tolist() == list(range(5))
+
+
 def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ only the deals not yet solved."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,14 @@ def test_dd_stage_equals_the_solver_and_resumes(tmp_path: Path) -> None:
     )
     section, headline = atlas.dd_section(more)
     assert section.title == "Against perfect defence" and headline["dd_deals"] == 30
+
+
+def test_a_run_too_small_for_the_shape_tables_reports_without_them(tmp_path: Path) -> None:
+    # no shape of 40 deals reaches the 2,000 deals the shape tables take
+    _atlas().main(["--out", str(tmp_path), "--hands", "40", "--dd-deals", "0"])
+    headline = json.loads((tmp_path / "headline.json").read_text())
+    assert headline["deals"] == 40 and headline["best_shape"] is None
+    assert headline["best_sentences"] == []
+    assert "No shape has the 2,000 deals the shape tables take" in (
+        tmp_path / "report.html"
+    ).read_text(encoding="utf-8")

@@ -1158,3 +1158,40 @@ def test_play_rules_bits_follow_the_rules_by_name() -> None:
     ]
     for rules, bits in cases:
         assert int(play_rules(rules)) == bits, rules
+
+
+def test_nil_table_hands_its_deals_out_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``nil_table`` gives each free thread the next deal, so two slow nils (deals 0 and 2,
+    which fixed stripes would give one thread) are solved on two threads while the other
+    deals wait for neither. The kernel is a stand-in with the real one's calling
+    convention: a nil is "safe" when its seat holds no spade; a spade-free W is slow."""
+    import threading
+    import time
+
+    from spades_sim._nb import dd as dd_module
+    from spades_sim.solve import batch
+    from spades_sim.threads import kernel_threads
+
+    spades = np.uint64(0x1FFF << 39)
+    slow_on: dict[int, int] = {}
+
+    def stand_in(first, end, n_stripes, hands, leaders, nil_masks, players,  # type: ignore[no-untyped-def]
+                 play_rules, keys, data, safe, stats) -> None:  # fmt: skip
+        for k in range(first, end):
+            for d in range(k, hands.shape[0], n_stripes):
+                if not hands[d, 3] & spades:
+                    time.sleep(0.5)
+                    slow_on[int(hands[d, 0])] = threading.get_ident()
+                safe[d] = 1 if not hands[d, 3] & spades else 0
+
+    monkeypatch.setattr(batch, "ensure_compiled", lambda *args: None)
+    monkeypatch.setattr("spades_sim.threads.ensure_compiled", lambda *args: None)
+    monkeypatch.setattr(dd_module, "nil_table_nb", stand_in)
+    suits = [0x1FFF << (13 * s) for s in range(4)]  # W holds the spades
+    swapped = [suits[0], suits[1], suits[3], suits[2]]  # W holds the hearts: slow
+    deals = np.array([swapped, suits, swapped, suits, suits, suits], dtype=np.uint64)
+    deals[2, [0, 2]] = deals[2, [2, 0]]  # tell the two slow deals apart by N's hand
+    with kernel_threads(2):
+        safe = batch.nil_table(deals, [0] * 6, 3, rules=Rules())
+    assert safe.tolist() == [True, False, True, False, False, False]
+    assert len(slow_on) == 2 and len(set(slow_on.values())) == 2, slow_on

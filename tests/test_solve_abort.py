@@ -9,17 +9,22 @@ nil of the benchmark's set whose loss needs a long forcing line) and times the s
 from __future__ import annotations
 
 import signal
+import threading
 import time
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 from signals import Signal
 
 from spades_sim import Rules
 from spades_sim._nb import dd
+from spades_sim.cards import format_hand
+from spades_sim.cli import cli
 from spades_sim.run.dd_solve import dd_table, partial_name
-from spades_sim.solve import Position, nil_safe
+from spades_sim.solve import Position, batch, nil_safe
 from spades_sim.solve.batch import nil_table
 from spades_sim.threads import kernel_threads
 
@@ -58,6 +63,39 @@ def test_ctrl_c_stops_dd_table_within_a_second_keeping_solved_deals(tmp_path) ->
     assert time.perf_counter() - stop.sent < 1.0
     kept = partial_name(out / "part-00000.parquet")
     assert pd.read_parquet(kept)["deal"].tolist() == [0]
+
+
+def test_ctrl_c_stops_nil_odds_against_perfect_defence_on_the_command_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``spades-sim nil-odds --defense dd``: Ctrl-C one second into its solves ends the
+    command within a second of the signal, saying ``interrupted`` (exit 130)."""
+
+    # every completion is the slow deal (the other three hands given), W's nil with N on
+    # lead; the signal is timed from the solver's first call, after the completions' play
+    def command(deal: list[int]) -> list[str]:
+        hands = [format_hand(h) for h in deal]
+        given = [f"--given={seat}={hand}" for seat, hand in zip("NES", hands, strict=False)]
+        return [
+            "nil-odds", hands[3], "--seat", "W", "--dealer", "W", *given, "-n", "4",
+            "--defense", "dd", "--threads", "2",
+        ]  # fmt: skip
+
+    warm = CliRunner().invoke(cli, command(SUITS))  # compiled before the clock
+    assert warm.exit_code == 0, warm.output
+    real = batch.nil_table
+    solving = threading.Event()
+
+    def timed(*a: Any, **k: Any) -> np.ndarray:
+        solving.set()
+        return real(*a, **k)
+
+    monkeypatch.setattr(batch, "nil_table", timed)
+    with Signal(signal.SIGINT, 1.0, when=solving.is_set) as stop:
+        result = CliRunner().invoke(cli, command(SLOW))
+    assert time.perf_counter() - stop.sent < 1.0
+    assert result.exit_code == 130, result.output
+    assert result.output.strip() == "interrupted", result.output
 
 
 def test_an_aborted_kernel_returns_at_once() -> None:

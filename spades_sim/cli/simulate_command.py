@@ -10,7 +10,7 @@ rows only), then calls :func:`spades_sim.run.run_dataset` (with ``--dd``, its de
 then solved double-dummy on this machine, :mod:`spades_sim.run.double_dummy`). A
 progress bar on stderr when it is a terminal; the summary on stdout as text on a
 terminal, else one line of JSON (``--summary``). Ctrl-C or SIGTERM keeps every finished
-part, says so in one line and exits 130 / 143.
+part (with ``--dd``, every deal solved), says so in one line and exits 130 / 143.
 """
 
 from __future__ import annotations
@@ -184,6 +184,20 @@ def simulate(ctx: click.Context, **params: Any) -> None:
         raise UserError(one_line(str(exc))) from None
     except RunInterrupted as stop:
         s = stop.summary
+        if s.dd_complete is False:
+            # every row is there: what stopped is the solving after them
+            from spades_sim.run.dd_solve import stored_deals
+            from spades_sim.run.double_dummy import DD_DIR
+
+            where = Path(s.out) / DD_DIR
+            kept = stored_deals(where)
+            click.echo(
+                f"interrupted: the rows are complete ({s.hands:,} hands) and {kept:,} of "
+                f"{s.total:,} deals solved are kept in {where}; run the same command with "
+                "--resume to solve the rest",
+                err=True,
+            )
+            sys.exit(128 + int(stop.signal_number))
         click.echo(
             f"interrupted: {s.parts} part(s) complete in {s.out} ({s.hands:,} hands); run the "
             "same command with --resume to continue",

@@ -4,8 +4,9 @@ Contract
 --------
 ``nil_table(hands, leaders, seat, rules=...)`` gives one verdict a deal, the nil of
 ``seat`` from each deal's opening position (hands as play begins, after any exchange),
-on the thread pool (:mod:`spades_sim.threads`): what ``nil_odds(..., defense="double-dummy")``
-asks of the completions it plays. :func:`solve_deals` solves each deal's tricks per side
+on the thread pool (:mod:`spades_sim.threads`), each free thread taking the next deal with
+its own table: what ``nil_odds(..., defense="double-dummy")`` asks of the completions it
+plays. :func:`solve_deals` solves each deal's tricks per side
 and every seat's nil from the opening lead, one deal a task, each thread with its own
 fixed-size transposition table (:func:`new_tables`, ``2**table_bits`` slots), marking
 each deal as it lands so that Ctrl-C loses only the deals in flight; the run layer's
@@ -27,7 +28,7 @@ from spades_sim.cards import check_deal
 from spades_sim.errors import SpadesError
 from spades_sim.rules import FirstLead, Rules
 from spades_sim.solve.solver import DEFAULT_TABLE_BITS, abortable, play_rules, seat_nil_mask
-from spades_sim.threads import current_threads, ensure_compiled, run_blocks, run_tasks
+from spades_sim.threads import current_threads, ensure_compiled, run_tasks
 
 __all__ = ["check_deals", "new_tables", "nil_table", "opening_leaders", "solve_deals"]
 
@@ -96,16 +97,34 @@ def nil_table(
         return safe.astype(bool)
     full = np.zeros((n, 4), dtype=np.uint64)
     full[:, :players] = masks
-    stripes = max(1, min(current_threads(), n))
-    keys, data = new_tables(stripes, table_bits)
-    stats = np.zeros((stripes, dd.STATS), dtype=np.int64)
+    workers = max(1, min(current_threads(), n))
+    keys, data = new_tables(workers, table_bits)
+    stats = np.zeros((workers, dd.STATS), dtype=np.int64)
     nil_masks = np.full(n, seat_nil_mask(int(seat), rules), dtype=np.int64)
     rule_bits = play_rules(rules, nil=True)
-    block_args = (
-        dd.nil_table_nb, stripes, np.int64(stripes), full, np.ascontiguousarray(lead),
-        nil_masks, np.int64(players), rule_bits, keys, data, safe, stats,
-    )  # fmt: skip
-    abortable(lambda: run_blocks(*block_args), [stats])
+    lead = np.ascontiguousarray(lead)
+
+    def args(worker: int, d: int) -> tuple[Any, ...]:
+        w = slice(worker, worker + 1)
+        one = slice(d, d + 1)
+        # one deal a call, on the worker's own table: C-contiguous slices, so the kernel
+        # compiled for whole arrays serves them
+        return (
+            np.int64(0), np.int64(1), np.int64(1), full[one], lead[one], nil_masks[one],
+            np.int64(players), rule_bits, keys[w], data[w], safe[one], stats[w],
+        )  # fmt: skip
+
+    ensure_compiled(dd.nil_table_nb, args(0, 0))
+
+    def task(worker: int, d: int) -> None:
+        dd.nil_table_nb(*args(worker, d))
+        if stats[worker, dd.S_ABORT]:
+            raise KeyboardInterrupt  # this deal is unsolved; hand out no more
+
+    # the deals handed out one at a time, not in fixed stripes: a nil's cost runs from
+    # microseconds to minutes, and a stripe holding the slow ones would leave the other
+    # threads idle at the end
+    abortable(lambda: run_tasks(n, task, workers=workers), [stats])
     if stats[:, dd.S_ABORT].any():
         raise KeyboardInterrupt
     return safe.astype(bool)
