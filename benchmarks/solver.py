@@ -14,6 +14,7 @@ loaded machine does not distort); nodes are counted for both (DDS's are its tric
 starts, ours every node and the trick starts apart).
 
     python benchmarks/solver.py --deals 1000
+    python benchmarks/solver.py --deals 30 --nodes-only   # dd_tricks alone: nodes, CPU a node
 """
 
 from __future__ import annotations
@@ -35,6 +36,42 @@ def deals(n: int, seed: int) -> list[list[int]]:
     return out
 
 
+def nodes_only(n: int, seed: int) -> None:
+    """dd_tricks alone on the positions of the comparison with DDS, on a worker thread
+    (CPU time of that thread), one table throughout as in ``main``."""
+    from spades_sim._nb.dd import S_BOUNDS, S_HITS, S_NODES, S_PROBES
+    from spades_sim.solve import Position, dd_tricks
+    from spades_sim.solve.solver import thread_table
+
+    sample = deals(n, seed)
+    cpu: list[float] = []
+    counts: list[np.ndarray] = []
+    values: list[int] = []
+
+    def run() -> None:
+        stats = thread_table().stats
+        dd_tricks(Position(sample[0], 0, spades_broken=True))  # compile outside
+        before = stats.copy()
+        c0 = time.thread_time()
+        for hands in sample:
+            for leader in range(4):
+                values.append(dd_tricks(Position(hands, leader, spades_broken=True)))
+        cpu.append(time.thread_time() - c0)
+        counts.append(stats - before)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    d = counts[0]
+    print(
+        f"{4 * n} solves: nodes {d[S_NODES] / 1e6:.2f} million, trick starts "
+        f"{(d[S_PROBES] + d[S_BOUNDS]) / 1e6:.3f} million (table probes "
+        f"{d[S_PROBES] / 1e6:.3f} million, hits {d[S_HITS] / 1e6:.3f} million), CPU "
+        f"{cpu[0]:.2f} s, {cpu[0] / d[S_NODES] * 1e9:.0f} ns a node; tricks summed "
+        f"{sum(values)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -42,7 +79,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--cards-deals", type=int, default=None, help="all-cards deals [--deals]")
     parser.add_argument("--skip-dds", action="store_true", help="only nil_safe and dd_table")
+    parser.add_argument(
+        "--nodes-only",
+        action="store_true",
+        help="only dd_tricks on the positions against DDS, one table, in order: total nodes, "
+        "trick starts, CPU time a node (what a change to the search does, without DDS)",
+    )
     args = parser.parse_args()
+    if args.nodes_only:
+        nodes_only(args.deals, args.seed)
+        return
 
     import endplay._dds as _dds
     from endplay.types import Deal, Denom, Player

@@ -728,15 +728,40 @@ def partner_ruff(hands, leader):
     return 1 + sum(1 for c in hands[leader] if suit(c) == 3)
 
 
+def ruff_trick(hands, leader):
+    """A trick by a ruff of the partner (four players), from the statement: the leader
+    holds a side suit the partner lacks, the partner a spade, and each opponent holds
+    that suit or no spade above the partner's highest; 1, else 0."""
+    if len(hands) != 4:
+        return 0
+    mate = hands[leader ^ 2]
+    spades = [rank(c) for c in mate if suit(c) == 3]
+    if not spades:
+        return 0
+    for s in {suit(c) for c in hands[leader]} - {suit(c) for c in mate} - {3}:
+        if all(
+            any(suit(c) == s for c in hands[o])
+            or all(rank(c) < max(spades) for c in hands[o] if suit(c) == 3)
+            for o in (leader ^ 1, leader ^ 3)
+        ):
+            return 1
+    return 0
+
+
 def test_trick_bounds_never_exceed_brute_force():
     """The sure tricks the trick search counts at a trick start (``dd.trick_bounds_nb``:
     quick tricks, sure spades with opponents' spades above them, a guarded second spade
     behind the highest, the leader's spades and a ruff by its partner when the opponents
-    have none) never exceed the tricks each side takes under perfect play, on
-    random endings of two and four players (spade-heavy, jokers, the trump rules); and
+    have none, a ruff by the partner that no opponent can beat) never exceed the tricks
+    each side takes under perfect play, on random endings of two and four players
+    (spade-heavy, jokers, the trump rules); and
     they count at least what the statements give, which fire here many times. Counting
-    one trick more for a hand's spades, a second spade without its guard, or the partner's
-    ruff where an opponent holds a spade, fails it."""
+    one trick more for a hand's spades, a second spade without its guard, the partner's
+    ruff where an opponent holds a spade, or the partner's one ruff where a void
+    opponent holds a spade above the partner's, fails it. The bounds left out where they
+    cannot reach the tricks that settle the search (``need0``, ``need1``) are never left
+    out where they would have: counting only the leader's cards among the side's top
+    cards that cap the quick tricks, or a side's spades as one fewer, fails it."""
     import numpy as np
 
     from spades_sim._nb import dd
@@ -744,9 +769,13 @@ def test_trick_bounds_never_exceed_brute_force():
 
     DEUCES["on"] = False
     rng = random.Random(23)
-    fired = {"under": 0, "guard": 0, "ruff": 0}
+    fired = {"under": 0, "guard": 0, "ruff": 0, "skip": 0, "ruff1": 0}
     cases = 0
-    while cases < 300 or min(fired["under"], fired["guard"]) < 25 or fired["ruff"] < 8:
+    while (
+        cases < 300
+        or min(fired["under"], fired["guard"]) < 25
+        or min(fired["ruff"], fired["skip"], fired["ruff1"]) < 8
+    ):
         cases += 1
         players = rng.choice((2, 4, 4))
         n = rng.randint(2, 4 if players == 4 else 5)
@@ -775,9 +804,21 @@ def test_trick_bounds_never_exceed_brute_force():
         masks = np.zeros(4, dtype=np.uint64)
         masks[:players] = [sum(1 << c for c in h) for h in hands]
         lead_spades = np.int64(1 if broken or any_time else 0)
+        bits = play_rules(rules)
+        none = np.int64(0)
         lo0, _, lo1, _ = dd.trick_bounds_nb(
-            masks, np.int64(players), np.int64(leader), lead_spades, play_rules(rules)
+            masks, np.int64(players), np.int64(leader), lead_spades, bits, none, none
         )
+        # a bound is left out only where it cannot reach the side's need: a bound that
+        # reaches it with every bound worked out reaches it with the skips
+        for need in range(1, n + 1):
+            got = dd.trick_bounds_nb(
+                masks, np.int64(players), np.int64(leader), lead_spades, bits,
+                np.int64(need), np.int64(need),
+            )  # fmt: skip
+            for full, part in ((lo0, got[0]), (lo1, got[2])):
+                assert part >= need or full < need, (hands, leader, need, part, full)
+                fired["skip"] += part < full
         ref = Reference(players, any_time, False, must_trump, over)
         exact0 = ref.tricks(hands, leader, (), broken, False)
         case = (hands, leader, broken, any_time, must_trump, over)
@@ -786,10 +827,12 @@ def test_trick_bounds_never_exceed_brute_force():
             hall, tops = sure_spades(hands, side)
             guard = guarded_second(hands, leader) if side != leader % 2 else 0
             ruff = partner_ruff(hands, leader) if side == leader % 2 else 0
-            assert lo >= max(hall, guard, ruff), (case, side)
+            ruff1 = ruff_trick(hands, leader) if side == leader % 2 else 0
+            assert lo >= max(hall, guard, ruff, ruff1), (case, side)
             fired["under"] += hall > tops
             fired["guard"] += guard > hall
             fired["ruff"] += ruff > hall
+            fired["ruff1"] += ruff1 > max(hall, ruff)
     assert cases < 1500
 
 

@@ -80,8 +80,12 @@ this package)
   spades when ``k`` opponents' spades lie above the lowest of them (a spade wins its
   trick unless a higher spade of an opponent falls in it, each of those in one trick);
   the side not on lead takes a trick with the second-highest spade guarded in a hand
-  that plays after the highest; and when the opponents have no spade, the leader's
-  side takes the leader's spades and a ruff by the partner (:func:`trick_bounds_nb`).
+  that plays after the highest; when the opponents have no spade, the leader's side
+  takes the leader's spades and a ruff by the partner, and else a trick by a ruff of the
+  partner that no opponent can beat (:func:`trick_bounds_nb`). Only the bounds that can
+  reach the tricks settling the search are worked out (a side's spade bounds when it
+  holds that many spades, the quick tricks when its top cards reach it): a third less
+  time at each trick start.
   After the lead, the side second to play settles a target of one trick, or the last
   trick the other side needs, when it can take this trick whatever the third hand does
   (:func:`second_hand_wins_nb`: a ruff the third hand cannot beat, or the top card over
@@ -99,15 +103,18 @@ this package)
   on has been tried, no other such card of that suit is (Kuijf's rule, DDS's NextMove):
   it cannot win by rank, so it plays as the one tried.
 - **Move ordering** (after DDS's weights, not its numbers). The table's cut-off move
-  first. Leading: suits where the opponents have few cards, not where a void one can
-  ruff, not through the right-hand opponent's top cards; winners, then low to the
-  partner's winners. Following: the cheapest card that holds the trick against every
-  opponent still to play; low when the partner holds it; a winner an opponent to come
-  can beat counts as none. Leading or discarding, each suit's best card comes before any
-  second card of a suit (DDS's mixture of suits); discards come from long suits. In
-  the trick search, the lead that last cut off at the same depth gets a bonus (DDS's
-  best move of a depth; measured: a sixth fewer nodes on deals with spades broken, a
-  tenth more from opening positions). A history count of cut-offs breaks ties.
+  first. Leading: suits where the opponents have few cards, weighed as DDS weighs them
+  (each opponent's card in the suit about 8.5 points, a void opponent as many as the
+  cards left plus four, 10 more when it can ruff: measured, less than half the nodes of
+  a weight of 2 a card), not through the right-hand opponent's top cards; winners, then
+  low to the partner's winners. Following: the cheapest card that holds the trick
+  against every opponent still to play; low when the partner holds it; a winner an
+  opponent to come can beat counts as none, except a ruff, tried before a discard.
+  Leading or discarding, each suit's best card comes before any second card of a suit
+  (DDS's mixture of suits); discards come from long suits, a spade that loses the trick
+  last. In the trick search, the lead that last cut off at the same depth gets a bonus
+  (DDS's best move of a depth; measured: a sixth fewer nodes on deals with spades
+  broken, a tenth more from opening positions). A history count of cut-offs breaks ties.
 
 Under ``must_trump`` and ``must_overtrump`` the quick tricks and the two partners' shared
 top spades are not counted (both assume a player free to discard or to play any spade);
@@ -581,28 +588,52 @@ def _guarded_second_nb(hands, leader, players):
 
 
 @njit(inline="always", cache=True)
-def trick_bounds_nb(hands, players, leader, lead_spades, play_rules):
+def trick_bounds_nb(hands, players, leader, lead_spades, play_rules, need0, need1):
     """Sure tricks of each side from a trick start (``leader`` to lead, not the first
     trick), with no move tried: (side 0's, the cards it rests on, side 1's, the cards it
     rests on). The leader's side takes at least its quick tricks
     (:func:`_quick_tricks_nb`; only when players are free to discard, not under
-    ``must_trump`` or ``must_overtrump``), and its spades and a ruff by the partner
-    when the opponents have no spade (:func:`_partner_ruff_nb`); each side takes at
-    least its sure spades (:func:`_sure_spades_nb`), and the side not on lead at least
+    ``must_trump`` or ``must_overtrump``), its spades and a ruff by the partner
+    when the opponents have no spade (:func:`_partner_ruff_nb`), and a trick by a ruff
+    of the partner that no opponent can beat (:func:`_ruff_trick_nb`); each side takes
+    at least its sure spades (:func:`_sure_spades_nb`), and the side not on lead at least
     one trick with a guarded second-highest spade over the highest
-    (:func:`_guarded_second_nb`)."""
+    (:func:`_guarded_second_nb`).
+
+    ``need0``, ``need1``: the tricks of side 0, of side 1, that would settle the search
+    (0: every bound is wanted). A bound is only worked out where it can reach them: the
+    spade bounds of a side holding fewer spades than its need (each counts tricks won by
+    the side's spades), the one-trick bounds past a need of one, and the quick tricks
+    where the side's cards above every opponent's card of their suit (an upper bound on
+    them, :func:`_side_tops_nb`) fall short; a bound left out leaves a lower count that
+    settles nothing."""
     free = (play_rules & PLAY_FORCED) == 0
-    s0, r0 = _sure_spades_nb(hands, 0, players, free)
-    s1, r1 = _sure_spades_nb(hands, 1, players, free)
-    g, rg = _guarded_second_nb(hands, leader, players)
-    if g > 0:
-        if leader & 1:
-            if s0 < 1:
-                s0, r0 = 1, rg
-        elif s1 < 1:
-            s1, r1 = 1, rg
+    sp0 = ZERO
+    sp1 = ZERO
+    for p in range(players):
+        if p & 1:
+            sp1 |= hands[p] & SPADE_MASK
+        else:
+            sp0 |= hands[p] & SPADE_MASK
+    s0, r0, s1, r1 = 0, ZERO, 0, ZERO
+    if popcount_nb(sp0) >= need0:
+        s0, r0 = _sure_spades_nb(hands, 0, players, free)
+    if popcount_nb(sp1) >= need1:
+        s1, r1 = _sure_spades_nb(hands, 1, players, free)
+    need_l = need1 if leader & 1 else need0
+    need_o = need0 if leader & 1 else need1
+    if need_o <= 1:
+        g, rg = _guarded_second_nb(hands, leader, players)
+        if g > 0:
+            if leader & 1:
+                if s0 < 1:
+                    s0, r0 = 1, rg
+            elif s1 < 1:
+                s1, r1 = 1, rg
     q, rq = _partner_ruff_nb(hands, leader, players)
-    if free:
+    if q < 1 and need_l <= 1:
+        q, rq = _ruff_trick_nb(hands, leader, players)
+    if free and _side_tops_nb(hands, leader, players) >= need_l:
         q2, rq2 = _quick_tricks_nb(hands, leader, lead_spades, players)
         if q2 > q:
             q, rq = q2, rq2
@@ -612,6 +643,27 @@ def trick_bounds_nb(hands, players, leader, lead_spades, play_rules):
     elif q > s0:
         s0, r0 = q, rq
     return s0, r0, s1, r1
+
+
+@njit(inline="always", cache=True)
+def _side_tops_nb(hands, leader, players):
+    """An upper bound on :func:`_quick_tricks_nb`, cheaper than it: the leader's side's
+    cards above every opponent's card of their suit. Every trick the quick tricks count
+    is won by such a card (a winner above every other card of its suit, the partner's
+    included; the partner's after crossing, likewise)."""
+    ours = ZERO
+    theirs = ZERO
+    for p in range(players):
+        if (p & 1) == (leader & 1):
+            ours |= hands[p]
+        else:
+            theirs |= hands[p]
+    tops = 0
+    for s in range(4):
+        o = theirs & SUIT_MASKS[s]
+        m = ours & SUIT_MASKS[s]
+        tops += popcount_nb(m & above_nb(highest_card_nb(o))) if o else popcount_nb(m)
+    return tops
 
 
 @njit(inline="always", cache=True)
@@ -632,6 +684,43 @@ def _partner_ruff_nb(hands, leader, players):
     for s in range(3):
         if mine & SUIT_MASKS[s] and not partner & SUIT_MASKS[s]:
             return popcount_nb(mine & SPADE_MASK) + 1, ZERO
+    return 0, ZERO
+
+
+@njit(inline="always", cache=True)
+def _ruff_trick_nb(hands, leader, players):
+    """1 when the leader's side takes a trick by a ruff of the partner (DDS's lowest
+    quick trick): the leader holds a side suit the partner is void in, the partner holds
+    a spade, and each opponent either holds that suit (it must follow) or holds no spade
+    above the partner's highest. The leader leads the suit; the partner ruffs with its
+    highest spade (free to, and under ``must_trump`` or ``must_overtrump`` made to: it
+    is void, and that spade beats any spade before it), which no opponent beats: one
+    following suit plays no spade, one void has none above it. Else 0. Returns (tricks,
+    the cards it rests on: the partner's highest spade, when a void opponent holds a
+    spade; the lengths say the rest)."""
+    if players != 4:
+        return 0, ZERO
+    mine = hands[leader]
+    mate = hands[leader ^ 2]
+    mate_sp = mate & SPADE_MASK
+    if not mate_sp:
+        return 0, ZERO
+    top = highest_card_nb(mate_sp)
+    for s in range(3):
+        suit = SUIT_MASKS[s]
+        if not (mine & suit) or mate & suit:
+            continue
+        rel = ZERO
+        ok = True
+        for o in (leader ^ 1, leader ^ 3):
+            if hands[o] & suit:
+                continue
+            if hands[o] & SPADE_MASK & above_nb(top):
+                ok = False
+            elif hands[o] & SPADE_MASK:
+                rel = ONE << np.uint64(top)
+        if ok:
+            return 1, rel
     return 0, ZERO
 
 
@@ -984,16 +1073,19 @@ def _trick_score_nb(
         # the suit: opponents with few cards in it have few choices, but a void one
         # with a spade ruffs; and a right-hand opponent over the top cards plays last
         base = 0
+        count = 0
+        depth = popcount_nb(live)
         for o in range(players):
             if (o & 1) == (seat & 1):
                 continue
             n_o = popcount_nb(hands[o] & suit)
             if n_o:
-                base -= 2 * n_o
-            elif s != 3 and hands[o] & SPADE_MASK:
-                base -= 24
+                count += 4 * n_o
             else:
-                base -= 6
+                count += depth + 4
+                if s != 3 and hands[o] & SPADE_MASK:
+                    base -= 10
+        base -= (count * 32) // 15
         rho = seat - 1 if seat > 0 else players - 1
         if (hands[rho] >> np.uint64(top)) & ONE or (
             second >= 0 and (hands[rho] >> np.uint64(second)) & ONE
@@ -1022,12 +1114,24 @@ def _trick_score_nb(
             else:
                 base = 10 - r
         elif beats:
-            base = 30 - r if _beatable_nb(card, hands, seat, pos, led, players) else 70 - r
+            if not _beatable_nb(card, hands, seat, pos, led, players):
+                base = 70 - r
+            elif s != led:
+                # a ruff an opponent can overruff still draws a spade of its (DDS tries a
+                # losing ruff before a discard): measured, fewer nodes than ranking it
+                # under a discard
+                base = 65 - r
+            else:
+                base = 30 - r
         else:
             base = 35 - r
         if s != led and not beats:
             # a discard: from a long suit, keeping the short suits' guards
             base += 2 * popcount_nb(hands[seat] & SUIT_MASKS[s])
+            if s == 3:
+                # a spade that does not take the trick (an underruff) spends a trump for
+                # nothing: after the side suits' discards (DDS ranks it low too)
+                base -= 20
     return (np.int64(base) << 20) + min(hist[card], (1 << 20) - 1)
 
 
@@ -1289,7 +1393,10 @@ def search_nb(
                 kind = KIND_TRICKS if mode == MODE_TRICKS else 1 + nil_mask
                 live = hands[0] | hands[1] | hands[2] | hands[3]
                 if mode == MODE_TRICKS:
-                    s0, r0, s1, r1 = trick_bounds_nb(hands, players, seat, lead_spades, play_rules)
+                    # side 0 settles the search with target tricks, side 1 with the rest
+                    s0, r0, s1, r1 = trick_bounds_nb(
+                        hands, players, seat, lead_spades, play_rules, target, n - target + 1
+                    )
                     if s0 >= target:
                         v = True
                         vrel = r0
