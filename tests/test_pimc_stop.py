@@ -9,16 +9,14 @@ signal to their own process in the middle of a decision that takes tens of secon
 
 from __future__ import annotations
 
-import os
 import signal
-import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from signals import Signal
 
 from spades_sim import simulate_hands
 from spades_sim._nb.dd import S_ABORT, S_NODES
@@ -44,40 +42,6 @@ CHEAP = "pimc:worlds=1,solve_from=13"
 def warm() -> None:
     """Compile (or load) the generated module of a pimc run before any clock starts."""
     simulate_hands(1, seed=1, play=CHEAP, threads=1)
-
-
-class Signal:
-    """``signum`` to this process ``after`` seconds, or ``after`` seconds after ``when()``
-    first holds; ``sent`` is when. A handler that raises ``KeyboardInterrupt`` is in place
-    meanwhile, so a signal that comes late fails the test instead of ending the process."""
-
-    def __init__(self, signum: int, after: float, when: Any = None) -> None:
-        self.signum = signum
-        self.after = after
-        self.when = when
-        self.sent = float("inf")
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.previous: Any = None
-
-    def run(self) -> None:
-        while self.when is not None and not self.when():
-            if self.done.wait(0.02):
-                return
-        if self.done.wait(self.after):
-            return
-        self.sent = time.perf_counter()
-        os.kill(os.getpid(), self.signum)
-
-    def __enter__(self) -> Signal:
-        self.previous = signal.signal(self.signum, signal.default_int_handler)
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.done.set()
-        self.thread.join()
-        signal.signal(self.signum, self.previous)
 
 
 def test_ctrl_c_stops_a_slow_pimc_decision_within_a_second() -> None:

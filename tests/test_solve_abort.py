@@ -8,15 +8,13 @@ nil of the benchmark's set whose loss needs a long forcing line) and times the s
 
 from __future__ import annotations
 
-import os
 import signal
-import threading
 import time
-from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from signals import Signal
 
 from spades_sim import Rules
 from spades_sim._nb import dd
@@ -32,33 +30,10 @@ SLOW = [150979090616320, 1695584916999170, 2339795108176533, 317240511578472]
 SUITS = [0x1FFF << (13 * s) for s in range(4)]
 
 
-class Interrupt:
-    """SIGINT to this process ``after`` seconds from the start; ``sent`` is when."""
-
-    def __init__(self, after: float) -> None:
-        self.sent = float("inf")
-        self.timer = threading.Timer(after, self.fire)
-        self.previous: Any = None
-
-    def fire(self) -> None:
-        self.sent = time.perf_counter()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    def __enter__(self) -> Interrupt:
-        # Python's own handler, whatever an earlier test in the worker left
-        self.previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.timer.cancel()
-        signal.signal(signal.SIGINT, self.previous)
-
-
 def test_ctrl_c_stops_a_slow_nil_solve_within_a_second() -> None:
     nil_safe(Position.start(SUITS, dealer=3), 3)  # compiled before the clock
     pos = Position.start(SLOW, dealer=3)
-    with Interrupt(1.0) as stop, pytest.raises(KeyboardInterrupt):
+    with Signal(signal.SIGINT, 1.0) as stop, pytest.raises(KeyboardInterrupt):
         nil_safe(pos, 3)
     assert time.perf_counter() - stop.sent < 1.0
     # the flag is cleared for the next call (W, holding only spades, must ruff N's lead)
@@ -69,7 +44,7 @@ def test_ctrl_c_stops_nil_table_within_a_second() -> None:
     masks = np.array([SUITS, SLOW], dtype=np.uint64)
     leaders = np.array([0, 0])
     nil_table(masks[:1], leaders[:1], 3, rules=Rules())  # compiled before the clock
-    with Interrupt(1.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(2):
+    with Signal(signal.SIGINT, 1.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(2):
         nil_table(masks, leaders, 3, rules=Rules())
     assert time.perf_counter() - stop.sent < 1.0
 
@@ -78,7 +53,7 @@ def test_ctrl_c_stops_dd_table_within_a_second_keeping_solved_deals(tmp_path) ->
     out = tmp_path / "table"
     deals = np.array([SUITS, SLOW], dtype=np.uint64)
     dd_table(deals[:1], [3], out=tmp_path / "warm")  # compiled before the clock
-    with Interrupt(3.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(1):
+    with Signal(signal.SIGINT, 3.0) as stop, pytest.raises(KeyboardInterrupt), kernel_threads(1):
         dd_table(deals, [3, 3], out=out)
     assert time.perf_counter() - stop.sent < 1.0
     kept = partial_name(out / "part-00000.parquet")
