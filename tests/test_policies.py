@@ -18,6 +18,8 @@ import naive
 import numpy as np
 import pandas as pd
 import pytest
+from numba import njit, typeof
+from numba import types as nbtypes
 
 from spades_sim import reference
 from spades_sim._nb import exchange, loop, rollout
@@ -58,7 +60,13 @@ from spades_sim._nb.heuristic import (
     read_play_nb,
     read_plays_nb,
 )
-from spades_sim._nb.lockstep_heuristic import heuristic_lane_nb, play_heuristic_lockstep_nb
+from spades_sim._nb.lockstep_heuristic import (
+    NIL_LONG_BY_DEFAULT,
+    NIL_PULL_BY_DEFAULT,
+    NIL_READ_BY_DEFAULT,
+    heuristic_lane_nb,
+    play_heuristic_lockstep_nb,
+)
 from spades_sim.analysis import (
     bid_accuracy,
     duplicate,
@@ -857,6 +865,36 @@ def test_lockstep_heuristic_plays_like_the_scalar_path(rules: Rules, play: tuple
         ]
     )
     assert np.array_equal(tricks.T.ravel(), h["tricks"])
+
+
+def test_the_defaults_lane_body_types_no_maxim_the_defaults_switch_off() -> None:
+    """With the settings None (the defaults' copy of the loops) Numba drops the guarded
+    maxims the registry defaults leave off before typing them (a first run's compile),
+    and keeps every one that is on; given settings, the lane body types them all."""
+    lane = njit(heuristic_lane_nb.py_func)  # uncached: its typed IR is kept
+    u, i, b = nbtypes.uint64, nbtypes.int64, nbtypes.boolean
+    head = (u, u, i, i, i, b, b, i, i, i, i, u, i, i, i, i, i)
+    typed = {}
+    for given in (nbtypes.none, typeof(HEURISTIC_DEFAULT_SETTINGS)):
+        sig = (*head, given, nbtypes.UniTuple(u, 4))
+        lane.compile(sig)
+        typemap = lane.overloads[sig].type_annotation.typemap
+        typed[given] = {name.split(".")[0] for name in typemap}
+    # a variable only each guarded maxim computes, and whether the defaults switch it on
+    guarded = {
+        "long_rank": NIL_LONG_BY_DEFAULT,
+        "pulling": NIL_PULL_BY_DEFAULT,
+        "read_voids": NIL_READ_BY_DEFAULT,
+    }
+    on = heuristic_settings(HEURISTIC_DEFAULTS)
+    assert guarded == {
+        "long_rank": bool(on.flags & HeuristicFlag.nil_long),
+        "pulling": on.nil_pull > 0,
+        "read_voids": bool(on.flags & HeuristicFlag.nil_read),
+    }
+    for name, at_defaults in guarded.items():
+        assert name in typed[typeof(HEURISTIC_DEFAULT_SETTINGS)], name
+        assert (name in typed[nbtypes.none]) == at_defaults, name
 
 
 # --- Registry, parameters, README -----------------------------------------------------

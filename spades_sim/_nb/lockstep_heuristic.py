@@ -16,6 +16,11 @@ compiles one copy (the kernel selection tells which, before compiling), and
 ``play_heuristic_lockstep_nb``, which chooses per call, compiles both. A side's settings
 reach the lane body whole (``heuristic_lane_nb``), as ``heuristic.heuristic_core_nb``
 gets them: a new numeric setting is read there by name, with no signature to widen.
+The defaults' copy passes None instead: the lane body then takes the defaults' settings
+as a constant, and Numba drops the maxims the defaults leave off (those guarded by
+``given is not None or X_BY_DEFAULT``) before typing them: a first run, which plays
+the defaults, does not compile them. The lane body is compiled once for every caller (its arguments
+plain types, not literals) and LLVM folds each caller's constants once it is inlined.
 """
 
 import numpy as np
@@ -53,6 +58,14 @@ from spades_sim._nb.lockstep import (
     lane_trump_rules_nb,
     prefer_wide_vectors_nb,
 )
+
+# Whether each maxim the lane body can prune is on at the registry defaults: with the
+# defaults' settings (``given`` None) Numba drops a maxim's code before typing it when
+# this is False (a guard ``given is not None or X_BY_DEFAULT``: a branch on a global).
+# Derived from the table, so a changed default only changes what is compiled.
+NIL_READ_BY_DEFAULT = (HEURISTIC_DEFAULT_SETTINGS.flags & HeuristicFlag.nil_read) != 0
+NIL_LONG_BY_DEFAULT = (HEURISTIC_DEFAULT_SETTINGS.flags & HeuristicFlag.nil_long) != 0
+NIL_PULL_BY_DEFAULT = HEURISTIC_DEFAULT_SETTINGS.nil_pull > 0
 
 
 @njit(cache=True, forceinline=True)
@@ -139,12 +152,17 @@ def lane_master_nb(masters, suit_mask, current):
 @njit(cache=True, forceinline=True)
 def heuristic_lane_nb(
     hand, legal, seat, players, n_in, leading, reading, leader, led, win_card, win_seat, unseen,
-    alive, voids, need, opp_need, remaining, settings, nil_outs,
+    alive, voids, need, opp_need, remaining, given, nil_outs,
 ):  # fmt: skip
-    # ``settings``: the side's ``HeuristicSettings`` (its switches' ``flags``, its numbers
-    # by name); ``leading`` apart from ``n_in``: a lock-step caller passes a constant, and
-    # the lead (or follow) half of the work folds away; ``reading`` (some side reads the
-    # nil bidder's plays) the same for nil_read
+    # ``given``: the side's ``HeuristicSettings`` (its switches' ``flags``, its numbers by
+    # name), or None for the registry defaults (the defaults' copy of the loops): then
+    # ``given is None`` is known before typing, the settings are constants from the start,
+    # and Numba prunes the maxims the defaults switch off (each guarded by ``given is not
+    # None or X_BY_DEFAULT``) before it types them. ``leading`` apart from ``n_in``: a
+    # lock-step caller passes a constant, and LLVM folds the lead (or follow) half of the
+    # work away once this is inlined; ``reading`` (some side reads the nil bidder's
+    # plays) the same for nil_read
+    settings = HEURISTIC_DEFAULT_SETTINGS if given is None else given
     flags = settings.flags
     four = players == 4
     last = n_in == players - 1
@@ -161,9 +179,11 @@ def heuristic_lane_nb(
     # lead for tricks
     spades_out = unseen & SPADE_MASK
     opp_voids = ((voids >> (4 * opp_a)) | (voids >> (4 * opp_b))) & 15
-    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 2, -1)
-    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 1, cash)
-    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, 0, cash)
+    # suits as int64, not literals: one compile of each helper, not one per suit (LLVM
+    # folds the constant suit once the helper is inlined here)
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, np.int64(2), np.int64(-1))
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, np.int64(1), cash)
+    cash = lane_cash_nb(legal, unseen, spades_out, opp_voids, np.int64(0), cash)
     sp = legal & SPADE_MASK
     top_sp = lane_hi_nb(sp)
     draw = (sp != ZERO) & (spades_out != ZERO) & (top_sp > lane_hi_nb(spades_out))
@@ -216,9 +236,9 @@ def heuristic_lane_nb(
     cover_lead = lane_master_nb(masters, NON_SPADE_MASK, cover_lead)
     draw_nil = (((voids >> (4 * partner + 3)) & 1) == 0) & (spades_out != ZERO)
     cover_lead = lane_master_nb(masters, SPADE_MASK, cover_lead) if draw_nil else cover_lead
-    cover_lead = lane_void_top_nb(legal, partner_voids, 2, cover_lead)
-    cover_lead = lane_void_top_nb(legal, partner_voids, 1, cover_lead)
-    cover_lead = lane_void_top_nb(legal, partner_voids, 0, cover_lead)
+    cover_lead = lane_void_top_nb(legal, partner_voids, np.int64(2), cover_lead)
+    cover_lead = lane_void_top_nb(legal, partner_voids, np.int64(1), cover_lead)
+    cover_lead = lane_void_top_nb(legal, partner_voids, np.int64(0), cover_lead)
     cover_after = lane_lo_nb(beats) if (win_seat == partner and beats) else -1
     hi_follow = lane_hi_nb(follow)
     trump_over = legal & SPADE_MASK & lane_above_nb(win_card)
@@ -236,46 +256,39 @@ def heuristic_lane_nb(
     attacking = (flags & HeuristicFlag.attack_nil) and (alive >> target) & 1 and not at_risk
     # with nil_read, the unseen cards the nil bidder's plays have not ruled out; a suit
     # with none left is a void
-    reading = reading and (flags & HeuristicFlag.nil_read) != 0
-    nil_unseen = unseen & ~pick_nb(nil_outs, target) if reading else unseen
-    read_voids = (
-        np.int64((nil_unseen & lane_suit_mask_nb(0)) == ZERO)
-        | (np.int64((nil_unseen & lane_suit_mask_nb(1)) == ZERO) << 1)
-        | (np.int64((nil_unseen & lane_suit_mask_nb(2)) == ZERO) << 2)
-        | (np.int64((nil_unseen & SPADE_MASK) == ZERO) << 3)
-    )
-    nil_voids = (voids >> (4 * target)) | (read_voids if reading else 0)
+    reads = False
+    nil_unseen = unseen
+    nil_voids = voids >> (4 * target)
+    if given is not None or NIL_READ_BY_DEFAULT:
+        reads = reading and (flags & HeuristicFlag.nil_read) != 0
+        nil_unseen = unseen & ~pick_nb(nil_outs, target) if reads else unseen
+        read_voids = (
+            np.int64((nil_unseen & lane_suit_mask_nb(0)) == ZERO)
+            | (np.int64((nil_unseen & lane_suit_mask_nb(1)) == ZERO) << 1)
+            | (np.int64((nil_unseen & lane_suit_mask_nb(2)) == ZERO) << 2)
+            | (np.int64((nil_unseen & SPADE_MASK) == ZERO) << 3)
+        )
+        nil_voids = nil_voids | (read_voids if reads else 0)
     still_in = legal & ~lane_void_mask_nb(nil_voids & 15)
     cover_voids = (voids >> (4 * (target ^ 2))) & 15
     sp_in = still_in & SPADE_MASK
     low_sp = lane_lo_nb(sp_in)
-    pulling = (settings.nil_pull > 0) & (sp_in != ZERO)
-    pull = (
-        pulling
-        & (low_sp - 39 < settings.nil_pull)
-        & ((nil_unseen & SPADE_MASK & lane_above_nb(low_sp)) != ZERO)
-    )
-    side_in = still_in & NON_SPADE_MASK
-    no_high_spade = side_in if side_in else (side if side else still_in)
-    lead_base = no_high_spade if pulling else still_in
+    pull = False
+    lead_base = still_in
+    if given is not None or NIL_PULL_BY_DEFAULT:
+        pulling = (settings.nil_pull > 0) & (sp_in != ZERO)
+        pull = (
+            pulling
+            & (low_sp - 39 < settings.nil_pull)
+            & ((nil_unseen & SPADE_MASK & lane_above_nb(low_sp)) != ZERO)
+        )
+        side_in = still_in & NON_SPADE_MASK
+        no_high_spade = side_in if side_in else (side if side else still_in)
+        lead_base = no_high_spade if pulling else still_in
     keep = lead_base & ~lane_void_mask_nb(cover_voids & 7)
     avoid = (flags & HeuristicFlag.nil_lead) and ((cover_voids >> 3) & 1) == 0 and keep != ZERO
     lead_from = keep if avoid else lead_base
     lead_from = lead_from if lead_from else legal
-    # the longest suit of those, its lowest card (the lowest rank on equal length)
-    long_lead = -1
-    long_len = -1
-    long_rank = 99
-    for suit in range(4):
-        in_suit = lead_from & lane_suit_mask_nb(suit)
-        n = popcount_nb(in_suit)
-        low = lane_lo_nb(in_suit)
-        longer = (in_suit != ZERO) & (
-            (n > long_len) | ((n == long_len) & (low - 13 * suit < long_rank))
-        )
-        long_lead = low if longer else long_lead
-        long_rank = low - 13 * suit if longer else long_rank
-        long_len = n if longer else long_len
     # the lowest card of the suit with the fewest unseen cards below it (lowest rank on ties)
     esc_lead = -1
     esc_key = 999
@@ -287,12 +300,27 @@ def heuristic_lane_nb(
         key = 16 * popcount_nb(nil_unseen & suit_mask & below) + low - 13 * suit
         # with nil_read, a suit where it can hold nothing above the lead comes last
         none_above = (nil_unseen & suit_mask & lane_above_nb(low)) == ZERO
-        key = key + 256 if reading and none_above else key
+        key = key + 256 if reads and none_above else key
         fewer = (in_suit != ZERO) & (key < esc_key)
         esc_lead = low if fewer else esc_lead
         esc_key = key if fewer else esc_key
     attack_lead = esc_lead if flags & HeuristicFlag.nil_escape else lane_low_rank_nb(lead_from)
-    attack_lead = long_lead if flags & HeuristicFlag.nil_long else attack_lead
+    if given is not None or NIL_LONG_BY_DEFAULT:
+        # the longest suit of those, its lowest card (the lowest rank on equal length)
+        long_lead = -1
+        long_len = -1
+        long_rank = 99
+        for suit in range(4):
+            in_suit = lead_from & lane_suit_mask_nb(suit)
+            n = popcount_nb(in_suit)
+            low = lane_lo_nb(in_suit)
+            longer = (in_suit != ZERO) & (
+                (n > long_len) | ((n == long_len) & (low - 13 * suit < long_rank))
+            )
+            long_lead = low if longer else long_lead
+            long_rank = low - 13 * suit if longer else long_rank
+            long_len = n if longer else long_len
+        attack_lead = long_lead if flags & HeuristicFlag.nil_long else attack_lead
     attack_lead = low_sp if pull else attack_lead
     shed = flags & HeuristicFlag.nil_shed
     beatable = legal & below_unseen
@@ -332,6 +360,9 @@ def _heuristic_position_nb(
     st, trick_no, j, leading, players, two_clubs, any_time, must_trump, must_over, deck,
     settings0, settings1, reading,
 ):  # fmt: skip
+    # ``settings0``/``settings1`` None: both sides at the registry defaults (see
+    # ``heuristic_lane_nb``), and the nil reading below is dropped before typing unless
+    # the defaults read
     prefer_wide_vectors_nb()  # compiled apart and inlined by LLVM: marked itself
     first_trick = trick_no == 0
     seat_bits = np.uint64(players - 1)
@@ -374,8 +405,12 @@ def _heuristic_position_nb(
         o1 = st[_at_nb(HeuristicField.nil_outs + 1, b)] if reading else ZERO
         o2 = st[_at_nb(HeuristicField.nil_outs + 2, b)] if reading else ZERO
         o3 = st[_at_nb(HeuristicField.nil_outs + 3, b)] if reading else ZERO
+        # the lane body's arguments as plain types, not literals: one compile of it serves
+        # the lead and the follows (and both copies of the loops); LLVM folds the
+        # constants once it is inlined here
         card = heuristic_lane_nb(
-            hand, legal, seat, players, j, leading, reading, np.int64(leader_u), led,
+            hand, legal, seat, np.int64(players), np.int64(j), bool(leading), bool(reading),
+            np.int64(leader_u), led,
             -1 if leading else win_card, -1 if leading else win_seat,
             deck & ~hand & ~played, alive, voids,
             need1 if odd else need0, need0 if odd else need1, 13 - trick_no,
@@ -401,7 +436,7 @@ def _heuristic_position_nb(
         take = leading or beats_now
         st[_at_nb(LockstepField.win_card, b)] = ucard if take else np.uint64(win_card)
         st[_at_nb(LockstepField.win_seat, b)] = np.uint64(seat) if take else np.uint64(win_seat)
-        if reading and not leading:
+        if (settings0 is not None or NIL_READ_BY_DEFAULT) and reading and not leading:
             # what this play shows the seat lacks, were it a ducking nil bidder
             out = read_play_nb(card, led_now, win_card, j == players - 1, must_trump, must_over)
             st[_at_nb(HeuristicField.nil_outs, b)] = o0 | (out if seat == 0 else ZERO)
@@ -445,14 +480,14 @@ def _heuristic_needs_nb(st, for_partner):
         st[_at_nb(HeuristicField.need + 1, b)] = np.uint64(k1 - c1 - c3 if k1 > 0 else -99)
 
 
-# The registry defaults' settings (switches and numbers) as a compile-time constant (a
-# global named tuple is one to Numba): with both sides at the defaults the play loops are
-# compiled once more with them folded in, so the maxims the defaults leave off
-# (``nil_long``, ``nil_pull``, ``second_hand_trump``) and the per-lane choice of a side's
-# settings drop out of the vector code; four players as a constant too, so each of the
-# three following positions is a loop of its own with its place in the trick folded in
-# (rows unchanged: the same code, constants in place of the same values).
-DEFAULT_READING = (HEURISTIC_DEFAULT_SETTINGS.flags & HeuristicFlag.nil_read) != 0
+# With both sides at the registry defaults the play loops are compiled once more with
+# the settings None: the lane body then reads the defaults' settings as a compile-time
+# constant (``HEURISTIC_DEFAULT_SETTINGS``, a global named tuple is one to Numba), so the
+# per-lane choice of a side's settings and the maxims the defaults leave off drop out,
+# the guarded ones (``X_BY_DEFAULT``) before Numba types them; four players as a
+# constant too, so each of the three following positions is a loop of its own with its
+# place in the trick folded in (rows unchanged: the same code, constants in place of the
+# same values).
 
 
 @njit(cache=True, forceinline=True)
@@ -464,7 +499,9 @@ def at_defaults_nb(params):
     return same
 
 
-@njit(cache=True, forceinline=True)
+# inlined by Numba: as a function of its own it would be one more module LLVM optimises
+# whole, the positions' vector loops in it
+@njit(cache=True, inline="always")
 def _heuristic_trick_nb(
     st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, settings0,
     settings1, reading,
@@ -552,11 +589,12 @@ def play_heuristic_defaults_lockstep_nb(st, players, two_clubs, any_time, must_t
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_heuristic_defaults_loops_nb(st, two_clubs, any_time, must_trump, must_over, jokers,
                                       for_partner):  # fmt: skip
-    """The loops of ``play_heuristic_defaults_lockstep_nb``; ``reading`` is a constant
-    too: with ``nil_read`` off by default the reading folds away and costs nothing."""
+    """The loops of ``play_heuristic_defaults_lockstep_nb`` (inlined into it by Numba: a
+    function of its own would be one more module LLVM optimises whole); ``reading`` is a
+    constant too: with ``nil_read`` off by default the reading costs nothing."""
     prefer_wide_vectors_nb()
     keep_apart_nb()  # as one function with both copies was: too big to inline
     deck = deck_mask_nb(jokers)
@@ -564,7 +602,7 @@ def _play_heuristic_defaults_loops_nb(st, two_clubs, any_time, must_trump, must_
     for trick_no in range(13):
         _heuristic_needs_nb(st, for_partner)
         _heuristic_trick_nb(
-            st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck,
-            HEURISTIC_DEFAULT_SETTINGS, HEURISTIC_DEFAULT_SETTINGS, DEFAULT_READING,
+            st, trick_no, 4, two_clubs, any_time, must_trump, must_over, deck, None, None,
+            NIL_READ_BY_DEFAULT,
         )  # fmt: skip
         end_trick_nb(st)
