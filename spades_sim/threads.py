@@ -76,7 +76,7 @@ MAX_TASK_BLOCKS = 16
 blocks of 64 deals takes a few ms), large enough that a call's overhead (~10 us) is lost."""
 
 EXPECTED_SECONDS = {
-    "hands_heuristic_defaults_lockstep_count_nb": 24,
+    "hands_heuristic_defaults_lockstep_count_nb": 19,
     "hands_heuristic_defaults_lockstep_nb": 22,
     "hands_heuristic_lockstep_count_nb": 19,
     "hands_random_lockstep_count_nb": 10,

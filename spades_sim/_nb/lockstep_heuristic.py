@@ -506,13 +506,18 @@ def _heuristic_trick_nb(
     st, trick_no, players, two_clubs, any_time, must_trump, must_over, deck, settings0,
     settings1, reading,
 ):  # fmt: skip
+    # ``j`` and ``leading`` as a plain int and bool (Numba types ``bool(True)`` as a bool,
+    # ``True`` as a literal): one compile of the position serves the lead and the follows
+    # (1 s of a first run's compile); LLVM folds each call's constants once it is inlined
+    # here, so the play runs as fast
     _heuristic_position_nb(
-        st, trick_no, 0, True, players, two_clubs, any_time, must_trump, must_over, deck,
-        settings0, settings1, reading,
+        st, trick_no, np.int64(0), bool(True), players, two_clubs, any_time,  # noqa: UP018
+        must_trump, must_over, deck, settings0, settings1, reading,
     )  # fmt: skip
     for j in range(1, players):
         _heuristic_position_nb(
-            st, trick_no, j, False, players, two_clubs, any_time, must_trump, must_over,
+            st, trick_no, j, bool(False), players, two_clubs, any_time,  # noqa: UP018
+            must_trump, must_over,
             deck, settings0, settings1, reading,
         )  # fmt: skip
 
