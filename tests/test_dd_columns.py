@@ -120,6 +120,21 @@ def use_kernel(monkeypatch: pytest.MonkeyPatch, kernel: object) -> None:
     monkeypatch.setattr(dd_module, "dd_table_nb", kernel)
 
 
+def interrupt_after_two_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``dd_table`` solves the deals in order on one thread with the stand-in, and Ctrl-C
+    comes as it starts the third deal."""
+    calls: list[int] = []
+
+    def two_then_interrupt(*args: Any) -> None:
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        calls.append(1)
+        stand_in(*args)
+
+    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
+    use_kernel(monkeypatch, two_then_interrupt)
+
+
 def stand_in_columns(rows: pd.DataFrame) -> pd.DataFrame:
     """The columns the stand-in gives, worked out from each row's deal."""
     rows = rows.sort_values(["deal", "seat"])
@@ -481,18 +496,9 @@ def test_a_partial_file_of_another_run_or_other_rules_is_refused_on_resume(
     """The deals an interrupt kept in a part's partial file answer only for the deals and
     rules they were solved from: resuming into that directory from another run (the same
     deal ids, other hands) or under other rules is refused, the partial file kept."""
-    calls: list[int] = []
-
-    def two_then_interrupt(*args: Any) -> None:
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        calls.append(1)
-        stand_in(*args)
-
     for name, seed in (("a", 1), ("b", 2)):
         run_dataset(RunSpec.build(seed=seed), 5, tmp_path / name)
-    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
-    use_kernel(monkeypatch, two_then_interrupt)
+    interrupt_after_two_deals(monkeypatch)
     out = tmp_path / "table"
     with pytest.raises(KeyboardInterrupt):
         dd_table(tmp_path / "a", out=out)
@@ -519,20 +525,11 @@ def test_an_interrupted_solve_says_what_it_kept_and_the_resume_what_it_solved(
 ) -> None:
     """``solve RUN`` and ``solve RUN --out DIR``, interrupted, say how many deals are kept
     where and how to go on (exit 130); the resume says how many it solved now and before."""
-    calls: list[int] = []
-
-    def two_then_interrupt(*args: Any) -> None:
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        calls.append(1)
-        stand_in(*args)
-
     run = tmp_path / "run"
     run_dataset(RunSpec.build(seed=1), 5, run)
     out = tmp_path / "table" if into == "out" else run / "_dd"
     args = ["solve", str(run), *(["--out", str(out)] if into == "out" else [])]
-    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
-    use_kernel(monkeypatch, two_then_interrupt)
+    interrupt_after_two_deals(monkeypatch)
     stopped = CliRunner().invoke(cli, args)
     assert stopped.exit_code == 130, stopped.output
     assert stopped.output.count("\n") == 1, stopped.output
@@ -552,18 +549,9 @@ def test_an_interrupted_simulate_dd_says_the_rows_are_complete_and_the_deals_kep
     """``simulate --dd`` stopped while solving says, in one line, that the rows are all
     there and how many deals solved are kept where (exit 130), not only that its parts
     of rows are complete; ``--resume`` then solves the others."""
-    calls: list[int] = []
-
-    def two_then_interrupt(*args: Any) -> None:
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        calls.append(1)
-        stand_in(*args)
-
     run = tmp_path / "run"
     args = ["simulate", "--hands", "5", "--seed", "1", "--dd", "--out", str(run), "--quiet"]
-    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
-    use_kernel(monkeypatch, two_then_interrupt)
+    interrupt_after_two_deals(monkeypatch)
     stopped = CliRunner().invoke(cli, args)
     assert stopped.exit_code == 130, stopped.output
     assert stopped.output.count("\n") == 1, stopped.output
@@ -571,27 +559,18 @@ def test_an_interrupted_simulate_dd_says_the_rows_are_complete_and_the_deals_kep
         f"interrupted: the rows are complete (5 hands) and 2 of 5 deals solved are kept in "
         f"{run / '_dd'}; run the same command with --resume" in stopped.output
     ), stopped.output
-    calls.clear()
-    use_kernel(monkeypatch, lambda *a: (calls.append(1), stand_in(*a)))
+    solved: list[int] = []
+    use_kernel(monkeypatch, lambda *a: (solved.append(1), stand_in(*a)))
     done = CliRunner().invoke(cli, [*args, "--resume"])
     assert done.exit_code == 0, done.output
-    assert len(calls) == 3 and load_dd(run)["deal"].tolist() == list(range(5))
+    assert len(solved) == 3 and load_dd(run)["deal"].tolist() == list(range(5))
 
 
 def test_a_resumed_solve_counts_the_deals_an_interrupt_kept_as_solved_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[int] = []
-
-    def two_then_interrupt(*args: Any) -> None:
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        calls.append(1)
-        stand_in(*args)
-
     run_dataset(RunSpec.build(seed=1), 5, tmp_path / "run")
-    monkeypatch.setattr(table_module, "current_threads", lambda: 1)  # deals in order
-    use_kernel(monkeypatch, two_then_interrupt)
+    interrupt_after_two_deals(monkeypatch)
     with pytest.raises(KeyboardInterrupt):
         solve_run(tmp_path / "run")
     use_kernel(monkeypatch, stand_in)
